@@ -1,0 +1,203 @@
+// Parallel loops on the heartbeat runtime.
+//
+// parallel_for runs the range in chunks on the calling worker and polls the
+// heartbeat flag between chunks (never per iteration). The chunk size adapts so
+// that a chunk takes a few microseconds: the poll is then noise and a heartbeat
+// is answered quickly. When a heartbeat finds an idle worker, the remaining
+// range is split in two and the upper half is forked and handed over (lazy
+// binary splitting), so uneven work keeps spreading.
+//
+// parallel_reduce uses a fixed tree of blocks that depends only on the range
+// (and grain), not on timing or thread count: every run combines the same
+// partial results in the same order, so floating-point results are
+// reproducible. Blocks are forks; heartbeats share the oldest.
+//
+// A body's exception stops the loop: chunks not yet started are abandoned, the
+// other workers stop at their next chunk, and the first exception reaches the
+// caller after every piece handed out has returned.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "tempo/task.hpp"
+#include "tempo/thread_pool.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#else
+#include <chrono>
+#endif
+
+namespace tempo {
+namespace detail {
+
+inline std::uint64_t cycle_clock() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
+
+// A chunk should take about this many cycle_clock ticks (a few microseconds):
+// two clock reads and two flag loads per chunk are then well under 1%.
+inline constexpr std::uint64_t chunk_target_ticks = std::uint64_t{1} << 14;
+inline constexpr std::size_t max_chunk = std::size_t{1} << 24;
+
+// Bodies may take (i) or (Task&, i); the latter can fork, join and nest loops.
+template <class Body>
+decltype(auto) call_body(Body& body, Task& t, std::size_t i) {
+  if constexpr (std::is_invocable_v<Body&, Task&, std::size_t>) return body(t, i);
+  else return body(i);
+}
+
+inline void check_range(const char* what, std::size_t first, std::size_t last) {
+  if (first > last) throw std::invalid_argument(std::string(what) + ": first > last");
+}
+
+template <class Body>
+class ForLoop {
+ public:
+  ForLoop(Body& body, std::size_t grain) noexcept : body_(body), grain_(grain) {}
+
+  void run(Task& t, std::size_t i, std::size_t end) {
+    std::size_t chunk = grain_;
+    while (i < end) {
+      const std::size_t stop = end - i > chunk ? i + chunk : end;
+      const std::uint64_t start = cycle_clock();
+      try {
+        for (; i < stop; ++i) call_body(body_, t, i);
+      } catch (...) {
+        // relaxed: a hint to stop early; the exception itself travels by join.
+        cancelled_.store(true, std::memory_order_relaxed);
+        throw;
+      }
+      const std::uint64_t took = cycle_clock() - start;
+      if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
+      else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
+      if (cancelled_.load(std::memory_order_relaxed)) [[unlikely]] return;
+      if (t.heartbeat_pending()) [[unlikely]] {
+        if (end - i >= 2 * grain_ && t.loop_heartbeat()) return split(t, i, end);
+      }
+    }
+  }
+
+ private:
+  [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end) {
+    const std::size_t mid = i + (end - i) / 2;
+    auto upper = [this, mid, end](Task& t) { run(t, mid, end); };
+    Fork<decltype(upper)> fork(t, upper);
+    t.share_oldest();
+    run(t, i, mid);
+    if (fork.join(t) == nullptr) upper(t);
+  }
+
+  Body& body_;
+  const std::size_t grain_;
+  std::atomic<bool> cancelled_{false};
+};
+
+template <class R, class Map, class Combine>
+class Reduction {
+ public:
+  Reduction(const R& identity, Map& map, Combine& combine, std::size_t first, std::size_t last, std::size_t block)
+      : identity_(identity), map_(map), combine_(combine), first_(first), last_(last), block_(block) {}
+
+  std::size_t blocks() const noexcept { return (last_ - first_ + block_ - 1) / block_; }
+
+  R run(Task& t, std::size_t lo, std::size_t hi) {
+    if (hi - lo == 1) return leaf(t, lo);
+    const std::size_t mid = lo + (hi - lo) / 2;
+    auto [a, b] = t.join([&](Task& t) { return run(t, lo, mid); }, [&](Task& t) { return run(t, mid, hi); });
+    return combine_(std::move(a), std::move(b));
+  }
+
+ private:
+  R leaf(Task& t, std::size_t block) {
+    R acc = identity_;
+    // relaxed: a hint to skip work after an exception elsewhere.
+    if (cancelled_.load(std::memory_order_relaxed)) return acc;
+    const std::size_t begin = first_ + block * block_;
+    const std::size_t end = std::min(last_, begin + block_);
+    try {
+      for (std::size_t i = begin; i < end; ++i) acc = combine_(std::move(acc), call_body(map_, t, i));
+    } catch (...) {
+      cancelled_.store(true, std::memory_order_relaxed);
+      throw;
+    }
+    return acc;
+  }
+
+  const R& identity_;
+  Map& map_;
+  Combine& combine_;
+  const std::size_t first_, last_, block_;
+  std::atomic<bool> cancelled_{false};
+};
+
+// Block size of parallel_reduce: at least `grain`, at most 4096 blocks.
+inline std::size_t reduce_block(std::size_t n, std::size_t grain) {
+  constexpr std::size_t max_blocks = 4096;
+  return std::max({grain, std::size_t{1}, (n + max_blocks - 1) / max_blocks});
+}
+}  // namespace detail
+
+// body(i) (or body(task, i)) for every i in [first, last). `grain`: the smallest chunk run
+// between heartbeat polls and the smallest piece a split creates.
+template <class Body>
+void parallel_for(Task& t, std::size_t first, std::size_t last, std::size_t grain, Body&& body) {
+  detail::check_range("tempo::parallel_for", first, last);
+  if (grain == 0) throw std::invalid_argument("tempo::parallel_for: grain must be at least 1");
+  if (first == last) return;
+  detail::ForLoop<std::remove_reference_t<Body>> loop(body, grain);
+  loop.run(t, first, last);
+}
+
+template <class Body>
+void parallel_for(Task& t, std::size_t first, std::size_t last, Body&& body) {
+  parallel_for(t, first, last, 1, std::forward<Body>(body));
+}
+
+// body(x) or body(task, x) for every element of s.
+template <class T, std::size_t Extent, class Body>
+void parallel_for_each(Task& t, std::span<T, Extent> s, Body&& body) {
+  parallel_for(t, 0, s.size(), [&](Task& t, std::size_t i) {
+    if constexpr (std::is_invocable_v<Body&, Task&, T&>) body(t, s[i]);
+    else body(s[i]);
+  });
+}
+
+// combine(...combine(combine(identity, map(first)), map(first+1))...) over
+// blocks, and the blocks' results combined along a fixed balanced tree.
+// `combine` must be associative for the result to equal a serial fold;
+// `identity` must be its neutral element.
+template <class R, class Map, class Combine>
+R parallel_reduce(Task& t, std::size_t first, std::size_t last, std::size_t grain, R identity, Map&& map,
+                  Combine&& combine) {
+  detail::check_range("tempo::parallel_reduce", first, last);
+  if (grain == 0) throw std::invalid_argument("tempo::parallel_reduce: grain must be at least 1");
+  if (first == last) return identity;
+  detail::Reduction<R, std::remove_reference_t<Map>, std::remove_reference_t<Combine>> reduction(
+      identity, map, combine, first, last, detail::reduce_block(last - first, grain));
+  return reduction.run(t, 0, reduction.blocks());
+}
+
+template <class R, class Map, class Combine>
+R parallel_reduce(Task& t, std::size_t first, std::size_t last, R identity, Map&& map, Combine&& combine) {
+  return parallel_reduce(t, first, last, 512, std::move(identity), std::forward<Map>(map),
+                         std::forward<Combine>(combine));
+}
+
+template <class Body>
+void ThreadPool::parallel_for(std::size_t first, std::size_t last, Body&& body) {
+  run([&](Task& t) { tempo::parallel_for(t, first, last, body); });
+}
+
+}  // namespace tempo

@@ -1,0 +1,274 @@
+// Task: a worker's handle inside ThreadPool::run, and the fork/join hot path.
+// Everything here that runs per fork or per call is inline; the heartbeat and
+// waiting code is compiled in runtime/src and marked cold.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <utility>
+
+#include "tempo/detail/assert.hpp"
+#include "tempo/detail/job.hpp"
+#include "tempo/options.hpp"
+
+namespace tempo {
+namespace detail {
+class PoolCore;
+class RunScope;
+template <class F>
+class ForkCore;
+// Scope exit of an unjoined Fork: drop the queued job / wait for the taken one.
+void abandon_queued(JobBase& job) noexcept;
+void abandon_taken(JobBase& job) noexcept;
+Task* current_task() noexcept;
+}  // namespace detail
+class Signal;
+
+// One per worker thread and pool. Only the thread that owns it may use it.
+class alignas(64) Task {
+ public:
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+
+  // f(*this, args...) after a heartbeat check. Use it for calls that may fork.
+  template <class F, class... Args>
+  decltype(auto) call(F&& f, Args&&... args) {
+    tick();
+    return std::invoke(std::forward<F>(f), *this, std::forward<Args>(args)...);
+  }
+
+  // Runs fa here and fb here too unless an idle worker took it at a heartbeat.
+  // Returns {result of fa, result of fb}; void results become tempo::unit.
+  // Exceptions: if fa throws, fb is still run (or, if another thread took it,
+  // waited for) and fa's exception propagates; fb's is then discarded. If only
+  // fb throws, its exception propagates. Either way nothing is left running.
+  template <class FA, class FB>
+  auto join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>>;
+
+  // The heartbeat check: one relaxed load; the promotion code is out of line.
+  void tick() {
+    // relaxed: the flag carries no data; a late or early sighting only shifts
+    // one promotion by a heartbeat.
+    if (heartbeat_.load(std::memory_order_relaxed)) [[unlikely]]
+      on_heartbeat();
+  }
+
+  // Blocks until s.set() was called, running other shared work meanwhile.
+  void wait(Signal& s);
+
+  // True when a heartbeat is pending; loops poll this between chunks.
+  bool heartbeat_pending() const noexcept { return heartbeat_.load(std::memory_order_relaxed); }
+  // Cold: handles a pending heartbeat inside a loop. Returns true when an idle
+  // worker is waiting and nothing older is queued here, so the loop should split.
+  bool loop_heartbeat();
+  // Cold: hands the oldest queued fork to an idle worker, when one is idle.
+  void share_oldest();
+
+  std::size_t worker_index() const noexcept { return index_; }
+
+ private:
+  template <class F>
+  friend class detail::ForkCore;
+  friend class Signal;
+  friend void detail::abandon_queued(detail::JobBase&) noexcept;
+  friend void detail::abandon_taken(detail::JobBase&) noexcept;
+  friend class detail::PoolCore;
+  friend class detail::RunScope;
+
+  Task(detail::PoolCore& core, std::size_t index) noexcept;
+
+  void push(detail::JobBase& job) noexcept {
+    // The sentinel makes the list never empty: no branch here.
+    detail::JobBase* last = tail_;
+    job.prev = last;
+    last->next = &job;
+    tail_ = &job;
+  }
+  void check_owner_thread() const {
+    TEMPO_ASSERT(owner_thread_ == std::this_thread::get_id(),
+                 "tempo::Task used on a thread other than the one running it");
+  }
+
+  [[gnu::cold, gnu::noinline]] void on_heartbeat();
+  void promote_oldest_now();
+  void wait_for_job(detail::JobBase& job);
+  void execute_shared(detail::JobBase* job) noexcept;
+  void notify() noexcept;
+  template <class Done>
+  void wait_until(Done done);
+  void work_until_stopped();
+
+  // --- hot, owner thread only
+  detail::JobBase* tail_;
+  detail::JobBase head_;  // sentinel: head_.next is the oldest queued fork
+  // Set by the heartbeat thread, cleared by the owner.
+  std::atomic<bool> heartbeat_{false};
+  std::uint32_t fork_depth_ = 0;  // debug bookkeeping for join-order checks
+
+  // --- cold
+  detail::PoolCore* core_;
+  std::size_t index_;
+  std::thread::id owner_thread_{};
+  std::uint64_t eligible_beat_ = 0;  // no promotion before the pool's beat count reaches this
+  Task* outer_ = nullptr;            // the task this thread ran before entering this one
+  bool in_run_ = false;
+
+  // Wake-up word: bumped by whoever wants this worker to look again (new shared
+  // work, completion of a job it waits for, a Signal), then futex-notified.
+  alignas(64) std::atomic<std::uint32_t> wake_{0};
+  Task* idle_prev_ = nullptr;  // idle list links, pool mutex
+  Task* idle_next_ = nullptr;
+  bool idle_listed_ = false;   // pool mutex
+
+  // Statistics: written by the owner only (load+store, no lock prefix), read by stats().
+  struct Counter {
+    std::atomic<std::uint64_t> n{0};
+    void bump() noexcept { n.store(n.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+  };
+  Counter heartbeats_, promoted_, stolen_, sleeps_, wakes_;
+};
+
+namespace detail {
+// The fork itself, without clean-up on scope exit: Task::join uses it directly
+// so that its fast path is only the push, the heartbeat check and the pop.
+template <class F>
+class ForkCore : protected JobBase {
+ public:
+  using result_type = branch_result_t<F>;
+
+  ForkCore(Task& t, F& f) noexcept(!assertions_enabled) : fn_(&f) {
+    execute = &run_promoted;
+    if constexpr (assertions_enabled) {
+      t.check_owner_thread();
+      depth_ = ++t.fork_depth_;
+    }
+    t.push(*this);
+  }
+  ForkCore(const ForkCore&) = delete;
+  ForkCore& operator=(const ForkCore&) = delete;
+
+  // nullptr: the job was still queued and has been removed; run it yourself.
+  // Otherwise another thread ran it: waits for it (doing other work meanwhile),
+  // rethrows its exception, or returns its result (valid until release_result).
+  [[nodiscard]] result_type* join(Task& t) {
+    TEMPO_ASSERT(execute != nullptr, "tempo::Fork::join called twice (join without a matching fork)");
+    check_order(t);
+    if (prev != nullptr) [[likely]] {
+      TEMPO_ASSERT(t.tail_ == this, "tempo::Fork joined out of order (forks must be joined in reverse order)");
+      t.tail_ = prev;
+      if constexpr (assertions_enabled) execute = nullptr;  // Fork::join marks it always
+      return nullptr;
+    }
+    t.wait_for_job(*this);  // may run this very job here, if it is still in the shared queue
+    execute = nullptr;
+    if (result_.state == ResultSlot<result_type>::has_error) std::rethrow_exception(result_.error);
+    return &result_.value;
+  }
+  // After a join that returned a result: destroys the thief's value or exception.
+  void release_result() noexcept { result_.destroy(); }
+
+ protected:
+  void check_order(Task& t) {
+    if constexpr (assertions_enabled) {
+      t.check_owner_thread();
+      TEMPO_ASSERT(depth_ == t.fork_depth_, "tempo::Fork joined out of order (forks must be joined in reverse order)");
+      --t.fork_depth_;
+    }
+  }
+
+  static void run_promoted(JobBase* base, Task& thief) noexcept {
+    auto* self = static_cast<ForkCore*>(base);
+    self->result_.fill(*self->fn_, thief);
+  }
+
+  F* fn_;
+  std::uint32_t depth_;  // set only when assertions are on
+  ResultSlot<result_type> result_;
+};
+}  // namespace detail
+
+// A fork in the caller's stack frame (Spice's shape): the constructor queues
+// `f` on t's list; join() reports whether another thread took it.
+//
+//   tempo::Fork fork(t, right);
+//   auto a = left(t);
+//   if (auto* b = fork.join(t)) use(*b);   // another thread ran it
+//   else use(right(t));                    // nobody took it: run it here
+//
+// If the Fork goes out of scope unjoined (an exception passed), a queued job is
+// dropped without running and a taken one is waited for, its outcome discarded.
+template <class F>
+class Fork : public detail::ForkCore<F> {
+ public:
+  Fork(Task& t, F& f) noexcept(!detail::assertions_enabled) : detail::ForkCore<F>(t, f) {}
+  [[nodiscard]] typename detail::ForkCore<F>::result_type* join(Task& t) {
+    auto* result = detail::ForkCore<F>::join(t);
+    this->execute = nullptr;  // joined: nothing left for the destructor
+    return result;
+  }
+  ~Fork() {
+    if (this->prev == nullptr) {
+      if (this->execute != nullptr) detail::abandon_taken(*this);
+      this->release_result();
+    } else if (this->execute != nullptr) [[unlikely]] {
+      detail::abandon_queued(*this);
+    }
+  }
+};
+
+// A one-shot completion flag that another thread (a CUDA callback, an I/O
+// thread) sets; Task::wait on it runs other tempo work and then sleeps.
+class Signal {
+ public:
+  Signal() = default;
+  Signal(const Signal&) = delete;
+  Signal& operator=(const Signal&) = delete;
+  // May be called from any thread, once. Touches nothing of *this after the exchange,
+  // so the waiter may destroy the Signal as soon as it sees it set.
+  void set() noexcept;
+  bool is_set() const noexcept { return state_.load(std::memory_order_acquire) == set_mark; }
+  // Makes a set Signal reusable. Not while anyone waits on it.
+  void reset() noexcept { state_.store(0, std::memory_order_relaxed); }
+
+ private:
+  friend class Task;
+  static constexpr std::uintptr_t set_mark = 1;
+  // 0: not set, nobody waits; 1: set; otherwise the waiting Task*.
+  std::atomic<std::uintptr_t> state_{0};
+};
+
+
+template <class FA, class FB>
+auto Task::join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> {
+  using RA = detail::branch_result_t<FA>;
+  using RB = detail::branch_result_t<FB>;
+  using FBv = std::remove_reference_t<FB>;
+  detail::ForkCore<FBv> fork(*this, fb);
+  tick();  // makes even a single, un-nested fork shareable
+  struct OnThrow {  // fa threw: fb still runs (or is waited for); its outcome is discarded
+    Task& t;
+    detail::ForkCore<FBv>& fork;
+    FBv& fb;
+    bool armed = true;
+    ~OnThrow() {
+      if (!armed) return;
+      try {
+        if (fork.join(t) == nullptr) detail::invoke_branch(fb, t);
+        else fork.release_result();
+      } catch (...) {
+        fork.release_result();
+      }
+    }
+  } on_throw{*this, fork, fb};
+  RA a = detail::invoke_branch(fa, *this);
+  on_throw.armed = false;
+  if (RB* taken = fork.join(*this)) [[unlikely]] {
+    RB b = std::move(*taken);
+    fork.release_result();
+    return {std::move(a), std::move(b)};
+  }
+  return {std::move(a), detail::invoke_branch(fb, *this)};
+}
+
+}  // namespace tempo

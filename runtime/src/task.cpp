@@ -1,0 +1,174 @@
+// The cold half of Task: heartbeat promotion, waiting (help, then sleep), and
+// Signal. docs/design.md gives the protocol and why no wake-up is lost.
+#include "pool_core.hpp"
+#include "tempo/task.hpp"
+
+namespace tempo {
+using detail::JobBase;
+using detail::PoolCore;
+
+Task::Task(PoolCore& core, std::size_t index) noexcept : tail_(&head_), core_(&core), index_(index) {
+  head_.prev = nullptr;
+  head_.next = nullptr;
+  head_.execute = nullptr;
+}
+
+void Task::on_heartbeat() {
+  // relaxed: only this thread clears it; a racing set by the heartbeat thread
+  // at worst causes one more visit here.
+  heartbeat_.store(false, std::memory_order_relaxed);
+  heartbeats_.bump();
+  share_oldest();
+}
+
+bool Task::loop_heartbeat() {
+  heartbeat_.store(false, std::memory_order_relaxed);
+  heartbeats_.bump();
+  if (core_->idle_count_.load(std::memory_order_relaxed) == 0) return false;
+  if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return false;
+  if (tail_ != &head_) {  // an older fork holds more work: give that first
+    share_oldest();
+    return false;
+  }
+  return true;
+}
+
+void Task::share_oldest() {
+  // relaxed: a stale idle count costs one heartbeat of delay or one queued job
+  // that the next idle worker (or its owner's join) picks up; never a lost job.
+  if (core_->idle_count_.load(std::memory_order_relaxed) == 0) return;
+  if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return;
+  if (tail_ == &head_) return;
+  promote_oldest_now();
+}
+
+void Task::promote_oldest_now() {
+  JobBase* job = head_.next;
+  if (job == tail_) {
+    tail_ = &head_;
+  } else {
+    head_.next = job->next;
+    job->next->prev = &head_;
+  }
+  job->prev = nullptr;  // now "promoted": join will wait instead of popping
+  ::new (static_cast<void*>(&job->shared)) detail::SharedState{this, nullptr};
+  promoted_.bump();
+  core_->push_shared(job);  // mutex_ release publishes the job to the thief
+}
+
+void Task::notify() noexcept {
+  // release: pairs with the acquire load of wake_ in wait_until, so whatever
+  // the notifier did before (a done flag, a queued job) is seen after waking.
+  wake_.fetch_add(1, std::memory_order_release);
+  wake_.notify_one();
+}
+
+void Task::execute_shared(JobBase* job) noexcept {
+  TEMPO_ASSERT(tail_ == &head_, "tempo: internal error: a worker took shared work with forks queued");
+  Task* owner = job->shared.owner;
+  if (owner != this) stolen_.bump();
+  job->execute(job, *this);
+  // release: publishes the result; after this store the job's frame may be
+  // gone, so only `owner` (pool-owned, outlives every run) is touched.
+  job->shared.done.store(1, std::memory_order_release);
+  owner->notify();
+}
+
+// Runs shared jobs until done() holds; sleeps on wake_ when there are none.
+// Protocol: a waiter reads wake_ and joins the idle list under mutex_, then
+// re-checks done() and sleeps only while wake_ still holds what it read. Every
+// event bumps wake_ after making itself visible (job queued under mutex_, done
+// flag stored with release), so an event either shows in the re-check or
+// changes wake_ and the futex wait returns at once.
+template <class Done>
+void Task::wait_until(Done done) {
+  if (done()) return;
+  PoolCore& core = *core_;
+  for (;;) {
+    std::unique_lock lock(core.mutex_);
+    if (JobBase* job = core.pop_shared_locked()) {
+      lock.unlock();
+      execute_shared(job);
+      if (done()) return;
+      continue;
+    }
+    // acquire: if this reads a notifier's bump, its done flag is visible below.
+    std::uint32_t seen = wake_.load(std::memory_order_acquire);
+    core.add_idle_locked(this);
+    lock.unlock();
+    if (!done()) {
+      sleeps_.bump();
+      wake_.wait(seen, std::memory_order_acquire);
+      wakes_.bump();
+    }
+    lock.lock();
+    const bool picked = !idle_listed_;  // a pusher chose us for its job
+    if (idle_listed_) core.remove_idle_locked(this);
+    if (done()) {
+      // Leaving with a job that was meant for us: pass the wake-up on.
+      if (picked && core.has_shared_locked()) {
+        if (Task* other = core.pop_idle_locked()) {
+          lock.unlock();
+          other->notify();
+        }
+      }
+      return;
+    }
+  }
+}
+
+void Task::work_until_stopped() {
+  // acquire: pairs with PoolCore::stop's store.
+  wait_until([this] { return core_->stopping_.load(std::memory_order_acquire); });
+}
+
+void Task::wait_for_job(JobBase& job) {
+  // acquire: pairs with execute_shared's release; the result is then visible.
+  wait_until([&job] { return job.shared.done.load(std::memory_order_acquire) != 0; });
+}
+
+namespace detail {
+// The thread's current Task is the one the fork was made on: a Fork lives in a
+// frame inside that task's run, and nested runs restore `current` on exit.
+void abandon_queued(JobBase& job) noexcept {
+  Task& t = *current_task();
+  TEMPO_ASSERT(t.tail_ == &job, "tempo::Fork destroyed out of order");
+  t.tail_ = job.prev;
+  job.execute = nullptr;
+  if constexpr (assertions_enabled) --t.fork_depth_;
+}
+
+void abandon_taken(JobBase& job) noexcept {
+  Task& t = *current_task();
+  try {
+    t.wait_for_job(job);
+  } catch (...) {
+    // only a throwing assertion handler gets here
+  }
+  job.execute = nullptr;
+  if constexpr (assertions_enabled) --t.fork_depth_;
+}
+}  // namespace detail
+
+void Task::wait(Signal& s) {
+  check_owner_thread();
+  std::uintptr_t expected = 0;
+  // acq_rel: registers this task as the waiter; acquire on failure sees set()'s effects.
+  if (!s.state_.compare_exchange_strong(expected, reinterpret_cast<std::uintptr_t>(this), std::memory_order_acq_rel,
+                                        std::memory_order_acquire)) {
+    TEMPO_ASSERT(expected == Signal::set_mark, "tempo::Signal waited on by two tasks at once");
+    return;
+  }
+  // Forks queued here would be stuck while this worker sleeps: share them all
+  // (this worker may still run them itself from the shared queue).
+  while (tail_ != &head_) promote_oldest_now();
+  wait_until([&s] { return s.state_.load(std::memory_order_acquire) == Signal::set_mark; });
+}
+
+void Signal::set() noexcept {
+  // acq_rel: release publishes what the setter wrote; acquire reads the waiter.
+  std::uintptr_t previous = state_.exchange(set_mark, std::memory_order_acq_rel);
+  if (previous > set_mark) reinterpret_cast<Task*>(previous)->notify();
+}
+
+}  // namespace tempo

@@ -1,0 +1,135 @@
+#include <atomic>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "helpers.hpp"
+
+using namespace std::chrono_literals;
+
+TEST_CASE("parallel_for visits every index exactly once", "[loops]") {
+  for (std::size_t threads = 1; threads <= 8; ++threads) {
+    tempo::ThreadPool pool(test::opts(threads, 10us));
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{1} << 20}) {
+      std::vector<std::uint8_t> seen(n, 0);
+      pool.parallel_for(0, n, [&](std::size_t i) { seen[i] += 1; });
+      REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(n));
+      // offset ranges and the grain overload
+      std::vector<std::uint8_t> seen2(n + 10, 0);
+      pool.run([&](tempo::Task& t) { tempo::parallel_for(t, 10, n + 10, 3, [&](std::size_t i) { seen2[i] += 1; }); });
+      REQUIRE(std::count(seen2.begin(), seen2.end(), 1) == static_cast<std::ptrdiff_t>(n));
+    }
+  }
+}
+
+TEST_CASE("parallel_for: bad ranges and grains are rejected", "[loops]") {
+  tempo::ThreadPool pool(test::opts(2));
+  pool.run([](tempo::Task& t) {
+    REQUIRE_THROWS_WITH(tempo::parallel_for(t, 5, 4, [](std::size_t) {}), Catch::Contains("first > last"));
+    REQUIRE_THROWS_WITH(tempo::parallel_for(t, 0, 4, 0, [](std::size_t) {}), Catch::Contains("grain"));
+    REQUIRE_THROWS_WITH(tempo::parallel_reduce(t, 9, 1, 0, [](std::size_t) { return 1; }, std::plus<>()),
+                        Catch::Contains("first > last"));
+  });
+}
+
+TEST_CASE("parallel_for_each over a span, uneven bodies", "[loops]") {
+  for (std::size_t threads : {1, 2, 4, 8}) {
+    tempo::ThreadPool pool(test::opts(threads, 10us));
+    std::vector<std::uint64_t> v(30001);
+    std::iota(v.begin(), v.end(), 0);
+    pool.run([&](tempo::Task& t) {
+      tempo::parallel_for_each(t, std::span<std::uint64_t>(v), [](std::uint64_t& x) {
+        std::uint64_t h = x;
+        int rounds = (x % 97 == 0) ? 20000 : 1;  // a few very heavy elements
+        for (int r = 0; r < rounds; ++r) h = h * 6364136223846793005ull + 1442695040888963407ull;
+        x = x * 2 + (h & 0);  // h only burns time
+      });
+    });
+    for (std::size_t i = 0; i < v.size(); ++i) REQUIRE(v[i] == 2 * i);
+  }
+}
+
+TEST_CASE("parallel_reduce equals std::accumulate on random inputs", "[loops][property]") {
+  std::mt19937_64 rng(31337);
+  for (int trial = 0; trial < 40; ++trial) {
+    std::size_t n = rng() % 200000;
+    std::vector<std::int64_t> data(n);
+    for (auto& x : data) x = static_cast<std::int64_t>(rng() % 2000001) - 1000000;
+    std::size_t threads = 1 + rng() % 8;
+    tempo::ThreadPool pool(test::opts(threads, 10us));
+    auto r = pool.run([&](tempo::Task& t) {
+      return tempo::parallel_reduce(t, 0, n, std::int64_t{0}, [&](std::size_t i) { return data[i]; },
+                                    [](std::int64_t a, std::int64_t b) { return a + b; });
+    });
+    REQUIRE(r == std::accumulate(data.begin(), data.end(), std::int64_t{0}));
+  }
+}
+
+TEST_CASE("parallel_reduce: floating-point sums are reproducible", "[loops]") {
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> data(3000017);
+  for (auto& x : data) x = dist(rng) * 1e3f;
+  auto sum = [&](std::size_t threads) {
+    tempo::ThreadPool pool(test::opts(threads, 5us));
+    return pool.run([&](tempo::Task& t) {
+      return tempo::parallel_reduce(t, 0, data.size(), 0.0f, [&](std::size_t i) { return data[i]; },
+                                    [](float a, float b) { return a + b; });
+    });
+  };
+  const float reference = sum(1);
+  for (std::size_t threads : {1, 2, 3, 8})
+    for (int rep = 0; rep < 3; ++rep) REQUIRE(sum(threads) == reference);  // bitwise: same blocks, same tree
+}
+
+TEST_CASE("nested loops, loops inside joins, joins inside loop bodies", "[loops]") {
+  tempo::ThreadPool pool(test::opts(4, 10us));
+  constexpr std::size_t rows = 300, cols = 200;
+  std::vector<std::uint32_t> grid(rows * cols, 0);
+  pool.run([&](tempo::Task& t) {
+    tempo::parallel_for(t, 0, rows, [&](tempo::Task& t, std::size_t r) {
+      tempo::parallel_for(t, 0, cols, [&](std::size_t c) { grid[r * cols + c] += static_cast<std::uint32_t>(r + c); });
+    });
+  });
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) REQUIRE(grid[r * cols + c] == r + c);
+
+  auto [fibs, total] = pool.run([&](tempo::Task& t) {
+    return t.join(
+        [](tempo::Task& t) {
+          std::vector<std::uint64_t> f(25);
+          tempo::parallel_for(t, 0, f.size(), [&](tempo::Task& t, std::size_t i) { f[i] = test::fib(t, static_cast<unsigned>(i)); });
+          return f;
+        },
+        [](tempo::Task& t) {
+          return tempo::parallel_reduce(t, 0, 1000, std::uint64_t{0}, [](std::size_t i) { return std::uint64_t{i}; },
+                                        std::plus<>());
+        });
+  });
+  for (unsigned i = 0; i < fibs.size(); ++i) REQUIRE(fibs[i] == test::fib_serial(i));
+  REQUIRE(total == 999u * 1000u / 2u);
+}
+
+TEST_CASE("a body's exception stops the loop and reaches the caller", "[loops][exceptions]") {
+  for (std::size_t threads : {1, 2, 4, 8}) {
+    tempo::ThreadPool pool(test::opts(threads, 5us));
+    for (int rep = 0; rep < 10; ++rep) {
+      std::atomic<std::size_t> done{0};
+      const std::size_t bad = 1000 + static_cast<std::size_t>(rep) * 7919 % 100000;
+      REQUIRE_THROWS_WITH(pool.parallel_for(0, 200000, [&](std::size_t i) {
+        if (i == bad) throw std::runtime_error("index " + std::to_string(i));
+        done.fetch_add(1, std::memory_order_relaxed);
+      }), "index " + std::to_string(bad));
+      REQUIRE(done.load() < 200000);  // the rest was abandoned, not half-run
+      REQUIRE_THROWS_WITH(pool.run([&](tempo::Task& t) {
+        return tempo::parallel_reduce(t, 0, 100000, 0, [&](std::size_t i) -> int {
+          if (i == bad) throw std::runtime_error("map failed");
+          return 1;
+        }, std::plus<>());
+      }), "map failed");
+    }
+    REQUIRE(pool.run([](tempo::Task& t) { return test::fib(t, 15); }) == 610);
+  }
+}
