@@ -162,7 +162,11 @@ class ForkCore : protected JobBase {
     }
     t.wait_for_job(*this);  // may run this very job here, if it is still in the shared queue
     execute = nullptr;
-    if (result_.state == ResultSlot<result_type>::has_error) std::rethrow_exception(result_.error);
+    if (result_.state == ResultSlot<result_type>::has_error) {
+      std::exception_ptr error = std::move(result_.error);
+      result_.destroy();  // the slot is empty again: nothing for release_result to do
+      std::rethrow_exception(std::move(error));
+    }
     return &result_.value;
   }
   // After a join that returned a result: destroys the thief's value or exception.
