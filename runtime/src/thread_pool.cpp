@@ -189,10 +189,13 @@ void PoolCore::worker_main(Task* t) {
 
 void PoolCore::heartbeat_main() {
   std::unique_lock lock(hb_mutex_);
+  // A heartbeat is useless while nobody could take work: no run in progress,
+  // or a one-thread pool with a single caller.
+  const std::size_t runs_needed = threads_ > 1 ? 1 : 2;
   while (!stopping_.load()) {
-    if (active_runs_.load() == 0) {
+    if (active_runs_.load() < runs_needed) {
       hb_parked_.store(true);
-      hb_cv_.wait(lock, [this] { return active_runs_.load() > 0 || stopping_.load(); });
+      hb_cv_.wait(lock, [&] { return active_runs_.load() >= runs_needed || stopping_.load(); });
       hb_parked_.store(false);
       continue;
     }

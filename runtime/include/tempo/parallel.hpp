@@ -132,7 +132,10 @@ class Reduction {
       cancelled_.store(true, std::memory_order_relaxed);
       throw;
     }
-    return acc;
+    // Not `return acc`: that lets acc become the caller's return slot, which
+    // lives in memory and turns the loop's accumulator into a store and reload.
+    R result(std::move(acc));
+    return result;
   }
 
   const R& identity_;
