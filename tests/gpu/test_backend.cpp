@@ -1,0 +1,93 @@
+// The backend contract: TEMPO_BACKEND and the per-call override.
+#include "helpers.hpp"
+
+using namespace tempo;
+using gpu::Backend;
+
+TEST_CASE("parse_backend accepts exactly auto, cpu and cuda", "[gpu][backend]") {
+  CHECK(gpu::parse_backend("auto") == Backend::auto_select);
+  CHECK(gpu::parse_backend("cpu") == Backend::cpu);
+  CHECK(gpu::parse_backend("cuda") == Backend::cuda);
+  CHECK_THROWS_WITH(gpu::parse_backend("gpu"), Catch::Contains("'gpu'"));
+  CHECK_THROWS_AS(gpu::parse_backend("CUDA"), std::invalid_argument);
+  CHECK(gpu::backend_name(Backend::cuda) == "cuda");
+}
+
+TEST_CASE("TEMPO_BACKEND: unset and empty mean auto; a bad value is named", "[gpu][backend]") {
+  {
+    gtest::EnvVar v("TEMPO_BACKEND", nullptr);
+    CHECK(gpu::backend_from_env() == Backend::auto_select);
+  }
+  {
+    gtest::EnvVar v("TEMPO_BACKEND", "");
+    CHECK(gpu::backend_from_env() == Backend::auto_select);
+  }
+  {
+    gtest::EnvVar v("TEMPO_BACKEND", "cpu");
+    CHECK(gpu::backend_from_env() == Backend::cpu);
+  }
+  {
+    gtest::EnvVar v("TEMPO_BACKEND", "cuda");
+    CHECK(gpu::backend_from_env() == Backend::cuda);
+  }
+  {
+    gtest::EnvVar v("TEMPO_BACKEND", "opencl");
+    CHECK_THROWS_WITH(gpu::backend_from_env(), Catch::Contains("TEMPO_BACKEND") && Catch::Contains("opencl"));
+  }
+}
+
+TEST_CASE("available/require follow the build and the devices", "[gpu][backend]") {
+  CHECK(gpu::available(Backend::cpu));
+  CHECK(gpu::available(Backend::auto_select));
+  CHECK(gpu::available(Backend::cuda) == (gpu::cuda_compiled() && gpu::device_count() > 0));
+  if (!gpu::cuda_compiled()) {
+    CHECK(gpu::device_count() == 0);
+    CHECK_THROWS_WITH(gpu::require(Backend::cuda), Catch::Contains("built without CUDA"));
+  } else if (gpu::device_count() == 0) {
+    CHECK_THROWS_WITH(gpu::require(Backend::cuda), Catch::Contains("no CUDA device"));
+  } else {
+    CHECK_NOTHROW(gpu::require(Backend::cuda));
+  }
+}
+
+TEST_CASE("Backend::cuda fails fast without a device; cpu and auto always work", "[gpu][backend]") {
+  ThreadPool pool(Options{.threads = 2});
+  std::mt19937_64 rng(7);
+  gtest::Batch b;
+  for (int i = 0; i < 5; ++i) b.add(40, rng);
+  std::vector<std::uint8_t> out(5 * 32);
+  const auto ref = gtest::cpu_reference(crypto::Algorithm::shake256, b.view(), 32);
+  pool.run([&](Task& t) {
+    auto rep = gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out, Backend::cpu);
+    CHECK(std::string(rep.ran_on) == "cpu");
+    CHECK(rep.cpu_items == 5);
+    CHECK(out == ref);
+    if (gpu::available(Backend::cuda)) {
+      std::fill(out.begin(), out.end(), 0);
+      auto r2 = gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out, Backend::cuda);
+      CHECK(std::string(r2.ran_on) == "cuda");
+      CHECK(out == ref);
+    } else {
+      CHECK_THROWS_AS(gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out, Backend::cuda),
+                      std::runtime_error);
+      // The environment reaches the default overload.
+      gtest::EnvVar v("TEMPO_BACKEND", "cuda");
+      CHECK_THROWS_AS(gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out), std::runtime_error);
+    }
+    {
+      gtest::EnvVar v("TEMPO_BACKEND", "cpu");
+      std::fill(out.begin(), out.end(), 0);
+      auto r3 = gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out);
+      CHECK(std::string(r3.ran_on) == "cpu");
+      CHECK(r3.reason.find("backend cpu") != std::string::npos);
+      CHECK(out == ref);
+    }
+  });
+}
+
+TEST_CASE("CudaError carries the call and the CUDA text", "[gpu][backend]") {
+  gpu::CudaError e(2, "cudaMalloc(&p, n)", "out of memory");
+  CHECK(e.code() == 2);
+  CHECK(e.call() == "cudaMalloc(&p, n)");
+  CHECK(std::string(e.what()).find("cudaMalloc(&p, n): out of memory") != std::string::npos);
+}
