@@ -36,10 +36,13 @@ bool Task::loop_heartbeat() {
 void Task::share_oldest() {
   // relaxed: a stale idle count costs one heartbeat of delay or one queued job
   // that the next idle worker (or its owner's join) picks up; never a lost job.
-  if (core_->idle_count_.load(std::memory_order_relaxed) == 0) return;
+  std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
+  if (idle == 0) return;
   if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return;
-  if (tail_ == &head_) return;
-  promote_oldest_now();
+  // One job per idle worker, oldest first: a heartbeat feeds every idle
+  // worker at once instead of one per beat (Spice), which matters when the
+  // shared jobs turn out small (unbalanced trees) or at start-up.
+  for (; idle > 0 && tail_ != &head_; --idle) promote_oldest_now();
 }
 
 void Task::promote_oldest_now() {

@@ -62,7 +62,7 @@ class alignas(64) Task {
   // Cold: handles a pending heartbeat inside a loop. Returns true when an idle
   // worker is waiting and nothing older is queued here, so the loop should split.
   bool loop_heartbeat();
-  // Cold: hands the oldest queued fork to an idle worker, when one is idle.
+  // Cold: hands the oldest queued forks to idle workers, one each, if any are idle.
   void share_oldest();
 
   std::size_t worker_index() const noexcept { return index_; }
