@@ -21,16 +21,17 @@ void Task::on_heartbeat() {
   share_oldest();
 }
 
-bool Task::loop_heartbeat() {
+std::size_t Task::loop_heartbeat() {
   heartbeat_.store(false, std::memory_order_relaxed);
   heartbeats_.bump();
-  if (core_->idle_count_.load(std::memory_order_relaxed) == 0) return false;
-  if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return false;
-  if (tail_ != &head_) {  // an older fork holds more work: give that first
+  const std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
+  if (idle == 0) return 0;
+  if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return 0;
+  if (tail_ != &head_) {  // older forks hold more work: give those first
     share_oldest();
-    return false;
+    return 0;
   }
-  return true;
+  return idle;
 }
 
 void Task::share_oldest() {

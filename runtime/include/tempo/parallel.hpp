@@ -84,18 +84,27 @@ class ForLoop {
       else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
       if (cancelled_.load(std::memory_order_relaxed)) [[unlikely]] return;
       if (t.heartbeat_pending()) [[unlikely]] {
-        if (end - i >= 2 * grain_ && t.loop_heartbeat()) return split(t, i, end);
+        if (end - i >= 2 * grain_) {
+          if (std::size_t idle = t.loop_heartbeat()) return split(t, i, end, idle);
+        }
       }
     }
   }
 
  private:
-  [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end) {
+  // Forks the upper half, then (while `pieces` > 1) halves the lower half
+  // again, so that one heartbeat can feed several idle workers; the forks are
+  // then shared oldest (largest) first.
+  [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end, std::size_t pieces) {
     const std::size_t mid = i + (end - i) / 2;
     auto upper = [this, mid, end](Task& t) { run(t, mid, end); };
     Fork<decltype(upper)> fork(t, upper);
-    t.share_oldest();
-    run(t, i, mid);
+    if (pieces > 1 && mid - i >= 2 * grain_) {
+      split(t, i, mid, pieces - 1);
+    } else {
+      t.share_oldest();
+      run(t, i, mid);
+    }
     if (fork.join(t) == nullptr) upper(t);
   }
 

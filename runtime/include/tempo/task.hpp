@@ -59,9 +59,10 @@ class alignas(64) Task {
 
   // True when a heartbeat is pending; loops poll this between chunks.
   bool heartbeat_pending() const noexcept { return heartbeat_.load(std::memory_order_relaxed); }
-  // Cold: handles a pending heartbeat inside a loop. Returns true when an idle
-  // worker is waiting and nothing older is queued here, so the loop should split.
-  bool loop_heartbeat();
+  // Cold: handles a pending heartbeat inside a loop. Returns how many workers
+  // are idle when nothing older is queued here (the loop should split for
+  // them), else 0.
+  std::size_t loop_heartbeat();
   // Cold: hands the oldest queued forks to idle workers, one each, if any are idle.
   void share_oldest();
 
