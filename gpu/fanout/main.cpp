@@ -1,0 +1,79 @@
+// tempo-fanout: cuda-fanout's command-line contract on tempo::gpu.
+//   tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] IN OUT
+//   tempo-fanout --daemon [--algo NAME] [--backend ...] [--threads N] [--report]
+// Exit status: 0 success, 1 bad input or failure (one line on stderr), 2 bad usage.
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fanout.hpp"
+
+namespace {
+void usage(std::FILE* f) {
+  std::fputs(
+      "usage: tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] IN OUT\n"
+      "       tempo-fanout --daemon [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report]\n"
+      "  NAME: shake256 (default), shake128, sha3-224, sha3-256, sha3-384, sha3-512,\n"
+      "        turboshake128, turboshake256, kt128, kt256\n"
+      "  --backend defaults to $TEMPO_BACKEND, else auto.\n"
+      "  daemon commands on stdin: 'process IN OUT', 'process-bin IN OUT', 'quit'\n",
+      f);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tempo;
+  fanout::Options opt;
+  bool binary = false, daemon = false;
+  std::size_t threads = 0;
+  std::vector<std::string> paths;
+  try {
+    opt.backend = gpu::backend_from_env();
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      auto value = [&](const char* name) -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(std::string(name) + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--binary") binary = true;
+      else if (a == "--daemon") daemon = true;
+      else if (a == "--report") opt.report = true;
+      else if (a == "--algo") opt.algo = crypto::parse_algorithm(value("--algo"));
+      else if (a == "--backend") opt.backend = gpu::parse_backend(value("--backend"));
+      else if (a == "--threads") threads = std::stoul(value("--threads"));
+      else if (a == "-h" || a == "--help") {
+        usage(stdout);
+        return 0;
+      } else if (a.size() > 1 && a[0] == '-') {
+        throw std::invalid_argument("unknown option '" + a + "'");
+      } else {
+        paths.push_back(a);
+      }
+    }
+    if (!daemon && paths.size() != 2) throw std::invalid_argument("expected IN and OUT");
+    if (daemon && !paths.empty()) throw std::invalid_argument("--daemon takes no paths");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tempo-fanout: %s\n", e.what());
+    usage(stderr);
+    return 2;
+  }
+  try {
+    gpu::require(opt.backend);  // --backend cuda without a device: fail fast
+    ThreadPool pool(Options{.threads = threads});
+    fanout::Processor proc(pool, opt);
+    if (daemon) {
+      // The point of the daemon: CUDA context, streams and buffers made once.
+      if (opt.backend != gpu::Backend::cpu) gpu::warm_up();
+      std::ios::sync_with_stdio(false);
+      proc.serve(std::cin, std::cout);
+      return 0;
+    }
+    proc.process(paths[0], paths[1], binary);
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tempo-fanout: error: %s\n", e.what());
+    return 1;
+  }
+}

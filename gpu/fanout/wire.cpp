@@ -1,0 +1,264 @@
+// Parsers and formatters of the cuda-fanout wire formats. Every error is a WireError
+// with one line naming the problem; nothing is partially accepted.
+#include "wire.hpp"
+
+#include <charconv>
+#include <cstring>
+
+namespace tempo::fanout {
+namespace {
+
+std::string pos_text(std::size_t pos) { return " at byte " + std::to_string(pos); }
+
+class SexprReader {
+ public:
+  explicit SexprReader(std::string_view s) : s_(s) {}
+
+  void skip_ws() {
+    while (i_ < s_.size()) {
+      const char c = s_[i_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        ++i_;
+      } else if (c == ';') {  // comment to end of line
+        while (i_ < s_.size() && s_[i_] != '\n') ++i_;
+      } else {
+        break;
+      }
+    }
+  }
+  bool at_end() {
+    skip_ws();
+    return i_ >= s_.size();
+  }
+  char peek() {
+    skip_ws();
+    if (i_ >= s_.size()) throw WireError("truncated S-expression input (ended" + pos_text(i_) + ")");
+    return s_[i_];
+  }
+  void expect(char c) {
+    if (peek() != c)
+      throw WireError(std::string("expected '") + c + "'" + pos_text(i_) + ", found '" + s_[i_] + "'");
+    ++i_;
+  }
+  std::string_view symbol() {
+    skip_ws();
+    const std::size_t b = i_;
+    while (i_ < s_.size() && s_[i_] != '(' && s_[i_] != ')' && s_[i_] != '"' && s_[i_] != ' ' && s_[i_] != '\n' &&
+           s_[i_] != '\t' && s_[i_] != '\r' && s_[i_] != ';')
+      ++i_;
+    if (b == i_) {
+      if (i_ >= s_.size()) throw WireError("truncated S-expression input (ended" + pos_text(i_) + ")");
+      throw WireError("expected a symbol" + pos_text(b));
+    }
+    return s_.substr(b, i_ - b);
+  }
+  std::uint64_t integer(const char* what) {
+    const std::size_t b = i_;
+    const std::string_view sym = symbol();
+    std::uint64_t v = 0;
+    auto [p, ec] = std::from_chars(sym.data(), sym.data() + sym.size(), v);
+    if (ec != std::errc() || p != sym.data() + sym.size())
+      throw WireError(std::string("bad ") + what + " '" + std::string(sym.substr(0, 40)) + "'" + pos_text(b));
+    return v;
+  }
+  // The contents of a "..." string (no escapes: the format carries hex only).
+  std::string_view string() {
+    expect('"');
+    const std::size_t b = i_;
+    const void* q = std::memchr(s_.data() + i_, '"', s_.size() - i_);
+    if (q == nullptr) throw WireError("truncated S-expression input: unterminated string" + pos_text(b - 1));
+    i_ = static_cast<const char*>(q) - s_.data();
+    std::string_view v = s_.substr(b, i_ - b);
+    ++i_;
+    return v;
+  }
+  std::size_t pos() const { return i_; }
+
+ private:
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::uint32_t read_u32(const std::uint8_t* p) {
+  return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
+         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+}
+
+void check_out_bytes(std::uint64_t out_bytes) {
+  if (out_bytes == 0) throw WireError("output-bytes is 0");
+  if (out_bytes > kMaxOutputBytes)
+    throw WireError("output-bytes " + std::to_string(out_bytes) + " is over the limit of " +
+                    std::to_string(kMaxOutputBytes));
+}
+
+void check_total(std::uint64_t n, std::uint64_t out_bytes) {
+  if (n > kMaxMessages)
+    throw WireError("message count " + std::to_string(n) + " is over the limit of " + std::to_string(kMaxMessages));
+  if (n * out_bytes > kMaxTotalOutput)
+    throw WireError("output of " + std::to_string(n) + " x " + std::to_string(out_bytes) + " bytes is over the limit of " +
+                    std::to_string(kMaxTotalOutput) + " bytes");
+}
+
+void note_length(Request& r, std::size_t index, std::uint64_t len) {
+  if (len > kMaxMessageBytes)
+    throw WireError("input " + std::to_string(index) + " is " + std::to_string(len) + " bytes, over the limit of " +
+                    std::to_string(kMaxMessageBytes));
+  if (index == 0) {
+    r.uniform = true;
+    r.uniform_len = len;
+  } else if (r.uniform && len != r.uniform_len) {
+    r.uniform = false;
+    // Offsets so far: all uniform.
+    r.offsets.resize(index + 1);
+    for (std::size_t k = 0; k <= index; ++k) r.offsets[k] = k * r.uniform_len;
+  }
+}
+
+}  // namespace
+
+void parse_sexpr(std::string_view text, Request& r) {
+  r.n = 0;
+  r.out_bytes = 0;
+  r.data_size = 0;
+  r.uniform = true;
+  r.uniform_len = 0;
+  r.offsets.clear();
+  SexprReader rd(text);
+  if (rd.at_end()) throw WireError("empty input");
+  rd.expect('(');
+  const std::string_view head = rd.symbol();
+  if (head != "cuda-shake-fanout")
+    throw WireError("expected (cuda-shake-fanout ...), found (" + std::string(head.substr(0, 40)) + " ...)");
+  bool have_out = false, have_inputs = false;
+  while (rd.peek() != ')') {
+    rd.expect('(');
+    const std::size_t field_pos = rd.pos();
+    const std::string_view field = rd.symbol();
+    if (field == "output-bytes") {
+      if (have_out) throw WireError("output-bytes given twice" + pos_text(field_pos));
+      r.out_bytes = rd.integer("output-bytes");
+      check_out_bytes(r.out_bytes);
+      have_out = true;
+      rd.expect(')');
+    } else if (field == "inputs") {
+      if (have_inputs) throw WireError("inputs given twice" + pos_text(field_pos));
+      have_inputs = true;
+      while (rd.peek() != ')') {
+        if (rd.peek() != '"') throw WireError("expected a hex string in inputs" + pos_text(rd.pos()));
+        const std::size_t str_pos = rd.pos();
+        const std::string_view hex = rd.string();
+        if (hex.size() % 2 != 0)
+          throw WireError("bad hex in input " + std::to_string(r.n) + ": odd number of digits" + pos_text(str_pos));
+        const std::size_t len = hex.size() / 2;
+        note_length(r, r.n, len);
+        if (r.n + 1 > kMaxMessages) throw WireError("more than " + std::to_string(kMaxMessages) + " inputs");
+        if (r.data.size() < r.data_size + len + 1) r.data.resize(std::max<std::size_t>(r.data_size + len + 1, 4096));
+        std::uint8_t* dst = r.data.data() + r.data_size;
+        for (std::size_t k = 0; k < len; ++k) {
+          const int hi = hex_value(hex[2 * k]), lo = hex_value(hex[2 * k + 1]);
+          if (hi < 0 || lo < 0)
+            throw WireError("bad hex in input " + std::to_string(r.n) + ": '" +
+                            std::string(1, hi < 0 ? hex[2 * k] : hex[2 * k + 1]) + "'" +
+                            pos_text(str_pos + 1 + 2 * k + (hi < 0 ? 0 : 1)));
+          dst[k] = static_cast<std::uint8_t>(hi << 4 | lo);
+        }
+        r.data_size += len;
+        ++r.n;
+        if (!r.uniform) r.offsets.push_back(r.data_size);
+      }
+      rd.expect(')');
+    } else {
+      throw WireError("unknown field '" + std::string(field.substr(0, 40)) + "'" + pos_text(field_pos));
+    }
+  }
+  rd.expect(')');
+  if (!rd.at_end()) throw WireError("trailing data after the request" + pos_text(rd.pos()));
+  if (!have_out) throw WireError("missing (output-bytes N)");
+  if (!have_inputs) throw WireError("missing (inputs ...)");
+  check_total(r.n, r.out_bytes);
+}
+
+void parse_binary_in_place(Request& r, std::size_t size) {
+  r.n = 0;
+  r.data_size = 0;
+  r.uniform = true;
+  r.uniform_len = 0;
+  r.offsets.clear();
+  std::uint8_t* p = r.data.data();
+  if (size < 8) throw WireError("truncated binary input: " + std::to_string(size) + " bytes, header needs 8");
+  const std::uint64_t out_bytes = read_u32(p);
+  const std::uint64_t n = read_u32(p + 4);
+  check_out_bytes(out_bytes);
+  check_total(n, out_bytes);
+  // Each record needs at least its 4-byte length: reject impossible counts before any work.
+  if (n > (size - 8) / 4)
+    throw WireError("count mismatch: header says " + std::to_string(n) + " inputs but the file has room for at most " +
+                    std::to_string((size - 8) / 4));
+  r.out_bytes = static_cast<std::size_t>(out_bytes);
+  std::size_t rd = 8, wr = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (size - rd < 4)
+      throw WireError("truncated binary input: input " + std::to_string(i) + " of " + std::to_string(n) +
+                      " has no length (file ends" + pos_text(size) + ")");
+    const std::uint64_t len = read_u32(p + rd);
+    rd += 4;
+    note_length(r, static_cast<std::size_t>(i), len);
+    if (size - rd < len)
+      throw WireError("truncated binary input: input " + std::to_string(i) + " needs " + std::to_string(len) +
+                      " bytes, " + std::to_string(size - rd) + " left");
+    // Compact: messages end to end at the front of the buffer (wr <= rd always).
+    if (wr != rd && len > 0) std::memmove(p + wr, p + rd, static_cast<std::size_t>(len));
+    rd += static_cast<std::size_t>(len);
+    wr += static_cast<std::size_t>(len);
+    if (!r.uniform) r.offsets.push_back(wr);
+  }
+  if (rd != size)
+    throw WireError("count mismatch: " + std::to_string(size - rd) + " bytes after the " + std::to_string(n) +
+                    " inputs the header announced");
+  r.n = static_cast<std::size_t>(n);
+  r.data_size = wr;
+}
+
+std::string format_sexpr(std::size_t n, std::size_t out_bytes, std::span<const std::uint8_t> digests,
+                         const Timing& t) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(n * (2 * out_bytes + 8) + 256);
+  s += "(cuda-shake-fanout-result\n  (n ";
+  s += std::to_string(n);
+  s += ")\n  (output-bytes ";
+  s += std::to_string(out_bytes);
+  s += ")\n  (hashes";
+  for (std::size_t i = 0; i < n; ++i) {
+    s += "\n    \"";
+    const std::uint8_t* d = digests.data() + i * out_bytes;
+    const std::size_t at = s.size();
+    s.resize(at + 2 * out_bytes);
+    for (std::size_t k = 0; k < out_bytes; ++k) {
+      s[at + 2 * k] = digits[d[k] >> 4];
+      s[at + 2 * k + 1] = digits[d[k] & 15];
+    }
+    s += '"';
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, ")\n  (timing-ms (load %.3f) (launch %.3f) (kernel %.3f) (write %.3f)))\n", t.load,
+                t.launch, t.kernel, t.write);
+  s += buf;
+  return s;
+}
+
+void binary_header(std::uint8_t (&h)[8], std::size_t n, std::size_t out_bytes) {
+  for (int k = 0; k < 4; ++k) {
+    h[k] = static_cast<std::uint8_t>(n >> (8 * k));
+    h[4 + k] = static_cast<std::uint8_t>(out_bytes >> (8 * k));
+  }
+}
+
+}  // namespace tempo::fanout

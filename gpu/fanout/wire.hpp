@@ -1,0 +1,59 @@
+// cuda-fanout's wire formats, read and written exactly (see docs/gpu.md).
+//
+// S-expression input:  (cuda-shake-fanout (output-bytes 32) (inputs "deadbeef" "00ff00ff"))
+// S-expression output: (cuda-shake-fanout-result (n 2) (output-bytes 32) (hashes "..." "...")
+//                        (timing-ms (load ..) (launch ..) (kernel ..) (write ..)))
+// Binary input:  u32 LE out_bytes | u32 LE n | n x (u32 LE len_i | len_i bytes)
+// Binary output: u32 LE n | u32 LE out_bytes | n x out_bytes
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tempo/gpu/gpu.hpp>
+
+namespace tempo::fanout {
+
+// Documented limits: anything over them is rejected with a WireError naming it.
+inline constexpr std::uint64_t kMaxMessages = 1ull << 28;        // messages per request
+inline constexpr std::uint64_t kMaxMessageBytes = 1ull << 30;    // bytes per message (1 GiB)
+inline constexpr std::uint64_t kMaxOutputBytes = 1ull << 20;     // digest bytes per message (1 MiB)
+inline constexpr std::uint64_t kMaxTotalOutput = 16ull << 30;    // n * output-bytes (16 GiB)
+
+// Malformed input: what() is one line naming the problem.
+class WireError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A parsed request: the messages back to back in `data` (pinned when a GPU exists).
+struct Request {
+  std::size_t out_bytes = 0;
+  std::size_t n = 0;
+  gpu::HostBuffer data;
+  std::size_t data_size = 0;             // bytes of `data` in use
+  bool uniform = true;                   // all messages have the same length ...
+  std::size_t uniform_len = 0;           // ... this one
+  std::vector<std::uint64_t> offsets;    // n+1 entries when !uniform
+};
+
+struct Timing {
+  double load = 0, launch = 0, kernel = 0, write = 0;
+};
+
+// Parses the S-expression request text.
+void parse_sexpr(std::string_view text, Request& r);
+// Parses a binary request held in r.data[0, size); compacts the messages in place.
+void parse_binary_in_place(Request& r, std::size_t size);
+
+// Formats the S-expression result (hex digests in lower case).
+std::string format_sexpr(std::size_t n, std::size_t out_bytes, std::span<const std::uint8_t> digests, const Timing& t);
+// The 8-byte binary result header.
+void binary_header(std::uint8_t (&h)[8], std::size_t n, std::size_t out_bytes);
+
+}  // namespace tempo::fanout

@@ -1,0 +1,136 @@
+// The backend contract (TEMPO_BACKEND), CudaError, HostBuffer.
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "engine.hpp"
+#include "tempo/gpu/gpu.hpp"
+
+namespace tempo::gpu {
+
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::auto_select;
+  if (name == "cpu") return Backend::cpu;
+  if (name == "cuda") return Backend::cuda;
+  throw std::invalid_argument("tempo::gpu: unknown backend '" + std::string(name) +
+                              "' (expected auto, cpu or cuda)");
+}
+
+std::string_view backend_name(Backend b) noexcept {
+  switch (b) {
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+    default: return "auto";
+  }
+}
+
+Backend backend_from_env() {
+  const char* v = std::getenv("TEMPO_BACKEND");
+  if (v == nullptr || *v == '\0') return Backend::auto_select;
+  try {
+    return parse_backend(v);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("TEMPO_BACKEND='" + std::string(v) + "' is not a backend (expected auto, cpu or cuda)");
+  }
+}
+
+bool cuda_compiled() noexcept {
+#if defined(TEMPO_GPU_HAVE_CUDA)
+  return true;
+#else
+  return false;
+#endif
+}
+
+int device_count() noexcept { return detail::engine_device_count(); }
+
+bool available(Backend b) noexcept { return b != Backend::cuda || (cuda_compiled() && device_count() > 0); }
+
+void require(Backend b) {
+  if (b != Backend::cuda) return;
+  if (!cuda_compiled())
+    throw std::runtime_error("tempo::gpu: the CUDA backend was requested but tempo was built without CUDA");
+  if (device_count() == 0)
+    throw std::runtime_error("tempo::gpu: the CUDA backend was requested but no CUDA device is visible");
+}
+
+CudaError::CudaError(int code, std::string call, std::string text)
+    : std::runtime_error(call + ": " + text + " (CUDA error " + std::to_string(code) + ")"),
+      code_(code),
+      call_(std::move(call)),
+      text_(std::move(text)) {}
+
+bool gpu_supports(crypto::Algorithm a) noexcept { return a != crypto::Algorithm::kt128 && a != crypto::Algorithm::kt256; }
+
+int warm_up() { return detail::engine_warm_up(); }
+
+void FixedBatch::validate() const {
+  if (msg_len != 0 && count > data.size() / msg_len)
+    throw std::invalid_argument("tempo::gpu::FixedBatch: " + std::to_string(count) + " messages of " +
+                                std::to_string(msg_len) + " bytes do not fit in " + std::to_string(data.size()) +
+                                " bytes of data");
+  if (data.size() != msg_len * count)
+    throw std::invalid_argument("tempo::gpu::FixedBatch: data holds " + std::to_string(data.size()) +
+                                " bytes, expected count * msg_len = " + std::to_string(msg_len * count));
+}
+
+// ---- HostBuffer
+HostBuffer::HostBuffer(std::size_t bytes) { resize(bytes); }
+HostBuffer::HostBuffer(HostBuffer&& o) noexcept
+    : data_(o.data_), size_(o.size_), capacity_(o.capacity_), pinned_(o.pinned_) {
+  o.data_ = nullptr;
+  o.size_ = o.capacity_ = 0;
+  o.pinned_ = false;
+}
+HostBuffer& HostBuffer::operator=(HostBuffer&& o) noexcept {
+  if (this != &o) {
+    release();
+    data_ = o.data_;
+    size_ = o.size_;
+    capacity_ = o.capacity_;
+    pinned_ = o.pinned_;
+    o.data_ = nullptr;
+    o.size_ = o.capacity_ = 0;
+    o.pinned_ = false;
+  }
+  return *this;
+}
+HostBuffer::~HostBuffer() { release(); }
+
+void HostBuffer::release() noexcept {
+  if (data_ == nullptr) return;
+  if (pinned_)
+    detail::engine_host_free(data_);
+  else
+    std::free(data_);
+  data_ = nullptr;
+  size_ = capacity_ = 0;
+  pinned_ = false;
+}
+
+void HostBuffer::resize(std::size_t new_size) {
+  if (new_size <= capacity_) {
+    size_ = new_size;
+    return;
+  }
+  // Grow geometrically so that a daemon's buffers settle after a few requests.
+  const std::size_t cap = std::max(new_size, capacity_ + capacity_ / 2);
+  bool pinned = true;
+  void* p = detail::engine_host_alloc(cap);
+  if (p == nullptr) {
+    pinned = false;
+    p = std::malloc(cap);
+    if (p == nullptr) throw std::bad_alloc();
+  }
+  if (size_ > 0) std::memcpy(p, data_, size_);
+  const std::size_t keep = size_;
+  release();
+  data_ = static_cast<std::uint8_t*>(p);
+  capacity_ = cap;
+  size_ = new_size;
+  pinned_ = pinned;
+  (void)keep;
+}
+
+}  // namespace tempo::gpu

@@ -1,0 +1,4 @@
+// Convenience: everything in tempo::crypto.
+#pragma once
+
+#include <tempo/crypto/keccak.hpp>

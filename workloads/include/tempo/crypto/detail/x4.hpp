@@ -1,0 +1,20 @@
+// Internal: the 4-way permutation on interleaved states, used by the batch and KT code
+// (and tested directly). lanes[4*i + j] is lane i of state j, so one 256-bit vector holds
+// lane i of all four states and absorbing/squeezing needs no transposition.
+#pragma once
+
+#include <cstdint>
+
+namespace tempo::crypto::detail {
+
+// rounds: 24 (Keccak-f) or 12 (TurboSHAKE/KT). lanes needs no particular alignment.
+void permute_x4_interleaved(std::uint64_t lanes[100], int rounds) noexcept;  // dispatching
+void permute_x4_interleaved_portable(std::uint64_t lanes[100], int rounds) noexcept;
+// Only call when cpu_has_avx2() is true; a no-op stub returning false in builds without AVX2.
+bool permute_x4_interleaved_avx2(std::uint64_t lanes[100], int rounds) noexcept;
+bool cpu_has_avx2() noexcept;
+
+// One state, any of the two round counts.
+void permute(std::uint64_t state[25], int rounds) noexcept;
+
+}  // namespace tempo::crypto::detail
