@@ -72,13 +72,8 @@ class ForLoop {
     while (i < end) {
       const std::size_t stop = end - i > chunk ? i + chunk : end;
       const std::uint64_t start = cycle_clock();
-      try {
-        for (; i < stop; ++i) call_body(body_, t, i);
-      } catch (...) {
-        // relaxed: a hint to stop early; the exception itself travels by join.
-        cancelled_.store(true, std::memory_order_relaxed);
-        throw;
-      }
+      run_chunk(t, i, stop);
+      i = stop;
       const std::uint64_t took = cycle_clock() - start;
       if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
       else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
@@ -92,6 +87,18 @@ class ForLoop {
   }
 
  private:
+  // Out of line so that the body's loop gets the registers to itself (inlined
+  // into run(), GCC kept accumulators in the wrong register class).
+  [[gnu::noinline]] void run_chunk(Task& t, std::size_t i, std::size_t stop) {
+    try {
+      for (; i < stop; ++i) call_body(body_, t, i);
+    } catch (...) {
+      // relaxed: a hint to stop early; the exception itself travels by join.
+      cancelled_.store(true, std::memory_order_relaxed);
+      throw;
+    }
+  }
+
   // Forks the upper half, then (while `pieces` > 1) halves the lower half
   // again, so that one heartbeat can feed several idle workers; the forks are
   // then shared oldest (largest) first.
@@ -129,7 +136,9 @@ class Reduction {
   }
 
  private:
-  R leaf(Task& t, std::size_t block) {
+  // Out of line for the same reason as ForLoop::run_chunk: inlined into run(),
+  // GCC moved the accumulator between register classes every iteration.
+  [[gnu::noinline]] R leaf(Task& t, std::size_t block) {
     R acc = identity_;
     // relaxed: a hint to skip work after an exception elsewhere.
     if (cancelled_.load(std::memory_order_relaxed)) return acc;
