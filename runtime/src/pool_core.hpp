@@ -34,6 +34,11 @@ class PoolCore {
   void push_shared(JobBase* job);
   JobBase* pop_shared_locked() noexcept;
   bool has_shared_locked() const noexcept { return queue_head_ != nullptr; }
+  // Called by a worker about to sleep: brings the next heartbeat forward
+  // (flags every task now) unless that was done less than a quarter heartbeat
+  // ago, so idle workers get work without waiting a whole heartbeat, at a
+  // bounded rate. Off by default; TEMPO_IDLE_REQUESTS=1 turns it on.
+  void request_work() noexcept;
   void add_idle_locked(Task* t) noexcept;
   void remove_idle_locked(Task* t) noexcept;
   Task* pop_idle_locked() noexcept;
@@ -67,6 +72,9 @@ class PoolCore {
   std::condition_variable hb_cv_;
   std::atomic<std::size_t> active_runs_{0};  // seq_cst, paired with hb_parked_
   std::atomic<bool> hb_parked_{false};       // seq_cst, paired with active_runs_
+  const bool idle_requests_;
+  // steady_clock ns of the last early heartbeat; relaxed CAS: only rate-limits.
+  std::atomic<std::int64_t> last_request_ns_{0};
 
   std::vector<std::thread> workers_;
   std::thread heartbeat_thread_;

@@ -101,6 +101,7 @@ void Task::wait_until(Done done) {
     core.add_idle_locked(this);
     lock.unlock();
     if (!done()) {
+      core.request_work();
       sleeps_.bump();
       wake_.wait(seen, std::memory_order_acquire);
       wakes_.bump();

@@ -52,8 +52,19 @@ Task* current_task() noexcept { return current; }
 
 // ---------------------------------------------------------------- PoolCore
 
+namespace {
+bool env_flag(const char* name, bool fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  std::string v(text);
+  if (v == "1" || v == "on" || v == "true") return true;
+  if (v == "0" || v == "off" || v == "false") return false;
+  throw std::invalid_argument(std::string(name) + " must be 0 or 1, got '" + v + "'");
+}
+}  // namespace
+
 PoolCore::PoolCore(std::size_t threads, std::chrono::nanoseconds heartbeat)
-    : threads_(threads), heartbeat_(heartbeat) {
+    : threads_(threads), heartbeat_(heartbeat), idle_requests_(env_flag("TEMPO_IDLE_REQUESTS", false)) {
   for (std::size_t i = 1; i < threads_; ++i) tasks_.push_back(std::unique_ptr<Task>(new Task(*this, i - 1)));
   workers_.reserve(threads_ - 1);
   try {
@@ -155,6 +166,18 @@ JobBase* PoolCore::pop_shared_locked() noexcept {
     if (!queue_head_) queue_tail_ = nullptr;
   }
   return job;
+}
+
+void PoolCore::request_work() noexcept {
+  if (!idle_requests_ || active_runs_.load(std::memory_order_relaxed) == 0) return;
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch()).count();
+  std::int64_t last = last_request_ns_.load(std::memory_order_relaxed);
+  if (now - last < heartbeat_.count() / 4) return;
+  if (!last_request_ns_.compare_exchange_strong(last, now, std::memory_order_relaxed)) return;  // someone else just did
+  std::lock_guard lock(mutex_);
+  // relaxed: as in heartbeat_main, the flag carries no data.
+  for (auto& t : tasks_) t->heartbeat_.store(true, std::memory_order_relaxed);
 }
 
 void PoolCore::add_idle_locked(Task* t) noexcept {

@@ -158,6 +158,9 @@ TEST_CASE("Options: defaults, environment overrides, bad values", "[api][options
     REQUIRE_THROWS_WITH(tempo::Options{}, Catch::Contains("TEMPO_HEARTBEAT_US"));
     ::unsetenv("TEMPO_HEARTBEAT_US");
     REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 1, .heartbeat = 0us}), Catch::Contains("heartbeat"));
+    ::setenv("TEMPO_IDLE_REQUESTS", "maybe", 1);
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2}), Catch::Contains("TEMPO_IDLE_REQUESTS"));
+    ::unsetenv("TEMPO_IDLE_REQUESTS");
   }
 }
 

@@ -75,12 +75,15 @@ class ForLoop {
       run_chunk(t, i, stop);
       i = stop;
       const std::uint64_t took = cycle_clock() - start;
-      if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
+      // Grow fast while chunks are far too short (a light body reaches its
+      // size in a few chunks), carefully near the target.
+      if (took < chunk_target_ticks / 8 && chunk < max_chunk) chunk *= 4;
+      else if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
       else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
       if (cancelled_.load(std::memory_order_relaxed)) [[unlikely]] return;
       if (t.heartbeat_pending()) [[unlikely]] {
         if (end - i >= 2 * grain_) {
-          if (std::size_t idle = t.loop_heartbeat()) return split(t, i, end, idle);
+          if (std::size_t idle = t.loop_heartbeat()) return split(t, i, end, idle + 1);
         }
       }
     }
@@ -99,14 +102,15 @@ class ForLoop {
     }
   }
 
-  // Forks the upper half, then (while `pieces` > 1) halves the lower half
-  // again, so that one heartbeat can feed several idle workers; the forks are
-  // then shared oldest (largest) first.
+  // Cuts [i, end) into `pieces` equal parts (one per idle worker plus this
+  // one): forks the last part and splits the rest again, so that one
+  // heartbeat feeds every idle worker an equal share; share_oldest then hands
+  // the forks out.
   [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end, std::size_t pieces) {
-    const std::size_t mid = i + (end - i) / 2;
+    const std::size_t mid = end - (end - i) / pieces;
     auto upper = [this, mid, end](Task& t) { run(t, mid, end); };
     Fork<decltype(upper)> fork(t, upper);
-    if (pieces > 1 && mid - i >= 2 * grain_) {
+    if (pieces > 2 && mid - i >= 2 * grain_) {
       split(t, i, mid, pieces - 1);
     } else {
       t.share_oldest();
