@@ -1,6 +1,7 @@
 // The cold half of Task: heartbeat promotion, waiting (help, then sleep), and
 // Signal. docs/design.md gives the protocol and why no wake-up is lost.
 #include "pool_core.hpp"
+#include "tempo/detail/clock.hpp"
 #include "tempo/task.hpp"
 
 namespace tempo {
@@ -61,10 +62,31 @@ void Task::promote_oldest_now() {
 }
 
 void Task::notify() noexcept {
-  // release: pairs with the acquire load of wake_ in wait_until, so whatever
-  // the notifier did before (a done flag, a queued job) is seen after waking.
-  wake_.fetch_add(1, std::memory_order_release);
-  wake_.notify_one();
+  // seq_cst (a release is what publishes the event): also half of the Dekker
+  // pair with sleep_on_wake(): bump wake_, then read sleeping_. Either we see
+  // the sleeper and wake it, or it sees our bump and does not sleep.
+  wake_.fetch_add(1, std::memory_order_seq_cst);
+  if (sleeping_.load(std::memory_order_seq_cst)) wake_.notify_one();
+}
+
+// Waits until wake_ differs from `seen`: spins for a few microseconds first
+// (work handed over at a heartbeat then starts at once, and the notifier skips
+// the system call), then blocks in the futex.
+void Task::sleep_on_wake(std::uint32_t seen) noexcept {
+  // About 25 us at 2 GHz: longer than a futex round trip, short enough that
+  // an idle pool is asleep within microseconds.
+  constexpr std::uint64_t spin_ticks = 50'000;
+  const std::uint64_t start = detail::cycle_clock();
+  do {
+    // acquire: as in wait_until, a bump read here makes its event visible.
+    if (wake_.load(std::memory_order_acquire) != seen) return;
+    detail::cpu_relax();
+  } while (detail::cycle_clock() - start < spin_ticks);
+  sleeps_.bump();
+  sleeping_.store(true, std::memory_order_seq_cst);
+  if (wake_.load(std::memory_order_seq_cst) == seen) wake_.wait(seen, std::memory_order_acquire);
+  sleeping_.store(false, std::memory_order_relaxed);  // only ever read to skip a notify_one
+  wakes_.bump();
 }
 
 void Task::execute_shared(JobBase* job) noexcept {
@@ -102,9 +124,7 @@ void Task::wait_until(Done done) {
     lock.unlock();
     if (!done()) {
       core.request_work();
-      sleeps_.bump();
-      wake_.wait(seen, std::memory_order_acquire);
-      wakes_.bump();
+      sleep_on_wake(seen);
     }
     lock.lock();
     const bool picked = !idle_listed_;  // a pusher chose us for its job

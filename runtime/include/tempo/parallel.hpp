@@ -26,25 +26,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "tempo/detail/clock.hpp"
 #include "tempo/task.hpp"
 #include "tempo/thread_pool.hpp"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#else
-#include <chrono>
-#endif
-
 namespace tempo {
 namespace detail {
-
-inline std::uint64_t cycle_clock() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
 
 // A chunk should take about this many cycle_clock ticks (a few microseconds):
 // two clock reads and two flag loads per chunk are then well under 1%.

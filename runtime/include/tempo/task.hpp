@@ -96,6 +96,7 @@ class alignas(64) Task {
   void wait_for_job(detail::JobBase& job);
   void execute_shared(detail::JobBase* job) noexcept;
   void notify() noexcept;
+  void sleep_on_wake(std::uint32_t seen) noexcept;
   template <class Done>
   void wait_until(Done done);
   void work_until_stopped();
@@ -118,6 +119,9 @@ class alignas(64) Task {
   // Wake-up word: bumped by whoever wants this worker to look again (new shared
   // work, completion of a job it waits for, a Signal), then futex-notified.
   alignas(64) std::atomic<std::uint32_t> wake_{0};
+  // True while this worker is (about to be) blocked in the futex on wake_;
+  // notify() makes the system call only then (Dekker pair with wake_).
+  std::atomic<bool> sleeping_{false};
   Task* idle_prev_ = nullptr;  // idle list links, pool mutex
   Task* idle_next_ = nullptr;
   bool idle_listed_ = false;   // pool mutex
@@ -170,8 +174,11 @@ class ForkCore : protected JobBase {
     }
     return &result_.value;
   }
-  // After a join that returned a result: destroys the thief's value or exception.
-  void release_result() noexcept { result_.destroy(); }
+  // Destroys the thief's value or exception, if another thread ran the job
+  // (the slot is never written otherwise). Safe to call more than once.
+  void release_result() noexcept {
+    if (prev == nullptr) result_.destroy();
+  }
 
  protected:
   void check_order(Task& t) {
@@ -249,6 +256,12 @@ auto Task::join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, deta
   using RA = detail::branch_result_t<FA>;
   using RB = detail::branch_result_t<FB>;
   using FBv = std::remove_reference_t<FB>;
+  // Small, trivially copyable branches (lambdas capturing a few values) are
+  // copied before the fork publishes fb's address: the inline call then uses
+  // captures still in registers instead of reloading them through the job.
+  constexpr bool copy_fb = std::is_trivially_copyable_v<FBv> && sizeof(FBv) <= 4 * sizeof(void*);
+  using FBlocal = std::conditional_t<copy_fb, std::remove_const_t<FBv>, FBv&>;
+  FBlocal fb_inline = fb;
   detail::ForkCore<FBv> fork(*this, fb);
   tick();  // makes even a single, un-nested fork shareable
   struct OnThrow {  // fa threw: fb still runs (or is waited for); its outcome is discarded
@@ -273,7 +286,7 @@ auto Task::join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, deta
     fork.release_result();
     return {std::move(a), std::move(b)};
   }
-  return {std::move(a), detail::invoke_branch(fb, *this)};
+  return {std::move(a), detail::invoke_branch(fb_inline, *this)};
 }
 
 }  // namespace tempo
