@@ -30,10 +30,10 @@ if command -v cuobjdump >/dev/null; then
 fi
 
 log "tests (byte equality sweep first: bench numbers from a wrong kernel mean nothing)"
-"$B/tempo_gpu_tests" -r junit -o "$OUT/gpu_tests.xml" ; rc_tests=$?
-"$B/tempo_gpu_tests" "[equivalence]" -s 2>&1 | grep -E "equivalence sweep|passed|failed" | tail -3 | tee -a "$OUT/device_run.log"
+TEMPO_FANOUT_EXE="$B/tempo-fanout" "$B/tempo_gpu_tests" -r junit -o "$OUT/gpu_tests.xml" ; rc_tests=$?
+"$B/tempo_gpu_tests" "[equivalence]" 2>&1 | tail -3 | tee -a "$OUT/device_run.log"
 log "tests rc=$rc_tests"
-TEMPO_BACKEND=cuda "$B/tempo_gpu_tests" "[fanout]" > /dev/null 2>&1; log "fanout tests under TEMPO_BACKEND=cuda rc=$?"
+TEMPO_FANOUT_EXE="$B/tempo-fanout" TEMPO_BACKEND=cuda "$B/tempo_gpu_tests" "[fanout]" > /dev/null 2>&1; log "fanout tests under TEMPO_BACKEND=cuda rc=$?"
 
 log "kernel variants and headline figures"
 "$B/tempo_gpu_bench" --benchmark_filter='BM_gpu_kernel_variant|BM_gpu_kernel/len:32/N:(10000000|100000000)/|BM_gpu_h2h_pinned/len:32/N:10000000/|BM_gpu_h2h_pageable/len:32/N:10000000/' \

@@ -1,5 +1,6 @@
 // tempo-fanout: the wire formats, the error contract (one line, non-zero exit, no
 // partial output) and the daemon, through the library and the installed binary.
+#include <cstdlib>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,7 +67,12 @@ std::string shake256_hex(const std::string& msg, std::size_t out) {
   crypto::hash(crypto::Algorithm::shake256, {reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()}, d);
   return hex(d.data(), out);
 }
-const std::string exe = TEMPO_FANOUT_EXE;
+// The tool as built; TEMPO_FANOUT_EXE in the environment points elsewhere (the
+// device machine runs a carried copy, not the build tree).
+const std::string exe = [] {
+  const char* env = std::getenv("TEMPO_FANOUT_EXE");
+  return std::string(env && *env ? env : TEMPO_FANOUT_EXE);
+}();
 }  // namespace
 
 TEST_CASE("S-expression requests parse; errors are named", "[fanout][wire]") {
