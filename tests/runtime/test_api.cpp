@@ -222,3 +222,17 @@ TEST_CASE("nested run: same pool inline, another pool from inside a task", "[api
   });
   REQUIRE(r2 == 64u * 610u);
 }
+
+TEST_CASE("join runs a mutable branch on the caller's object", "[api]") {
+  tempo::ThreadPool pool(test::opts(1));
+  pool.run([](tempo::Task& t) {
+    struct Counter {
+      int calls = 0;
+      int operator()(tempo::Task&) { return ++calls; }
+    } counter;
+    auto noop = [](tempo::Task&) { return 0; };
+    auto [a, b] = t.join(noop, counter);
+    REQUIRE(b == 1);
+    REQUIRE(counter.calls == 1);
+  });
+}

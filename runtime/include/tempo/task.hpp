@@ -259,7 +259,10 @@ auto Task::join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, deta
   // Small, trivially copyable branches (lambdas capturing a few values) are
   // copied before the fork publishes fb's address: the inline call then uses
   // captures still in registers instead of reloading them through the job.
-  constexpr bool copy_fb = std::is_trivially_copyable_v<FBv> && sizeof(FBv) <= 4 * sizeof(void*);
+  // Only for const-callable branches: a mutable functor's state must change in
+  // the object the caller passed.
+  constexpr bool copy_fb = std::is_trivially_copyable_v<FBv> && sizeof(FBv) <= 4 * sizeof(void*) &&
+                           std::is_invocable_v<const FBv&, Task&>;
   using FBlocal = std::conditional_t<copy_fb, std::remove_const_t<FBv>, FBv&>;
   FBlocal fb_inline = fb;
   detail::ForkCore<FBv> fork(*this, fb);
