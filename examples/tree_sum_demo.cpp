@@ -164,17 +164,34 @@ int main(int argc, char** argv) {
                            expected, per_call);
     std::printf("%-26s %8zu %10.3f %9.2f\n", "tempo join", k, v, serial / v);
   }
+  // Baselines whose one call already takes over a second are not run at
+  // higher thread counts (libgomp's tasks slow down as threads are added).
+  const double slow_ns = 1e9;
+  auto skipped = [&](const char* name, std::size_t k) {
+    std::printf("%-26s %8zu %10s %9s\n", name, k, "skipped", "(slow)");
+  };
 #if defined(DEMO_WITH_TBB)
+  bool tbb_slow = false;
   for (std::size_t k : threads) {
+    if (tbb_slow) {
+      skipped("oneTBB parallel_invoke", k);
+      continue;
+    }
     tbb::global_control gc(tbb::global_control::max_allowed_parallelism, k);
     tbb::task_arena arena(static_cast<int>(k));
     double v = ns_per_node([&] { return arena.execute([&] { return repeat([&] { return sum_tbb(root); }); }); }, expected,
                            per_call);
     std::printf("%-26s %8zu %10.3f %9.2f\n", "oneTBB parallel_invoke", k, v, serial / v);
+    tbb_slow = v * per_call > slow_ns;
   }
 #endif
 #if defined(DEMO_WITH_OMP)
+  bool omp_slow = false;
   for (std::size_t k : threads) {
+    if (omp_slow) {
+      skipped("OpenMP tasks (libgomp)", k);
+      continue;
+    }
     double v = ns_per_node([&] {
       std::int64_t total = 0;
 #pragma omp parallel num_threads(static_cast<int>(k))
@@ -183,6 +200,7 @@ int main(int argc, char** argv) {
       return total;
     }, expected, per_call);
     std::printf("%-26s %8zu %10.3f %9.2f\n", "OpenMP tasks (libgomp)", k, v, serial / v);
+    omp_slow = v * per_call > slow_ns;
   }
 #endif
   return 0;
