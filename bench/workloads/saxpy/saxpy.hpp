@@ -2,9 +2,12 @@
 // where the loop machinery itself is what is measured (target: at most +2%
 // over the plain loop at 1 thread).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <vector>
+
+#include "../../common/bench_common.hpp"
 
 namespace tb::saxpy {
 
@@ -22,6 +25,15 @@ struct Data {
   }
   bool matches(const std::vector<float>& y) const {
     return y.size() == want.size() && std::memcmp(y.data(), want.data(), y.size() * sizeof(float)) == 0;
+  }
+  // After an iteration, outside the timed region: checks y, then zeroes it for
+  // the next iteration. False (and the benchmark marked failed) on a mismatch.
+  bool check_and_reset(benchmark::State& s, std::vector<float>& y) const {
+    s.PauseTiming();
+    if (!tb::check(s, matches(y), "saxpy output")) return false;
+    std::fill(y.begin(), y.end(), 0.0f);
+    s.ResumeTiming();
+    return true;
   }
 };
 

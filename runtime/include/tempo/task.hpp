@@ -114,7 +114,6 @@ class alignas(64) Task {
   std::thread::id owner_thread_{};
   std::uint64_t eligible_beat_ = 0;  // no promotion before the pool's beat count reaches this
   Task* outer_ = nullptr;            // the task this thread ran before entering this one
-  bool in_run_ = false;
 
   // Wake-up word: bumped by whoever wants this worker to look again (new shared
   // work, completion of a job it waits for, a Signal), then futex-notified.
