@@ -59,6 +59,9 @@ class PoolCore {
 
   const std::size_t threads_;
   const std::chrono::nanoseconds heartbeat_;
+  // A heartbeat is useless while fewer runs than this are in progress: nobody
+  // could take work (no run, or a one-thread pool with a single caller).
+  const std::size_t runs_needed_;
 
   // Under mutex_.
   JobBase* queue_head_ = nullptr;

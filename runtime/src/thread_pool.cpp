@@ -64,7 +64,10 @@ bool env_flag(const char* name, bool fallback) {
 }  // namespace
 
 PoolCore::PoolCore(std::size_t threads, std::chrono::nanoseconds heartbeat)
-    : threads_(threads), heartbeat_(heartbeat), idle_requests_(env_flag("TEMPO_IDLE_REQUESTS", false)) {
+    : threads_(threads),
+      heartbeat_(heartbeat),
+      runs_needed_(threads > 1 ? 1 : 2),
+      idle_requests_(env_flag("TEMPO_IDLE_REQUESTS", false)) {
   for (std::size_t i = 1; i < threads_; ++i) tasks_.push_back(std::unique_ptr<Task>(new Task(*this, i - 1)));
   workers_.reserve(threads_ - 1);
   try {
@@ -137,8 +140,9 @@ void PoolCore::enter_run() noexcept {
   // seq_cst store/load pair with heartbeat_main's (hb_parked_ store, active_runs_
   // load): at least one side sees the other, so the heartbeat never sleeps
   // through a run.
-  active_runs_.fetch_add(1);
-  if (hb_parked_.load()) {
+  // Only a run that makes the heartbeat useful wakes it: in a one-thread pool
+  // a single caller would wake it for nothing (a futex call per run).
+  if (active_runs_.fetch_add(1) + 1 >= runs_needed_ && hb_parked_.load()) {
     std::lock_guard lock(hb_mutex_);
     hb_cv_.notify_one();
   }
@@ -212,13 +216,10 @@ void PoolCore::worker_main(Task* t) {
 
 void PoolCore::heartbeat_main() {
   std::unique_lock lock(hb_mutex_);
-  // A heartbeat is useless while nobody could take work: no run in progress,
-  // or a one-thread pool with a single caller.
-  const std::size_t runs_needed = threads_ > 1 ? 1 : 2;
   while (!stopping_.load()) {
-    if (active_runs_.load() < runs_needed) {
+    if (active_runs_.load() < runs_needed_) {
       hb_parked_.store(true);
-      hb_cv_.wait(lock, [&] { return active_runs_.load() >= runs_needed || stopping_.load(); });
+      hb_cv_.wait(lock, [&] { return active_runs_.load() >= runs_needed_ || stopping_.load(); });
       hb_parked_.store(false);
       continue;
     }
