@@ -5,6 +5,8 @@
 #include "tempo/task.hpp"
 
 namespace tempo {
+
+std::size_t Task::thread_count() const noexcept { return core_->threads(); }
 using detail::JobBase;
 using detail::PoolCore;
 

@@ -67,6 +67,9 @@ class alignas(64) Task {
   void share_oldest();
 
   std::size_t worker_index() const noexcept { return index_; }
+  // The number of worker threads of the pool this task belongs to (the pool's
+  // thread_count()): what a cost model divides CPU work over.
+  std::size_t thread_count() const noexcept;
 
  private:
   template <class F>
