@@ -1,0 +1,91 @@
+// tempo::ntt::Plan -- the negacyclic number-theoretic transform over Z_q[X]/(X^n + 1).
+//
+//   n: a power of two, 16 <= n <= 65536.
+//   q: a prime, q = 1 (mod 2n), q < 2^62 (the lazy butterflies keep values below 4q < 2^64).
+//   psi: a primitive 2n-th root of unity mod q (psi^n = -1). Plan(n, q) picks the smallest
+//        one (as Intel HEXL does), so Plan(256, 8380417) has psi = 1753, FIPS 204's zeta.
+//
+// Order. forward() is FIPS 204 Algorithm 41 for any (n, q, psi): Cooley-Tukey, natural-order
+// input, output in bit-reversed order: out[i] = a(psi^(2*brv(i) + 1)), brv = log2(n)-bit
+// reversal. inverse() takes that order back to natural order and includes the 1/n factor
+// (FIPS 204 Algorithm 42), so inverse(forward(a)) == a. Pointwise products of two forward
+// outputs are the transform of the negacyclic product (multiply() does exactly that).
+//
+// Ranges. Every output is fully reduced to [0, q), whatever path (portable, AVX2, AVX-512,
+// CUDA) ran, so all paths are byte-identical.
+//
+// Checked entry points: forward, inverse, pointwise, pointwise_add, multiply (and the batch
+// functions) throw std::invalid_argument when a span has the wrong length or a coefficient
+// is >= q, naming the index and the value. The *_unchecked members skip the value scan
+// (lengths are still checked); out-of-range inputs give unspecified (but memory-safe) output.
+//
+// Constant time: no branch or memory index depends on coefficient values (conditional
+// subtractions are masks), so secret polynomials (ML-DSA) may go through it. The value
+// check of the checked entry points reports the first bad index, so only use those on
+// secrets that are in range (they then take no data-dependent branch either).
+//
+// A Plan is immutable after construction; copies share the tables (cheap), and one Plan
+// may be used from any number of threads at once.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace tempo::ntt {
+
+namespace detail {
+struct Tables;
+}
+
+class Plan {
+ public:
+  // Smallest primitive 2n-th root. std::invalid_argument naming the bad parameter.
+  Plan(std::size_t n, std::uint64_t q);
+  // A given root: psi^n must be q - 1 (std::invalid_argument otherwise).
+  Plan(std::size_t n, std::uint64_t q, std::uint64_t psi);
+
+  // "MLDSA":    n = 256,  q = 8380417 = 2^23 - 2^13 + 1, psi = 1753 (FIPS 204, section 7.5).
+  // "PN10QP27": n = 1024, q = 134215681 = 0x7fff801 = 2^27 - 2^11 + 1.
+  // "PN11QP54": n = 2048, q = 18014398509404161 = 0x3ffffffffed001.
+  // "PN12QP60", "PN14QP60": n = 4096 / 16384, q = 1152921504606584833 = 0xffffffffffc0001.
+  // See workloads/ntt/README.md for why these primes. Unknown name: std::invalid_argument.
+  static Plan preset(std::string_view name);
+
+  std::size_t n() const noexcept;
+  unsigned log_n() const noexcept;
+  std::uint64_t q() const noexcept;
+  std::uint64_t psi() const noexcept;    // the primitive 2n-th root used
+  std::uint64_t n_inv() const noexcept;  // n^-1 mod q
+
+  void forward(std::span<std::uint64_t> a) const;  // in place, see "Order" above
+  void inverse(std::span<std::uint64_t> a) const;  // in place, includes 1/n
+  void forward_unchecked(std::span<std::uint64_t> a) const;
+  void inverse_unchecked(std::span<std::uint64_t> a) const;
+
+  // Coefficient-wise, in the transform domain: out[i] = a[i]*b[i] mod q (out may alias a or b).
+  void pointwise(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                 std::span<std::uint64_t> out) const;
+  // acc[i] = (acc[i] + a[i]*b[i]) mod q; acc must be in [0, q) too.
+  void pointwise_add(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                     std::span<std::uint64_t> acc) const;
+
+  // Which CPU kernel runs: "portable", "avx2", "avx512" or "avx512ifma" (IFMA is used only
+  // for q < 2^50). Picked once per process from the CPU; TEMPO_NTT_CPU=portable|avx2|avx512
+  // caps it (a path the CPU lacks is never picked).
+  std::string_view cpu_path() const noexcept;
+
+  // Internal tables (twiddles with their Shoup companions); used by the batch and GPU code.
+  const detail::Tables& tables() const noexcept { return *tables_; }
+
+ private:
+  std::shared_ptr<const detail::Tables> tables_;
+};
+
+// out = a * b mod (X^n + 1, q), inputs in [0, q) (checked). out may alias a or b.
+void multiply(const Plan& plan, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+              std::span<std::uint64_t> out);
+
+}  // namespace tempo::ntt

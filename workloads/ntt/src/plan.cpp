@@ -1,0 +1,226 @@
+// Plan construction (parameter checks, root of unity, tables), presets, checked entry points.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include <tempo/ntt/plan.hpp>
+
+#include "tables.hpp"
+
+namespace tempo::ntt {
+namespace detail {
+
+bool is_prime(u64 n) {
+  if (n < 2) return false;
+  static constexpr u64 bases[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+  for (u64 p : bases)
+    if (n % p == 0) return n == p;
+  u64 d = n - 1;
+  unsigned s = 0;
+  while ((d & 1) == 0) d >>= 1, ++s;
+  for (u64 a : bases) {
+    u64 x = pow_mod(a, d, n);
+    if (x == 1 || x == n - 1) continue;
+    bool composite = true;
+    for (unsigned i = 1; i < s && composite; ++i) {
+      x = mul_mod_slow(x, x, n);
+      if (x == n - 1) composite = false;
+    }
+    if (composite) return false;
+  }
+  return true;
+}
+
+namespace {
+
+[[noreturn]] void bad(const std::string& what) { throw std::invalid_argument("tempo::ntt::Plan: " + what); }
+
+std::size_t bit_reverse(std::size_t x, unsigned bits) {
+  std::size_t r = 0;
+  for (unsigned i = 0; i < bits; ++i) r |= ((x >> i) & 1) << (bits - 1 - i);
+  return r;
+}
+
+void check_params(std::size_t n, u64 q) {
+  if (n < 16 || n > 65536 || (n & (n - 1)) != 0)
+    bad("n = " + std::to_string(n) + " must be a power of two in [16, 65536]");
+  if (q >= (u64{1} << 62)) bad("q = " + std::to_string(q) + " must be below 2^62");
+  if (q % (2 * n) != 1)
+    bad("q = " + std::to_string(q) + " must be 1 mod 2n = " + std::to_string(2 * n) + " (no 2n-th root of unity)");
+  if (!is_prime(q)) bad("q = " + std::to_string(q) + " is not prime");
+}
+
+// The smallest primitive 2n-th root of unity: take any (g^((q-1)/2n) for the first g that
+// gives one), then the least of its odd powers, which are all the primitive 2n-th roots.
+u64 minimal_root(std::size_t n, u64 q) {
+  u64 root = 0;
+  for (u64 g = 2; root == 0; ++g) {
+    const u64 y = pow_mod(g, (q - 1) / (2 * n), q);
+    if (pow_mod(y, n, q) == q - 1) root = y;
+  }
+  const u64 sq = mul_mod_slow(root, root, q);
+  u64 best = root, r = root;
+  for (std::size_t k = 1; k < n; ++k) {
+    r = mul_mod_slow(r, sq, q);
+    best = std::min(best, r);
+  }
+  return best;
+}
+
+std::shared_ptr<const Tables> build(std::size_t n, u64 q, u64 psi) {
+  auto t = std::make_shared<Tables>();
+  t->n = n;
+  t->log_n = static_cast<unsigned>(__builtin_ctzll(n));
+  t->q = q;
+  t->psi = psi;
+  t->n_inv = pow_mod(n, q - 2, q);
+  t->n_inv_shoup = shoup(t->n_inv, q);
+  std::vector<u64> pw(n);
+  pw[0] = 1;
+  for (std::size_t i = 1; i < n; ++i) pw[i] = mul_mod_slow(pw[i - 1], psi, q);
+  t->fwd.resize(n);
+  t->fwd_shoup.resize(n);
+  t->inv.resize(n);
+  t->inv_shoup.resize(n);
+  for (std::size_t m = 0; m < n; ++m) {
+    const u64 w = pw[bit_reverse(m, t->log_n)];
+    t->fwd[m] = w;
+    t->fwd_shoup[m] = shoup(w, q);
+    t->inv[m] = (q - w) % q;
+  }
+  t->inv[1] = mul_mod_slow(t->inv[1], t->n_inv, q);
+  for (std::size_t m = 0; m < n; ++m) t->inv_shoup[m] = shoup(t->inv[m], q);
+  t->barrett = Barrett(q);
+  t->kernels = &pick_kernels(q);
+  return t;
+}
+
+void check_len(const char* fn, const char* arg, std::size_t got, std::size_t n) {
+  if (got != n)
+    throw std::invalid_argument(std::string("tempo::ntt::") + fn + ": " + arg + " has " + std::to_string(got) +
+                                " coefficients, the plan's n is " + std::to_string(n));
+}
+
+}  // namespace
+
+// Branch-free scan (an OR of comparisons), then a second look only to name the culprit.
+void check_values(const char* fn, const char* arg, const u64* a, std::size_t n, u64 q) {
+  u64 bad_any = 0;
+  for (std::size_t i = 0; i < n; ++i) bad_any |= static_cast<u64>(a[i] >= q);
+  if (bad_any == 0) return;
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] >= q)
+      throw std::invalid_argument(std::string("tempo::ntt::") + fn + ": " + arg + "[" + std::to_string(i) +
+                                  "] = " + std::to_string(a[i]) + " is not below q = " + std::to_string(q));
+}
+
+void check_span(const char* fn, const char* arg, std::span<const u64> a, const Tables& t, bool values) {
+  check_len(fn, arg, a.size(), t.n);
+  if (values) check_values(fn, arg, a.data(), t.n, t.q);
+}
+
+}  // namespace detail
+
+using detail::u64;
+
+Plan::Plan(std::size_t n, std::uint64_t q) {
+  detail::check_params(n, q);
+  tables_ = detail::build(n, q, detail::minimal_root(n, q));
+}
+
+Plan::Plan(std::size_t n, std::uint64_t q, std::uint64_t psi) {
+  detail::check_params(n, q);
+  if (psi >= q || detail::pow_mod(psi, n, q) != q - 1)
+    detail::bad("psi = " + std::to_string(psi) + " is not a primitive 2n-th root of unity mod q (psi^n != -1)");
+  tables_ = detail::build(n, q, psi);
+}
+
+Plan Plan::preset(std::string_view name) {
+  struct Spec {
+    std::string_view name;
+    std::size_t n;
+    u64 q, psi;  // psi 0: the smallest root
+  };
+  static constexpr Spec specs[] = {
+      {"MLDSA", 256, 8380417, 1753},
+      {"PN10QP27", 1024, 134215681, 0},
+      {"PN11QP54", 2048, 18014398509404161ull, 0},
+      {"PN12QP60", 4096, 1152921504606584833ull, 0},
+      {"PN14QP60", 16384, 1152921504606584833ull, 0},
+  };
+  for (const Spec& s : specs) {
+    if (s.name != name) continue;
+    // Built once per process; copies share the tables.
+    static std::mutex mu;
+    static std::map<std::string_view, Plan> cache;
+    std::lock_guard lock(mu);
+    auto it = cache.find(s.name);
+    if (it == cache.end()) {
+      Plan p = s.psi ? Plan(s.n, s.q, s.psi) : Plan(s.n, s.q);
+      it = cache.emplace(s.name, std::move(p)).first;
+    }
+    return it->second;
+  }
+  throw std::invalid_argument("tempo::ntt::Plan::preset: unknown preset \"" + std::string(name) +
+                              "\" (known: MLDSA, PN10QP27, PN11QP54, PN12QP60, PN14QP60)");
+}
+
+std::size_t Plan::n() const noexcept { return tables_->n; }
+unsigned Plan::log_n() const noexcept { return tables_->log_n; }
+std::uint64_t Plan::q() const noexcept { return tables_->q; }
+std::uint64_t Plan::psi() const noexcept { return tables_->psi; }
+std::uint64_t Plan::n_inv() const noexcept { return tables_->n_inv; }
+std::string_view Plan::cpu_path() const noexcept { return tables_->kernels->name; }
+
+void Plan::forward(std::span<std::uint64_t> a) const {
+  detail::check_span("forward", "a", a, *tables_, true);
+  tables_->kernels->forward(*tables_, a.data());
+}
+void Plan::inverse(std::span<std::uint64_t> a) const {
+  detail::check_span("inverse", "a", a, *tables_, true);
+  tables_->kernels->inverse(*tables_, a.data());
+}
+void Plan::forward_unchecked(std::span<std::uint64_t> a) const {
+  detail::check_span("forward_unchecked", "a", a, *tables_, false);
+  tables_->kernels->forward(*tables_, a.data());
+}
+void Plan::inverse_unchecked(std::span<std::uint64_t> a) const {
+  detail::check_span("inverse_unchecked", "a", a, *tables_, false);
+  tables_->kernels->inverse(*tables_, a.data());
+}
+
+void Plan::pointwise(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                     std::span<std::uint64_t> out) const {
+  detail::check_span("pointwise", "a", a, *tables_, true);
+  detail::check_span("pointwise", "b", b, *tables_, true);
+  detail::check_span("pointwise", "out", out, *tables_, false);
+  tables_->kernels->pointwise(*tables_, a.data(), b.data(), out.data(), false);
+}
+
+void Plan::pointwise_add(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+                         std::span<std::uint64_t> acc) const {
+  detail::check_span("pointwise_add", "a", a, *tables_, true);
+  detail::check_span("pointwise_add", "b", b, *tables_, true);
+  detail::check_span("pointwise_add", "acc", acc, *tables_, true);
+  tables_->kernels->pointwise(*tables_, a.data(), b.data(), acc.data(), true);
+}
+
+void multiply(const Plan& plan, std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
+              std::span<std::uint64_t> out) {
+  const detail::Tables& t = plan.tables();
+  detail::check_span("multiply", "a", a, t, true);
+  detail::check_span("multiply", "b", b, t, true);
+  detail::check_span("multiply", "out", out, t, false);
+  // One scratch polynomial per thread: out may alias a or b, so b's transform goes there.
+  thread_local std::vector<u64> scratch;
+  scratch.assign(b.begin(), b.end());
+  if (out.data() != a.data()) std::copy(a.begin(), a.end(), out.begin());
+  t.kernels->forward(t, out.data());
+  t.kernels->forward(t, scratch.data());
+  t.kernels->pointwise(t, out.data(), scratch.data(), out.data(), false);
+  t.kernels->inverse(t, out.data());
+}
+
+}  // namespace tempo::ntt

@@ -1,0 +1,47 @@
+// The precomputed state behind a Plan: twiddles in FIPS 204 order with Shoup companions,
+// and the CPU kernel chosen for it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "arith.hpp"
+
+namespace tempo::ntt::detail {
+
+struct Tables;
+
+// One CPU implementation. a has n coefficients in [0, q); results in [0, q).
+struct Kernels {
+  const char* name;
+  void (*forward)(const Tables&, u64* a);
+  void (*inverse)(const Tables&, u64* a);
+  // out[i] = a[i]*b[i] mod q; with accumulate, out[i] = (out[i] + a[i]*b[i]) mod q.
+  void (*pointwise)(const Tables&, const u64* a, const u64* b, u64* out, bool accumulate);
+};
+
+struct Tables {
+  std::size_t n = 0;
+  unsigned log_n = 0;
+  u64 q = 0, psi = 0, n_inv = 0;
+  // fwd[m] = psi^brv(m) (m = 1..n-1; fwd[0] = 1 unused): FIPS 204's zetas[m] for n = 256.
+  std::vector<u64> fwd, fwd_shoup;
+  // inv[m] = -fwd[m] mod q: the Gentleman-Sande twiddles, used from m = n-1 down to 1
+  // (FIPS 204 Algorithm 42). inv[1] is stored premultiplied by n^-1 (the last stage
+  // applies 1/n to both outputs), n_inv_shoup goes with n_inv.
+  std::vector<u64> inv, inv_shoup;
+  u64 n_inv_shoup = 0;
+  Barrett barrett;
+  const Kernels* kernels = nullptr;
+};
+
+// Kernel sets; the SIMD ones exist only on x86-64 builds (nullptr otherwise or when
+// the CPU lacks the ISA). pick_kernels honours TEMPO_NTT_CPU.
+const Kernels& portable_kernels();
+const Kernels* avx2_kernels();
+const Kernels* avx512_kernels();
+const Kernels* avx512ifma_kernels();  // only valid for q < 2^50
+const Kernels& pick_kernels(u64 q);
+
+}  // namespace tempo::ntt::detail
