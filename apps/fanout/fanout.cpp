@@ -1,172 +1,283 @@
 #include "fanout.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
-#include <sstream>
-#include <vector>
+#include <new>
+#include <type_traits>
+
+#include "command.hpp"
+#include "text.hpp"
 
 namespace tempo::fanout {
 namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-std::string sys_error(const std::string& what, const std::string& path) {
-  return what + " '" + path + "': " + std::strerror(errno);
-}
+// What the chunks' BatchReports add up to.
+struct HashTotals {
+  std::string ran_on;
+  std::string reason;
+  std::size_t cpu_items = 0, gpu_items = 0;
+  int devices = 0;
+  double copy_in = 0, kernel = 0, copy_out = 0, cpu = 0;
+  double busy = 0, launch = 0;  // the S-expression's (kernel ..) and (launch ..)
 
-// Reads the whole file into buf (a pinned buffer when a GPU exists); returns its size.
-std::size_t read_file(const std::string& path, gpu::HostBuffer& buf) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(sys_error("cannot open input", path));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const std::string e = sys_error("cannot stat input", path);
-    ::close(fd);
-    throw std::runtime_error(e);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw std::runtime_error("input '" + path + "' is not a regular file");
-  }
-  const std::size_t size = static_cast<std::size_t>(st.st_size);
-  if (buf.size() < size + 1) buf.resize(size + 1);
-  std::size_t got = 0;
-  while (got < size) {
-    const ssize_t r = ::read(fd, buf.data() + got, size - got);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      const std::string e = r < 0 ? sys_error("cannot read input", path) : "input '" + path + "' shrank while reading";
-      ::close(fd);
-      throw std::runtime_error(e);
+  void add(const gpu::BatchReport& r) {
+    const std::string on = placement_text(r.ran_on);
+    if (ran_on.empty()) {
+      ran_on = on;
+      reason = r.reason;
+    } else if (ran_on != on) {
+      ran_on = "mixed";
     }
-    got += static_cast<std::size_t>(r);
+    cpu_items += r.cpu_items;
+    gpu_items += r.gpu_items;
+    devices = std::max(devices, r.devices_used);
+    copy_in += r.copy_in_ms;
+    kernel += r.kernel_ms;
+    copy_out += r.copy_out_ms;
+    cpu += r.cpu_ms;
+    const double b = r.gpu_items > 0 ? r.kernel_ms : r.cpu_ms;
+    busy += b;
+    launch += std::max(0.0, r.total_ms - b);
   }
-  ::close(fd);
-  return size;
-}
+};
 
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
+// Makes `b` hold at least `need` bytes without copying what it held.
+void ensure_fresh(gpu::HostBuffer& b, std::size_t need) {
+  if (b.size() >= need) return;
+  b = gpu::HostBuffer();
+  b.resize(need);
 }
 }  // namespace
 
-void write_atomically(const std::string& path, std::initializer_list<std::pair<const void*, std::size_t>> parts) {
-  std::string tmpl = path + ".tmp.XXXXXX";
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw std::runtime_error(sys_error("cannot create output", path));
-  auto fail = [&](const std::string& msg) {
-    ::close(fd);
-    ::unlink(name.data());
-    throw std::runtime_error(msg);
-  };
-  for (const auto& [p, n] : parts) {
-    const auto* b = static_cast<const std::uint8_t*>(p);
-    std::size_t done = 0;
-    while (done < n) {
-      const ssize_t w = ::write(fd, b + done, n - done);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) fail(sys_error("cannot write output", path));
-      done += static_cast<std::size_t>(w);
+// ---------------------------------------------------------------- Writer
+
+Processor::Writer::Writer() : thread_([this] { loop(); }) {}
+
+Processor::Writer::~Writer() {
+  {
+    std::lock_guard lk(m_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void Processor::Writer::post(std::function<void()> job) {
+  wait();
+  std::lock_guard lk(m_);
+  job_ = std::move(job);
+  busy_ = true;
+  cv_.notify_all();
+}
+
+void Processor::Writer::wait() {
+  std::unique_lock lk(m_);
+  cv_.wait(lk, [&] { return !busy_; });
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void Processor::Writer::drain() noexcept {
+  std::unique_lock lk(m_);
+  cv_.wait(lk, [&] { return !busy_; });
+  error_ = nullptr;
+}
+
+void Processor::Writer::loop() {
+  std::unique_lock lk(m_);
+  for (;;) {
+    cv_.wait(lk, [&] { return busy_ || stop_; });
+    if (!busy_) return;  // stop_ with nothing left to do
+    std::function<void()> job = std::move(job_);
+    job_ = nullptr;
+    lk.unlock();
+    std::exception_ptr err;
+    try {
+      job();
+    } catch (...) {
+      err = std::current_exception();
     }
-  }
-  ::fchmod(fd, 0644);
-  if (::close(fd) != 0) {
-    ::unlink(name.data());
-    throw std::runtime_error(sys_error("cannot write output", path));
-  }
-  if (::rename(name.data(), path.c_str()) != 0) {
-    const std::string e = sys_error("cannot rename output into place", path);
-    ::unlink(name.data());
-    throw std::runtime_error(e);
+    job = nullptr;  // whatever it captured goes before the caller hears it is done
+    lk.lock();
+    error_ = err;
+    busy_ = false;
+    cv_.notify_all();
   }
 }
 
-void Processor::process(const std::string& in_path, const std::string& out_path, bool binary) {
-  Timing tm;
-  auto t0 = Clock::now();
-  if (binary) {
-    const std::size_t size = read_file(in_path, req_.data);
-    parse_binary_in_place(req_, size);
-  } else {
-    gpu::HostBuffer text;  // the hex text; parsed into req_.data
-    const std::size_t size = read_file(in_path, text);
-    parse_sexpr(std::string_view(reinterpret_cast<const char*>(text.data()), size), req_);
+// ---------------------------------------------------------------- Processor
+
+Processor::Processor(ThreadPool& pool, Options opt) : pool_(pool), opt_(opt) {
+  if (opt_.chunk_bytes == 0) opt_.chunk_bytes = 1;
+  if (opt_.input_limit == 0) opt_.input_limit = physical_memory();
+}
+
+Processor::~Processor() { writer_.drain(); }
+
+std::size_t Processor::retained_bytes() const noexcept {
+  return in_.size() + req_.data.size() + chunk_[0].size() + chunk_[1].size() + text_.capacity() +
+         8 * (offsets_.capacity() + req_.offsets.capacity());
+}
+
+void Processor::trim() {
+  if (replaced_) {
+    // Freeing the old OUT's pages can take milliseconds: the writer does it.
+    const int fd = replaced_.release();
+    writer_.drain();
+    writer_.post([fd] { ::close(fd); });
   }
-  tm.load = ms_since(t0);
+  if (retained_bytes() <= opt_.retain_bytes) return;
+  in_ = gpu::HostBuffer();
+  req_.data = gpu::HostBuffer();
+  req_.data_size = 0;
+  std::vector<std::uint64_t>().swap(req_.offsets);
+  std::vector<std::uint64_t>().swap(offsets_);
+  writer_.drain();  // text_ and chunk_ belong to the writer's last job until it is over
+  chunk_[0] = gpu::HostBuffer();
+  chunk_[1] = gpu::HostBuffer();
+  std::string().swap(text_);
+}
+
+void Processor::process(const std::string& in_path, const std::string& out_path, bool binary) {
+  last_ = Breakdown{};
+  try {
+    pool_.run([&](Task& t) { run_request(t, in_path, out_path, binary); });
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error("out of memory processing " + quote(in_path, 4096) + " (its size, " +
+                             std::to_string(in_.size()) + " bytes, plus 2 chunks of " +
+                             std::to_string(opt_.chunk_bytes) + " digest bytes must fit)");
+  }
+}
+
+void Processor::run_request(Task& t, const std::string& in_path, const std::string& out_path, bool binary) {
+  const auto t0 = Clock::now();
+  Breakdown& b = last_;
+  // OUT is checked first: a bad OUT fails before any work.
+  OutputFile file(out_path, opt_.durable);
+  struct Drain {  // declared after `file`: the writer lets go of it before it is destroyed
+    Writer& w;
+    ~Drain() { w.drain(); }
+  } drain{writer_};
+
+  const std::size_t size = read_input(t, in_path, in_, opt_.input_limit);
+  b.read = ms_since(t0);
+  const auto t1 = Clock::now();
+  if (binary) {
+    if (!parse_binary_uniform(t, in_.data(), size, req_)) {
+      std::swap(in_, req_.data);
+      parse_binary_in_place(req_, size);
+    }
+  } else {
+    parse_sexpr(std::string_view(reinterpret_cast<const char*>(in_.data()), size), req_);
+  }
+  b.parse = ms_since(t1);
 
   const std::size_t n = req_.n, ob = req_.out_bytes;
-  digests_.resize(n * ob);
-  std::span<std::uint8_t> out{digests_.data(), n * ob};
-  const std::span<const std::uint8_t> data{req_.data.data(), req_.data_size};
-  gpu::BatchReport rep = pool_.run([&](Task& t) {
-    if (req_.uniform) {
-      gpu::FixedBatch b{data, req_.uniform_len, n};
-      return gpu::hash_batch(t, opt_.algo, b, ob, out, opt_.backend);
-    }
-    crypto::MessageBatch b{data, req_.offsets};
-    return gpu::hash_batch(t, opt_.algo, b, ob, out, opt_.backend);
-  });
-  const double busy = rep.gpu_items > 0 ? rep.kernel_ms : rep.cpu_ms;
-  tm.kernel = busy;
-  tm.launch = std::max(0.0, rep.total_ms - busy);
-
-  t0 = Clock::now();
+  const std::size_t per = std::max<std::size_t>(1, opt_.chunk_bytes / ob);  // messages per chunk
+  const std::size_t cap = std::min(per, n) * ob;
+  ensure_fresh(chunk_[0], cap + 1);
+  if (n > per) ensure_fresh(chunk_[1], cap + 1);
   if (binary) {
     std::uint8_t h[8];
     binary_header(h, n, ob);
-    write_atomically(out_path, {{h, 8}, {out.data(), out.size()}});
-    tm.write = ms_since(t0);
+    file.write(h, 8);
   } else {
-    // write is measured up to formatting; the file write itself follows.
-    std::string text = format_sexpr(n, ob, out, tm);
-    tm.write = ms_since(t0);
-    text = format_sexpr(n, ob, out, tm);
-    write_atomically(out_path, {{text.data(), text.size()}});
+    const std::string head = sexpr_head(n, ob);
+    file.write(head.data(), head.size());
   }
+
+  HashTotals sum;
+  double writer_busy = 0;  // written by the writer's jobs, read after wait()
+  const std::uint8_t* const data = req_.data.data();
+  auto hash = [&](std::size_t a, std::size_t m, std::span<std::uint8_t> out) {
+    if (req_.uniform) {
+      const std::size_t len = req_.uniform_len;
+      const gpu::FixedBatch batch{{data + a * len, m * len}, len, m};
+      return gpu::hash_batch(t, opt_.algo, batch, ob, out, opt_.backend);
+    }
+    const std::uint64_t* offs = req_.offsets.data() + a;
+    offsets_.resize(m + 1);
+    for (std::size_t j = 0; j <= m; ++j) offsets_[j] = offs[j] - offs[0];
+    const crypto::MessageBatch batch{{data + offs[0], static_cast<std::size_t>(offs[m] - offs[0])}, offsets_};
+    return gpu::hash_batch(t, opt_.algo, batch, ob, out, opt_.backend);
+  };
+  if (n == 0) sum.add(hash(0, 0, {}));  // still checks the algorithm against out_bytes
+  for (std::size_t a = 0, k = 0; a < n; a += per, ++k) {
+    const std::size_t m = std::min(per, n - a);
+    std::uint8_t* const digests = chunk_[k & 1].data();
+    const auto th = Clock::now();
+    sum.add(hash(a, m, {digests, m * ob}));
+    b.hash += ms_since(th);
+    ++b.chunks;
+    // Chunk k-1 written means its buffer is free for chunk k+1; a write error surfaces here.
+    writer_.post([this, &file, &writer_busy, digests, m, ob, binary] {
+      const auto tw = Clock::now();
+      if (binary) {
+        file.write(digests, m * ob);
+      } else {
+        text_.resize(m * sexpr_entry_size(ob));
+        sexpr_entries(digests, m, ob, text_.data());
+        file.write(text_.data(), text_.size());
+      }
+      writer_busy += ms_since(tw);
+    });
+  }
+  writer_.wait();
+  b.writer_busy = writer_busy;
+  if (!binary) {
+    const Timing tm{b.read + b.parse, sum.launch, sum.busy, writer_busy};
+    const std::string tail = sexpr_tail(tm);
+    file.write(tail.data(), tail.size());
+  }
+  const auto tc = Clock::now();
+  replaced_ = file.commit();
+  b.commit = ms_since(tc);
+  b.total = ms_since(t0);
+  b.write = std::max(0.0, b.total - b.read - b.parse - b.hash);
+
   if (opt_.report)
     std::fprintf(stderr,
-                 "tempo-fanout: %zu x %zu B -> %s (cpu %zu, gpu %zu, devices %d) load %.3f ms, hash %.3f ms "
-                 "[in %.3f kernel %.3f out %.3f cpu %.3f], write %.3f ms; %s\n",
-                 n, ob, rep.ran_on, rep.cpu_items, rep.gpu_items, rep.devices_used, tm.load, rep.total_ms,
-                 rep.copy_in_ms, rep.kernel_ms, rep.copy_out_ms, rep.cpu_ms, tm.write, rep.reason.c_str());
+                 "tempo-fanout: %zu x %zu B -> %s (cpu %zu, gpu %zu, devices %d) load %.3f ms [read %.3f parse %.3f], "
+                 "hash %.3f ms [in %.3f kernel %.3f out %.3f cpu %.3f], write %.3f ms [commit %.3f writer %.3f], "
+                 "total %.3f ms, %zu chunks; %s\n",
+                 n, ob, sum.ran_on.c_str(), sum.cpu_items, sum.gpu_items, sum.devices, b.read + b.parse, b.read,
+                 b.parse, b.hash, sum.copy_in, sum.kernel, sum.copy_out, sum.cpu, b.write, b.commit, b.writer_busy,
+                 b.total, b.chunks, one_line(sum.reason).c_str());
 }
 
 void Processor::serve(std::istream& in, std::ostream& out) {
   std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string cmd, a, b, extra;
-    ss >> cmd;
-    if (cmd.empty()) continue;
-    if (cmd == "quit") {
+  for (;;) {
+    const LineStatus st = read_command_line(in, line);
+    if (st == LineStatus::end) return;
+    if (st == LineStatus::too_long) {
+      out << "error command line longer than " << kMaxCommandLine << " bytes" << std::endl;
+      continue;
+    }
+    Command c;
+    try {
+      c = parse_command(line);
+    } catch (const std::exception& e) {
+      out << "error " << one_line(e.what()) << std::endl;
+      continue;
+    }
+    if (c.kind == Command::Kind::none) continue;
+    if (c.kind == Command::Kind::quit) {
       out << "bye" << std::endl;
       return;
     }
-    if (cmd != "process" && cmd != "process-bin") {
-      out << "error unknown command '" << one_line(cmd) << "' (expected process, process-bin or quit)" << std::endl;
-      continue;
-    }
-    if (!(ss >> a >> b) || (ss >> extra)) {
-      out << "error usage: " << cmd << " IN OUT" << std::endl;
-      continue;
-    }
     try {
-      process(a, b, cmd == "process-bin");
-      out << "done " << b << std::endl;
+      process(c.in, c.out, c.kind == Command::Kind::process_bin);
+      out << "done " << c.out << std::endl;
     } catch (const std::exception& e) {
       out << "error " << one_line(e.what()) << std::endl;
     }
+    trim();
   }
 }
 

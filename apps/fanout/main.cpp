@@ -1,25 +1,40 @@
 // tempo-fanout: cuda-fanout's command-line contract on tempo::gpu.
-//   tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] IN OUT
-//   tempo-fanout --daemon [--algo NAME] [--backend ...] [--threads N] [--report]
+//   tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync] IN OUT
+//   tempo-fanout --daemon [--algo NAME] [--backend ...] [--threads N] [--report] [--no-fsync]
 // Exit status: 0 success, 1 bad input or failure (one line on stderr), 2 bad usage.
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "fanout.hpp"
+#include "text.hpp"
 
 namespace {
+// The runtime's own bound on a pool's threads (kMaxThreads): far above any
+// machine, low enough that a typo fails at once.
+constexpr std::size_t kMaxThreads = 4096;
+
 void usage(std::FILE* f) {
   std::fputs(
-      "usage: tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] IN OUT\n"
-      "       tempo-fanout --daemon [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report]\n"
+      "usage: tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync]"
+      " IN OUT\n"
+      "       tempo-fanout --daemon [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync]\n"
       "  NAME: shake256 (default), shake128, sha3-224, sha3-256, sha3-384, sha3-512,\n"
       "        turboshake128, turboshake256, kt128, kt256\n"
       "  --backend defaults to $TEMPO_BACKEND, else auto.\n"
+      "  --threads N: 0 to 4096; 0 (default) means $TEMPO_THREADS, else every hardware thread.\n"
+      "  --no-fsync: replace OUT atomically but without syncing it to disk.\n"
       "  daemon commands on stdin: 'process IN OUT', 'process-bin IN OUT', 'quit'\n",
       f);
+}
+
+// A numeric environment variable, checked here so that a bad value is a usage error.
+std::size_t env_count(const char* name, std::uint64_t lo, std::uint64_t hi, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  return static_cast<std::size_t>(tempo::fanout::parse_count(name, v, lo, hi));
 }
 }  // namespace
 
@@ -31,6 +46,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
   try {
     opt.backend = gpu::backend_from_env();
+    env_count("TEMPO_THREADS", 1, kMaxThreads, 0);
+    opt.chunk_bytes = env_count("TEMPO_FANOUT_CHUNK_BYTES", 1, std::size_t{1} << 30, opt.chunk_bytes);
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       auto value = [&](const char* name) -> std::string {
@@ -40,22 +57,25 @@ int main(int argc, char** argv) {
       if (a == "--binary") binary = true;
       else if (a == "--daemon") daemon = true;
       else if (a == "--report") opt.report = true;
+      else if (a == "--no-fsync") opt.durable = false;
       else if (a == "--algo") opt.algo = crypto::parse_algorithm(value("--algo"));
       else if (a == "--backend") opt.backend = gpu::parse_backend(value("--backend"));
-      else if (a == "--threads") threads = std::stoul(value("--threads"));
+      else if (a == "--threads") threads = fanout::parse_count("--threads", value("--threads"), 0, kMaxThreads);
       else if (a == "-h" || a == "--help") {
         usage(stdout);
         return 0;
       } else if (a.size() > 1 && a[0] == '-') {
-        throw std::invalid_argument("unknown option '" + a + "'");
+        throw std::invalid_argument("unknown option " + fanout::quote(a, 80));
       } else {
         paths.push_back(a);
       }
     }
+    if (daemon && binary)
+      throw std::invalid_argument("--binary does not apply to --daemon: send 'process-bin IN OUT' for a binary request");
     if (!daemon && paths.size() != 2) throw std::invalid_argument("expected IN and OUT");
     if (daemon && !paths.empty()) throw std::invalid_argument("--daemon takes no paths");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tempo-fanout: %s\n", e.what());
+    std::fprintf(stderr, "tempo-fanout: %s\n", fanout::one_line(e.what()).c_str());
     usage(stderr);
     return 2;
   }
@@ -73,7 +93,7 @@ int main(int argc, char** argv) {
     proc.process(paths[0], paths[1], binary);
     return 0;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tempo-fanout: error: %s\n", e.what());
+    std::fprintf(stderr, "tempo-fanout: error: %s\n", fanout::one_line(e.what()).c_str());
     return 1;
   }
 }

@@ -2,13 +2,25 @@
 // with one line naming the problem; nothing is partially accepted.
 #include "wire.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
+
+#include "text.hpp"
 
 namespace tempo::fanout {
 namespace {
 
 std::string pos_text(std::size_t pos) { return " at byte " + std::to_string(pos); }
+
+// Grows `b` to at least `need` bytes without copying its old contents.
+void ensure_fresh(gpu::HostBuffer& b, std::size_t need) {
+  if (b.size() >= need) return;
+  b = gpu::HostBuffer();
+  b.resize(need);
+}
 
 class SexprReader {
  public:
@@ -17,7 +29,7 @@ class SexprReader {
   void skip_ws() {
     while (i_ < s_.size()) {
       const char c = s_[i_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      if (is_space(c)) {
         ++i_;
       } else if (c == ';') {  // comment to end of line
         while (i_ < s_.size() && s_[i_] != '\n') ++i_;
@@ -37,28 +49,28 @@ class SexprReader {
   }
   void expect(char c) {
     if (peek() != c)
-      throw WireError(std::string("expected '") + c + "'" + pos_text(i_) + ", found '" + s_[i_] + "'");
+      throw WireError(std::string("expected '") + c + "'" + pos_text(i_) + ", found " + quote(s_.substr(i_, 1)));
     ++i_;
   }
   std::string_view symbol() {
     skip_ws();
     const std::size_t b = i_;
-    while (i_ < s_.size() && s_[i_] != '(' && s_[i_] != ')' && s_[i_] != '"' && s_[i_] != ' ' && s_[i_] != '\n' &&
-           s_[i_] != '\t' && s_[i_] != '\r' && s_[i_] != ';')
+    while (i_ < s_.size() && !is_space(s_[i_]) && s_[i_] != '(' && s_[i_] != ')' && s_[i_] != '"' && s_[i_] != ';')
       ++i_;
     if (b == i_) {
       if (i_ >= s_.size()) throw WireError("truncated S-expression input (ended" + pos_text(i_) + ")");
-      throw WireError("expected a symbol" + pos_text(b));
+      throw WireError("expected a symbol" + pos_text(b) + ", found " + quote(s_.substr(b, 1)));
     }
     return s_.substr(b, i_ - b);
   }
   std::uint64_t integer(const char* what) {
+    skip_ws();
     const std::size_t b = i_;
     const std::string_view sym = symbol();
     std::uint64_t v = 0;
     auto [p, ec] = std::from_chars(sym.data(), sym.data() + sym.size(), v);
     if (ec != std::errc() || p != sym.data() + sym.size())
-      throw WireError(std::string("bad ") + what + " '" + std::string(sym.substr(0, 40)) + "'" + pos_text(b));
+      throw WireError(std::string("bad ") + what + " " + quote(sym, 40) + pos_text(b));
     return v;
   }
   // The contents of a "..." string (no escapes: the format carries hex only).
@@ -67,12 +79,15 @@ class SexprReader {
     const std::size_t b = i_;
     const void* q = std::memchr(s_.data() + i_, '"', s_.size() - i_);
     if (q == nullptr) throw WireError("truncated S-expression input: unterminated string" + pos_text(b - 1));
-    i_ = static_cast<const char*>(q) - s_.data();
+    i_ = static_cast<std::size_t>(static_cast<const char*>(q) - s_.data());
     std::string_view v = s_.substr(b, i_ - b);
     ++i_;
     return v;
   }
-  std::size_t pos() const { return i_; }
+  std::size_t pos() {
+    skip_ws();
+    return i_;
+  }
 
  private:
   std::string_view s_;
@@ -89,6 +104,11 @@ int hex_value(char c) {
 std::uint32_t read_u32(const std::uint8_t* p) {
   return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
          (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+}
+
+bool out_bytes_ok(std::uint64_t out_bytes) { return out_bytes != 0 && out_bytes <= kMaxOutputBytes; }
+bool total_ok(std::uint64_t n, std::uint64_t out_bytes) {
+  return n <= kMaxMessages && n * out_bytes <= kMaxTotalOutput;  // n <= 2^28, out_bytes <= 2^20: no overflow
 }
 
 void check_out_bytes(std::uint64_t out_bytes) {
@@ -112,7 +132,7 @@ void note_length(Request& r, std::size_t index, std::uint64_t len) {
                     std::to_string(kMaxMessageBytes));
   if (index == 0) {
     r.uniform = true;
-    r.uniform_len = len;
+    r.uniform_len = static_cast<std::size_t>(len);
   } else if (r.uniform && len != r.uniform_len) {
     r.uniform = false;
     // Offsets so far: all uniform.
@@ -121,21 +141,27 @@ void note_length(Request& r, std::size_t index, std::uint64_t len) {
   }
 }
 
-}  // namespace
-
-void parse_sexpr(std::string_view text, Request& r) {
+void reset(Request& r) {
   r.n = 0;
   r.out_bytes = 0;
   r.data_size = 0;
   r.uniform = true;
   r.uniform_len = 0;
   r.offsets.clear();
+}
+
+}  // namespace
+
+void parse_sexpr(std::string_view text, Request& r) {
+  reset(r);
+  // Decoded messages never exceed half the text: one allocation, no regrowth.
+  ensure_fresh(r.data, text.size() / 2 + 1);
   SexprReader rd(text);
   if (rd.at_end()) throw WireError("empty input");
   rd.expect('(');
   const std::string_view head = rd.symbol();
   if (head != "cuda-shake-fanout")
-    throw WireError("expected (cuda-shake-fanout ...), found (" + std::string(head.substr(0, 40)) + " ...)");
+    throw WireError("expected (cuda-shake-fanout ...), found (" + escape(head, 40) + " ...)");
   bool have_out = false, have_inputs = false;
   while (rd.peek() != ')') {
     rd.expect('(');
@@ -143,7 +169,7 @@ void parse_sexpr(std::string_view text, Request& r) {
     const std::string_view field = rd.symbol();
     if (field == "output-bytes") {
       if (have_out) throw WireError("output-bytes given twice" + pos_text(field_pos));
-      r.out_bytes = rd.integer("output-bytes");
+      r.out_bytes = static_cast<std::size_t>(rd.integer("output-bytes"));
       check_out_bytes(r.out_bytes);
       have_out = true;
       rd.expect(')');
@@ -159,13 +185,12 @@ void parse_sexpr(std::string_view text, Request& r) {
         const std::size_t len = hex.size() / 2;
         note_length(r, r.n, len);
         if (r.n + 1 > kMaxMessages) throw WireError("more than " + std::to_string(kMaxMessages) + " inputs");
-        if (r.data.size() < r.data_size + len + 1) r.data.resize(std::max<std::size_t>(r.data_size + len + 1, 4096));
-        std::uint8_t* dst = r.data.data() + r.data_size;
+        std::uint8_t* dst = r.data.data() + r.data_size;  // fits: see ensure_fresh above
         for (std::size_t k = 0; k < len; ++k) {
           const int hi = hex_value(hex[2 * k]), lo = hex_value(hex[2 * k + 1]);
           if (hi < 0 || lo < 0)
-            throw WireError("bad hex in input " + std::to_string(r.n) + ": '" +
-                            std::string(1, hi < 0 ? hex[2 * k] : hex[2 * k + 1]) + "'" +
+            throw WireError("bad hex in input " + std::to_string(r.n) + ": " +
+                            quote(hex.substr(hi < 0 ? 2 * k : 2 * k + 1, 1)) +
                             pos_text(str_pos + 1 + 2 * k + (hi < 0 ? 0 : 1)));
           dst[k] = static_cast<std::uint8_t>(hi << 4 | lo);
         }
@@ -175,7 +200,7 @@ void parse_sexpr(std::string_view text, Request& r) {
       }
       rd.expect(')');
     } else {
-      throw WireError("unknown field '" + std::string(field.substr(0, 40)) + "'" + pos_text(field_pos));
+      throw WireError("unknown field " + quote(field, 40) + pos_text(field_pos));
     }
   }
   rd.expect(')');
@@ -186,11 +211,7 @@ void parse_sexpr(std::string_view text, Request& r) {
 }
 
 void parse_binary_in_place(Request& r, std::size_t size) {
-  r.n = 0;
-  r.data_size = 0;
-  r.uniform = true;
-  r.uniform_len = 0;
-  r.offsets.clear();
+  reset(r);
   std::uint8_t* p = r.data.data();
   if (size < 8) throw WireError("truncated binary input: " + std::to_string(size) + " bytes, header needs 8");
   const std::uint64_t out_bytes = read_u32(p);
@@ -226,31 +247,77 @@ void parse_binary_in_place(Request& r, std::size_t size) {
   r.data_size = wr;
 }
 
-std::string format_sexpr(std::size_t n, std::size_t out_bytes, std::span<const std::uint8_t> digests,
-                         const Timing& t) {
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(n * (2 * out_bytes + 8) + 256);
-  s += "(cuda-shake-fanout-result\n  (n ";
-  s += std::to_string(n);
-  s += ")\n  (output-bytes ";
-  s += std::to_string(out_bytes);
-  s += ")\n  (hashes";
-  for (std::size_t i = 0; i < n; ++i) {
-    s += "\n    \"";
-    const std::uint8_t* d = digests.data() + i * out_bytes;
-    const std::size_t at = s.size();
-    s.resize(at + 2 * out_bytes);
-    for (std::size_t k = 0; k < out_bytes; ++k) {
-      s[at + 2 * k] = digits[d[k] >> 4];
-      s[at + 2 * k + 1] = digits[d[k] & 15];
+bool parse_binary_uniform(Task& t, const std::uint8_t* in, std::size_t size, Request& r) {
+  if (size < 12) return false;
+  const std::uint64_t out_bytes = read_u32(in), n = read_u32(in + 4), len = read_u32(in + 8);
+  if (n == 0 || !out_bytes_ok(out_bytes) || !total_ok(n, out_bytes) || len > kMaxMessageBytes) return false;
+  const std::uint64_t rec = 4 + len;
+  if ((size - 8) % rec != 0 || (size - 8) / rec != n) return false;
+  reset(r);
+  const std::size_t count = static_cast<std::size_t>(n), mlen = static_cast<std::size_t>(len);
+  ensure_fresh(r.data, count * mlen + 1);
+  // Blocks of about 256 KiB of records: big enough to amortise the loop, small
+  // enough to spread over every worker.
+  const std::size_t per_block = std::max<std::size_t>(1, (std::size_t{256} << 10) / static_cast<std::size_t>(rec));
+  const std::size_t blocks = (count + per_block - 1) / per_block;
+  std::atomic<bool> bad{false};
+  std::uint8_t* const out = r.data.data();
+  tempo::parallel_for(t, 0, blocks, [&](std::size_t b) {
+    const std::size_t i0 = b * per_block, i1 = std::min(count, i0 + per_block);
+    const std::uint8_t* src = in + 8 + i0 * static_cast<std::size_t>(rec);
+    std::uint8_t* dst = out + i0 * mlen;
+    bool ok = true;
+    for (std::size_t i = i0; i < i1; ++i) {
+      ok &= read_u32(src) == len;
+      std::memcpy(dst, src + 4, mlen);
+      src += rec;
+      dst += mlen;
     }
-    s += '"';
+    if (!ok) bad.store(true, std::memory_order_relaxed);
+  });
+  if (bad.load(std::memory_order_relaxed)) return false;
+  r.out_bytes = static_cast<std::size_t>(out_bytes);
+  r.n = count;
+  r.uniform = true;
+  r.uniform_len = mlen;
+  r.data_size = count * mlen;
+  return true;
+}
+
+std::string sexpr_head(std::size_t n, std::size_t out_bytes) {
+  return "(cuda-shake-fanout-result\n  (n " + std::to_string(n) + ")\n  (output-bytes " + std::to_string(out_bytes) +
+         ")\n  (hashes";
+}
+
+void sexpr_entries(const std::uint8_t* digests, std::size_t count, std::size_t out_bytes, char* out) {
+  static constexpr char digits[] = "0123456789abcdef";
+  for (std::size_t i = 0; i < count; ++i) {
+    std::memcpy(out, "\n    \"", 6);
+    out += 6;
+    for (std::size_t k = 0; k < out_bytes; ++k) {
+      out[2 * k] = digits[digests[k] >> 4];
+      out[2 * k + 1] = digits[digests[k] & 15];
+    }
+    out += 2 * out_bytes;
+    *out++ = '"';
+    digests += out_bytes;
   }
+}
+
+std::string sexpr_tail(const Timing& t) {
   char buf[160];
   std::snprintf(buf, sizeof buf, ")\n  (timing-ms (load %.3f) (launch %.3f) (kernel %.3f) (write %.3f)))\n", t.load,
                 t.launch, t.kernel, t.write);
-  s += buf;
+  return buf;
+}
+
+std::string format_sexpr(std::size_t n, std::size_t out_bytes, std::span<const std::uint8_t> digests,
+                         const Timing& t) {
+  std::string s = sexpr_head(n, out_bytes);
+  const std::size_t at = s.size();
+  s.resize(at + n * sexpr_entry_size(out_bytes));
+  sexpr_entries(digests.data(), n, out_bytes, s.data() + at);
+  s += sexpr_tail(t);
   return s;
 }
 

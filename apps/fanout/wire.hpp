@@ -5,6 +5,9 @@
 //                        (timing-ms (load ..) (launch ..) (kernel ..) (write ..)))
 // Binary input:  u32 LE out_bytes | u32 LE n | n x (u32 LE len_i | len_i bytes)
 // Binary output: u32 LE n | u32 LE out_bytes | n x out_bytes
+//
+// Whitespace is text.hpp's is_space set everywhere; ';' starts a comment to the end
+// of the line. Error messages quote input bytes escaped (text.hpp).
 #pragma once
 
 #include <cstddef>
@@ -15,17 +18,19 @@
 #include <string_view>
 #include <vector>
 
-#include <tempo/gpu/gpu.hpp>
+#include "hashing.hpp"
 
 namespace tempo::fanout {
 
 // Documented limits: anything over them is rejected with a WireError naming it.
+// The output is streamed to the file in bounded chunks (fanout.hpp), so a request
+// that asks for up to kMaxTotalOutput bytes needs disk space, not memory.
 inline constexpr std::uint64_t kMaxMessages = 1ull << 28;        // messages per request
 inline constexpr std::uint64_t kMaxMessageBytes = 1ull << 30;    // bytes per message (1 GiB)
 inline constexpr std::uint64_t kMaxOutputBytes = 1ull << 20;     // digest bytes per message (1 MiB)
 inline constexpr std::uint64_t kMaxTotalOutput = 16ull << 30;    // n * output-bytes (16 GiB)
 
-// Malformed input: what() is one line naming the problem.
+// Malformed input: what() is one printable line naming the problem.
 class WireError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -46,12 +51,25 @@ struct Timing {
   double load = 0, launch = 0, kernel = 0, write = 0;
 };
 
-// Parses the S-expression request text.
+// Parses the S-expression request text (decoded messages into r.data).
 void parse_sexpr(std::string_view text, Request& r);
 // Parses a binary request held in r.data[0, size); compacts the messages in place.
 void parse_binary_in_place(Request& r, std::size_t size);
+// The fast path for the common case, every message of one length: checks `in` in
+// parallel and gathers the messages into r.data (which must not alias `in`).
+// Returns false, with r unspecified, when the request is not of that shape or is
+// malformed; parse_binary_in_place then gives the verdict and the error message.
+bool parse_binary_uniform(Task& t, const std::uint8_t* in, std::size_t size, Request& r);
 
-// Formats the S-expression result (hex digests in lower case).
+// The S-expression result in pieces, so that it can be streamed:
+//   sexpr_head(n, ob) + n x one hash entry + sexpr_tail(timing).
+std::string sexpr_head(std::size_t n, std::size_t out_bytes);
+// Bytes of one hash entry ("\n    \"<2*out_bytes hex digits>\"").
+constexpr std::size_t sexpr_entry_size(std::size_t out_bytes) { return 2 * out_bytes + 7; }
+// Writes `count` entries (lower-case hex) to out[0, count * sexpr_entry_size(out_bytes)).
+void sexpr_entries(const std::uint8_t* digests, std::size_t count, std::size_t out_bytes, char* out);
+std::string sexpr_tail(const Timing& t);
+// The whole S-expression result in one string (small results and tests).
 std::string format_sexpr(std::size_t n, std::size_t out_bytes, std::span<const std::uint8_t> digests, const Timing& t);
 // The 8-byte binary result header.
 void binary_header(std::uint8_t (&h)[8], std::size_t n, std::size_t out_bytes);

@@ -1,0 +1,224 @@
+#include "io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <random>
+#include <stdexcept>
+
+#include "text.hpp"
+
+namespace tempo::fanout {
+namespace {
+
+std::string q(const std::string& path) { return quote(path, 4096); }
+std::string sys_error(const std::string& what, const std::string& path, int err) {
+  return what + " " + q(path) + ": " + std::strerror(err);
+}
+
+// Regular files at least this big are read by several workers (the page cache
+// copy runs at one core's memory bandwidth; reads of one file do not serialise).
+constexpr std::size_t kParallelReadMin = std::size_t{4} << 20;
+constexpr std::size_t kReadPiece = std::size_t{2} << 20;
+
+// Grows `buf` (keeping its contents) to at least `need` bytes, naming the input on failure.
+void grow(gpu::HostBuffer& buf, std::size_t need, const std::string& path, std::size_t have) {
+  if (buf.size() >= need) return;
+  try {
+    buf.resize(std::max(need, std::min(2 * buf.size(), need + (std::size_t{1} << 30))));
+  } catch (const std::bad_alloc&) {
+    throw std::runtime_error("input " + q(path) + ": out of memory holding " + std::to_string(need - 1) +
+                             " bytes (read " + std::to_string(have) + " so far)");
+  }
+}
+
+// Reads [off, off+len) with pread; returns bytes read (short only at end of file).
+std::size_t pread_full(int fd, std::uint8_t* dst, std::size_t len, std::size_t off, int& err) {
+  std::size_t got = 0;
+  while (got < len) {
+    const ssize_t r = ::pread(fd, dst + got, len - got, static_cast<off_t>(off + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      err = errno;
+      return got;
+    }
+    if (r == 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  return got;
+}
+
+std::string kind_of(mode_t m) {
+  if (S_ISLNK(m)) return "a symbolic link";
+  if (S_ISDIR(m)) return "a folder";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  return "not a regular file";
+}
+
+std::string random_suffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  thread_local std::mt19937_64 rng{std::random_device{}() ^ static_cast<std::uint64_t>(::getpid())};
+  const std::uint64_t v = rng() ^ counter.fetch_add(0x9e3779b97f4a7c15ull, std::memory_order_relaxed);
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s(8, '0');
+  for (int k = 0; k < 8; ++k) s[static_cast<std::size_t>(k)] = digits[(v >> (4 * k)) & 15];
+  return s;
+}
+
+}  // namespace
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& o) noexcept {
+  if (this != &o) {
+    reset();
+    fd_ = std::exchange(o.fd_, -1);
+  }
+  return *this;
+}
+
+void UniqueFd::reset() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+std::size_t physical_memory() noexcept {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return SIZE_MAX / 2;
+  return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+}
+
+std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, std::size_t limit) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) throw std::runtime_error(sys_error("cannot open input", path, errno));
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw std::runtime_error(sys_error("cannot stat input", path, errno));
+  if (S_ISDIR(st.st_mode)) throw std::runtime_error("input " + q(path) + " is a folder");
+  const std::size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  auto over = [&](std::size_t size) {
+    return std::runtime_error("input " + q(path) + " is " + (hint > limit ? "" : "at least ") + std::to_string(size) +
+                              " bytes, over the limit of " + std::to_string(limit) + " bytes (physical memory)");
+  };
+  if (hint > limit) throw over(hint);
+  grow(buf, hint + 1, path, 0);
+
+  std::size_t got = 0;
+  if (hint >= kParallelReadMin && t.thread_count() > 1) {
+    const std::size_t pieces = (hint + kReadPiece - 1) / kReadPiece;
+    std::atomic<bool> short_read{false};
+    std::atomic<int> error{0};
+    std::uint8_t* const dst = buf.data();
+    tempo::parallel_for(t, 0, pieces, [&](std::size_t k) {
+      const std::size_t off = k * kReadPiece, len = std::min(kReadPiece, hint - off);
+      int err = 0;
+      if (pread_full(fd.get(), dst + off, len, off, err) != len) {
+        if (err != 0) error.store(err, std::memory_order_relaxed);
+        short_read.store(true, std::memory_order_relaxed);
+      }
+    });
+    if (const int err = error.load(); err != 0) throw std::runtime_error(sys_error("cannot read input", path, err));
+    // A file that shrank meanwhile is read again from the start, one piece after another.
+    got = short_read.load() ? 0 : hint;
+  }
+  // The rest (everything for small files, pipes and /proc): to end of file.
+  for (;;) {
+    if (got + 1 >= buf.size()) {
+      if (got >= limit) throw over(got);
+      grow(buf, std::min(std::max(got + (std::size_t{64} << 10), 2 * got), limit + 1) + 1, path, got);
+    }
+    const std::size_t room = buf.size() - 1 - got;
+    const ssize_t r = S_ISREG(st.st_mode) ? ::pread(fd.get(), buf.data() + got, room, static_cast<off_t>(got))
+                                          : ::read(fd.get(), buf.data() + got, room);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw std::runtime_error(sys_error("cannot read input", path, errno));
+    if (r == 0) break;
+    got += static_cast<std::size_t>(r);
+  }
+  if (got > limit) throw over(got);
+  return got;
+}
+
+OutputFile::OutputFile(const std::string& path, bool durable) : path_(path), durable_(durable) {
+  if (path.empty()) throw std::runtime_error("output path is empty");
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.empty() || base == "." || base == "..") throw std::runtime_error("output " + q(path) + " names a folder");
+  dir_ = UniqueFd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir_) throw std::runtime_error(sys_error("cannot open the folder of output", path, errno));
+
+  bool keep_mode = false;
+  mode_t mode = 0;
+  struct stat st {};
+  if (::fstatat(dir_.get(), base.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (!S_ISREG(st.st_mode))
+      throw std::runtime_error("output " + q(path) + " is " + kind_of(st.st_mode) +
+                               "; OUT must be a regular file or a new name (it is replaced by rename, which would "
+                               "not write where it points)");
+    if (st.st_nlink > 1)
+      throw std::runtime_error("output " + q(path) + " has " + std::to_string(st.st_nlink) +
+                               " hard links; replacing it would leave the other names with the old content");
+    if (::faccessat(dir_.get(), base.c_str(), W_OK, AT_EACCESS) != 0)
+      throw std::runtime_error("output " + q(path) + " is not writable: " + std::strerror(errno));
+    keep_mode = true;
+    mode = st.st_mode & 0777;
+  } else if (errno != ENOENT) {
+    throw std::runtime_error(sys_error("cannot use output", path, errno));
+  }
+
+  for (int attempt = 0;; ++attempt) {
+    tmp_name_ = ".tempo-fanout." + random_suffix();
+    fd_ = UniqueFd(::openat(dir_.get(), tmp_name_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+    if (fd_) break;
+    if (errno != EEXIST || attempt == 100) {
+      const int err = errno;
+      tmp_name_.clear();
+      throw std::runtime_error(sys_error("cannot create a temporary file next to output", path, err));
+    }
+  }
+  if (keep_mode && ::fchmod(fd_.get(), mode) != 0) {
+    const int err = errno;
+    throw std::runtime_error(sys_error("cannot set the mode of output", path, err));
+  }
+  tmp_name_.shrink_to_fit();
+  base_ = base;
+}
+
+OutputFile::~OutputFile() {
+  if (committed_ || tmp_name_.empty()) return;
+  fd_.reset();
+  ::unlinkat(dir_.get(), tmp_name_.c_str(), 0);
+}
+
+void OutputFile::write(const void* data, std::size_t size) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t w = ::write(fd_.get(), p + done, size - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw std::runtime_error(sys_error("cannot write output", path_, w < 0 ? errno : EIO));
+    done += static_cast<std::size_t>(w);
+  }
+}
+
+UniqueFd OutputFile::commit() {
+  if (durable_ && ::fsync(fd_.get()) != 0) throw std::runtime_error(sys_error("cannot sync output", path_, errno));
+  if (::close(fd_.release()) != 0) throw std::runtime_error(sys_error("cannot write output", path_, errno));
+  UniqueFd old(::openat(dir_.get(), base_.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+  if (::renameat(dir_.get(), tmp_name_.c_str(), dir_.get(), base_.c_str()) != 0)
+    throw std::runtime_error(sys_error("cannot rename output into place", path_, errno));
+  committed_ = true;
+  // EINVAL: the file system cannot sync folders; the rename is then as durable as it gets.
+  if (durable_ && ::fsync(dir_.get()) != 0 && errno != EINVAL)
+    throw std::runtime_error(sys_error("cannot sync the folder of output", path_, errno));
+  return old;
+}
+
+}  // namespace tempo::fanout
