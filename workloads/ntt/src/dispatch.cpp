@@ -1,4 +1,4 @@
-// Picks the CPU kernel set once per process (TEMPO_NTT_CPU caps it), per modulus size.
+// Picks the CPU kernel set per modulus size, best first; TEMPO_NTT_CPU=portable|avx2 caps it.
 #include <cstdlib>
 #include <string_view>
 
@@ -7,26 +7,30 @@
 namespace tempo::ntt::detail {
 
 #if !defined(TEMPO_NTT_HAVE_X86)
-const Kernels* avx2_kernels() { return nullptr; }
-const Kernels* avx512_kernels() { return nullptr; }
-const Kernels* avx512ifma_kernels() { return nullptr; }
+std::vector<const Kernels*> avx2_kernels() { return {}; }
+std::vector<const Kernels*> avx512_kernels() { return {}; }
 #endif
+
+std::vector<const Kernels*> kernels_for(u64 q) {
+  std::vector<const Kernels*> out;
+  for (auto* list : {&avx512_kernels, &avx2_kernels})
+    for (const Kernels* k : (*list)())
+      if (q < (u64{1} << k->max_q_bits)) out.push_back(k);
+  out.push_back(&portable_kernels());
+  return out;
+}
 
 const Kernels& pick_kernels(u64 q) {
   static const int cap = [] {
     const char* env = std::getenv("TEMPO_NTT_CPU");
     const std::string_view v = env ? env : "";
-    if (v == "portable") return 0;
-    if (v == "avx2") return 1;
-    return 2;
+    return v == "portable" ? 0 : v == "avx2" ? 1 : 2;
   }();
-  if (cap >= 2) {
-    if (q < (u64{1} << 50))
-      if (const Kernels* k = avx512ifma_kernels()) return *k;
-    if (const Kernels* k = avx512_kernels()) return *k;
+  for (const Kernels* k : kernels_for(q)) {
+    const std::string_view name = k->name;
+    const int level = name.starts_with("avx512") ? 2 : name.starts_with("avx2") ? 1 : 0;
+    if (level <= cap) return *k;
   }
-  if (cap >= 1)
-    if (const Kernels* k = avx2_kernels()) return *k;
   return portable_kernels();
 }
 

@@ -62,7 +62,7 @@ void pointwise(const Tables& t, const u64* a, const u64* b, u64* out, bool accum
   }
 }
 
-const Kernels kPortable{"portable", forward, inverse, pointwise};
+const Kernels kPortable{"portable", forward, inverse, pointwise, nullptr, 62};
 
 }  // namespace
 

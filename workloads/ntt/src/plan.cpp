@@ -43,6 +43,8 @@ std::size_t bit_reverse(std::size_t x, unsigned bits) {
   return r;
 }
 
+}  // namespace
+
 void check_params(std::size_t n, u64 q) {
   if (n < 16 || n > 65536 || (n & (n - 1)) != 0)
     bad("n = " + std::to_string(n) + " must be a power of two in [16, 65536]");
@@ -69,7 +71,7 @@ u64 minimal_root(std::size_t n, u64 q) {
   return best;
 }
 
-std::shared_ptr<const Tables> build(std::size_t n, u64 q, u64 psi) {
+std::shared_ptr<const Tables> build_tables(std::size_t n, u64 q, u64 psi, const Kernels& kernels) {
   auto t = std::make_shared<Tables>();
   t->n = n;
   t->log_n = static_cast<unsigned>(__builtin_ctzll(n));
@@ -93,9 +95,12 @@ std::shared_ptr<const Tables> build(std::size_t n, u64 q, u64 psi) {
   t->inv[1] = mul_mod_slow(t->inv[1], t->n_inv, q);
   for (std::size_t m = 0; m < n; ++m) t->inv_shoup[m] = shoup(t->inv[m], q);
   t->barrett = Barrett(q);
-  t->kernels = &pick_kernels(q);
+  t->kernels = &kernels;
+  if (kernels.prepare) kernels.prepare(*t);
   return t;
 }
+
+namespace {
 
 void check_len(const char* fn, const char* arg, std::size_t got, std::size_t n) {
   if (got != n)
@@ -127,14 +132,14 @@ using detail::u64;
 
 Plan::Plan(std::size_t n, std::uint64_t q) {
   detail::check_params(n, q);
-  tables_ = detail::build(n, q, detail::minimal_root(n, q));
+  tables_ = detail::build_tables(n, q, detail::minimal_root(n, q), detail::pick_kernels(q));
 }
 
 Plan::Plan(std::size_t n, std::uint64_t q, std::uint64_t psi) {
   detail::check_params(n, q);
   if (psi >= q || detail::pow_mod(psi, n, q) != q - 1)
     detail::bad("psi = " + std::to_string(psi) + " is not a primitive 2n-th root of unity mod q (psi^n != -1)");
-  tables_ = detail::build(n, q, psi);
+  tables_ = detail::build_tables(n, q, psi, detail::pick_kernels(q));
 }
 
 Plan Plan::preset(std::string_view name) {

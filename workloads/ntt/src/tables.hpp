@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "arith.hpp"
@@ -19,6 +20,10 @@ struct Kernels {
   void (*inverse)(const Tables&, u64* a);
   // out[i] = a[i]*b[i] mod q; with accumulate, out[i] = (out[i] + a[i]*b[i]) mod q.
   void (*pointwise)(const Tables&, const u64* a, const u64* b, u64* out, bool accumulate);
+  // Writes the kernel's own twiddle layout (kfwd/kinv...) into t; nullptr when none.
+  void (*prepare)(Tables& t);
+  // Largest modulus bound it handles: q < 2^max_q_bits.
+  unsigned max_q_bits;
 };
 
 struct Tables {
@@ -33,15 +38,26 @@ struct Tables {
   std::vector<u64> inv, inv_shoup;
   u64 n_inv_shoup = 0;
   Barrett barrett;
+  // Layout and Shoup companions (of the kernel's shift) private to the chosen kernel.
+  std::vector<u64> kfwd, kfwd_s, kinv, kinv_s;
   const Kernels* kernels = nullptr;
 };
 
 // Kernel sets; the SIMD ones exist only on x86-64 builds (nullptr otherwise or when
 // the CPU lacks the ISA). pick_kernels honours TEMPO_NTT_CPU.
 const Kernels& portable_kernels();
-const Kernels* avx2_kernels();
-const Kernels* avx512_kernels();
-const Kernels* avx512ifma_kernels();  // only valid for q < 2^50
+// Each returns the CPU-supported sets of that ISA, best first (empty when the CPU or the
+// build lacks the ISA).
+std::vector<const Kernels*> avx2_kernels();
+std::vector<const Kernels*> avx512_kernels();
+// Every set usable here for q (portable last); pick_kernels takes the first that
+// TEMPO_NTT_CPU allows.
+std::vector<const Kernels*> kernels_for(u64 q);
 const Kernels& pick_kernels(u64 q);
+
+// Tables for (n, q, psi) driven by the given kernel set (tests compare sets this way).
+std::shared_ptr<const Tables> build_tables(std::size_t n, u64 q, u64 psi, const Kernels& k);
+void check_params(std::size_t n, u64 q);
+u64 minimal_root(std::size_t n, u64 q);
 
 }  // namespace tempo::ntt::detail

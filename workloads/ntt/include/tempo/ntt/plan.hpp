@@ -72,9 +72,9 @@ class Plan {
   void pointwise_add(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                      std::span<std::uint64_t> acc) const;
 
-  // Which CPU kernel runs: "portable", "avx2", "avx512" or "avx512ifma" (IFMA is used only
-  // for q < 2^50). Picked once per process from the CPU; TEMPO_NTT_CPU=portable|avx2|avx512
-  // caps it (a path the CPU lacks is never picked).
+  // Which CPU kernel runs: "portable", "avx2", "avx2-q30", "avx512", "avx512ifma" or
+  // "avx512-q30" (IFMA for q < 2^50, the -q30 forms with 32-bit Shoup products for q < 2^30).
+  // Picked from the CPU and q; TEMPO_NTT_CPU=portable|avx2 caps it (read once per process).
   std::string_view cpu_path() const noexcept;
 
   // Internal tables (twiddles with their Shoup companions); used by the batch and GPU code.

@@ -1,0 +1,28 @@
+// AVX2 kernel sets (this file alone is compiled with -mavx2; chosen at run time).
+#include "ops_avx2.hpp"
+#include "simd_ntt.hpp"
+
+namespace tempo::ntt::detail {
+namespace {
+
+void pointwise_scalar(const Tables& t, const u64* a, const u64* b, u64* out, bool accumulate) {
+  portable_kernels().pointwise(t, a, b, out, accumulate);
+}
+
+template <int S>
+Kernels make(const char* name, unsigned bits) {
+  using V = avx2::Ops<S>;
+  return Kernels{name, simd::forward<V>, simd::inverse<V>, pointwise_scalar, simd::prepare<V>, bits};
+}
+
+const Kernels k64 = make<64>("avx2", 62);
+const Kernels k32 = make<32>("avx2-q30", 30);
+
+}  // namespace
+
+std::vector<const Kernels*> avx2_kernels() {
+  if (!__builtin_cpu_supports("avx2")) return {};
+  return {&k32, &k64};
+}
+
+}  // namespace tempo::ntt::detail

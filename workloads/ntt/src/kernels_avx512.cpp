@@ -1,0 +1,39 @@
+// AVX-512 kernel sets (this file alone is compiled with -mavx512f -mavx512dq -mavx512ifma;
+// chosen at run time). IFMA needs q < 2^50, the 32-bit form q < 2^30.
+#include <immintrin.h>
+
+#include <cstddef>
+
+#include "simd_ntt.hpp"
+
+namespace tempo::ntt::detail {
+namespace avx512 {
+#include "ops_avx512.inc"
+}  // namespace avx512
+namespace {
+
+void pointwise_scalar(const Tables& t, const u64* a, const u64* b, u64* out, bool accumulate) {
+  portable_kernels().pointwise(t, a, b, out, accumulate);
+}
+
+template <int S>
+Kernels make(const char* name, unsigned bits) {
+  using V = avx512::Ops512<S>;
+  return Kernels{name, simd::forward<V>, simd::inverse<V>, pointwise_scalar, simd::prepare<V>, bits};
+}
+
+const Kernels k64 = make<64>("avx512", 62);
+const Kernels k52 = make<52>("avx512ifma", 50);
+const Kernels k32 = make<32>("avx512-q30", 30);
+
+}  // namespace
+
+std::vector<const Kernels*> avx512_kernels() {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq")) return {};
+  std::vector<const Kernels*> v{&k32};
+  if (__builtin_cpu_supports("avx512ifma")) v.push_back(&k52);
+  v.push_back(&k64);
+  return v;
+}
+
+}  // namespace tempo::ntt::detail

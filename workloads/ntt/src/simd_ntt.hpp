@@ -1,0 +1,146 @@
+// The NTT written once over a vector-ops type V (AVX2 or AVX-512, each with a Shoup shift
+// S of 64, 52 or 32 bits). No intrinsics here: V supplies them. Included by the per-ISA
+// translation units, each compiled for its ISA.
+//
+// V provides: reg, L (lanes), S (Shoup shift), K (per-modulus constants) and
+//   K make(u64 q); reg load(const u64*); void store(u64*, reg); reg set1(u64);
+//   reg add(reg, reg); reg sub(reg, reg); reg csub(reg x, reg m)  (x < 2m -> x mod m);
+//   reg mul_lazy(reg y, reg w, reg ws, const K&)   (w*y mod q in [0, 2q); y < 2^S);
+//   split(s, v0, v1, x, y) / merge(s, x, y, v0, v1) for the stages with len = L >> (s+1)
+//   and lane(s, which, k): the index in [0, 2L) of the element that lane k of x (which 0)
+//   or y (which 1) holds after split.
+//
+// Twiddle layout (Tables::kfwd/kinv and their _s companions, written by prepare<V>): one
+// entry per block for stages with len >= L (broadcast), then L entries per 2L coefficients
+// for the small stages, in the order the loops below read them. Inverse: the same, small
+// stages first, and (n^-1, inv[1]*n^-1) for the last stage at the end.
+#pragma once
+
+#include <cstddef>
+
+#include "tables.hpp"
+
+namespace tempo::ntt::detail::simd {
+
+inline u64 shoup_shift(u64 w, u64 q, int s) {
+  return static_cast<u64>((static_cast<u128>(w) << s) / q);
+}
+
+template <class V>
+void prepare(Tables& t) {
+  constexpr std::size_t L = V::L;
+  const std::size_t n = t.n;
+  t.kfwd.clear();
+  t.kinv.clear();
+  // Forward: stage len uses fwd[n/(2 len) + block].
+  for (std::size_t len = n / 2; len >= L; len >>= 1)
+    for (std::size_t b = 0; b < n / (2 * len); ++b) t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
+  for (int s = 0; (L >> (s + 1)) >= 1; ++s) {
+    const std::size_t len = L >> (s + 1);
+    for (std::size_t base = 0; base < n; base += 2 * L)
+      for (std::size_t k = 0; k < L; ++k)
+        t.kfwd.push_back(t.fwd[n / (2 * len) + (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * len)]);
+  }
+  // Inverse: stage len uses inv[n/len - 1 - block]; small stages run len = 1, 2, ..., L/2.
+  // (m = 1, whose inv[] entry carries 1/n, only occurs in the last stage.)
+  for (int s = V::small_stages - 1; s >= 0; --s) {
+    const std::size_t len = L >> (s + 1);
+    for (std::size_t base = 0; base < n; base += 2 * L)
+      for (std::size_t k = 0; k < L; ++k)
+        t.kinv.push_back(t.inv[n / len - 1 - (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * len)]);
+  }
+  for (std::size_t len = L; len < n / 2; len <<= 1)
+    for (std::size_t b = 0; b < n / (2 * len); ++b) t.kinv.push_back(t.inv[n / len - 1 - b]);
+  t.kinv.push_back(t.n_inv);
+  t.kinv.push_back(t.inv[1]);  // already times 1/n
+  t.kfwd_s.resize(t.kfwd.size());
+  t.kinv_s.resize(t.kinv.size());
+  for (std::size_t i = 0; i < t.kfwd.size(); ++i) t.kfwd_s[i] = shoup_shift(t.kfwd[i], t.q, V::S);
+  for (std::size_t i = 0; i < t.kinv.size(); ++i) t.kinv_s[i] = shoup_shift(t.kinv[i], t.q, V::S);
+}
+
+template <class V>
+void forward(const Tables& t, u64* a) {
+  using R = typename V::reg;
+  constexpr std::size_t L = V::L;
+  const typename V::K k = V::make(t.q);
+  const R q = V::set1(t.q), q2 = V::set1(2 * t.q);
+  const std::size_t n = t.n;
+  const u64* w = t.kfwd.data();
+  const u64* ws = t.kfwd_s.data();
+  for (std::size_t len = n / 2; len >= L; len >>= 1) {
+    for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
+      const R W = V::set1(*w), WS = V::set1(*ws);
+      u64* x = a + start;
+      u64* y = x + len;
+      for (std::size_t j = 0; j < len; j += L) {
+        const R u = V::csub(V::load(x + j), q2);
+        const R v = V::mul_lazy(V::load(y + j), W, WS, k);
+        V::store(x + j, V::add(u, v));
+        V::store(y + j, V::add(V::sub(u, v), q2));
+      }
+    }
+  }
+  for (int s = 0; s < V::small_stages; ++s) {
+    const bool last = s == V::small_stages - 1;
+    for (std::size_t j = 0; j < n; j += 2 * L, w += L, ws += L) {
+      R x, y;
+      V::split(s, V::load(a + j), V::load(a + j + L), x, y);
+      const R u = V::csub(x, q2);
+      const R v = V::mul_lazy(y, V::load(w), V::load(ws), k);
+      R hi = V::add(u, v), lo = V::add(V::sub(u, v), q2);
+      if (last) {  // the final reduction to [0, q), fused
+        hi = V::csub(V::csub(hi, q2), q);
+        lo = V::csub(V::csub(lo, q2), q);
+      }
+      R v0, v1;
+      V::merge(s, hi, lo, v0, v1);
+      V::store(a + j, v0);
+      V::store(a + j + L, v1);
+    }
+  }
+}
+
+template <class V>
+void inverse(const Tables& t, u64* a) {
+  using R = typename V::reg;
+  constexpr std::size_t L = V::L;
+  const typename V::K k = V::make(t.q);
+  const R q = V::set1(t.q), q2 = V::set1(2 * t.q);
+  const std::size_t n = t.n;
+  const u64* w = t.kinv.data();
+  const u64* ws = t.kinv_s.data();
+  for (int s = V::small_stages - 1; s >= 0; --s) {
+    for (std::size_t j = 0; j < n; j += 2 * L, w += L, ws += L) {
+      R x, y;
+      V::split(s, V::load(a + j), V::load(a + j + L), x, y);
+      const R u = V::csub(V::add(x, y), q2);
+      const R v = V::mul_lazy(V::add(V::sub(x, y), q2), V::load(w), V::load(ws), k);
+      R v0, v1;
+      V::merge(s, u, v, v0, v1);
+      V::store(a + j, v0);
+      V::store(a + j + L, v1);
+    }
+  }
+  for (std::size_t len = L; len < n / 2; len <<= 1) {
+    for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
+      const R W = V::set1(*w), WS = V::set1(*ws);
+      u64* x = a + start;
+      u64* y = x + len;
+      for (std::size_t j = 0; j < len; j += L) {
+        const R xv = V::load(x + j), yv = V::load(y + j);
+        V::store(x + j, V::csub(V::add(xv, yv), q2));
+        V::store(y + j, V::mul_lazy(V::add(V::sub(xv, yv), q2), W, WS, k));
+      }
+    }
+  }
+  const std::size_t h = n / 2;
+  const R NI = V::set1(w[0]), NIS = V::set1(ws[0]), W1 = V::set1(w[1]), W1S = V::set1(ws[1]);
+  for (std::size_t j = 0; j < h; j += L) {
+    const R xv = V::load(a + j), yv = V::load(a + j + h);
+    V::store(a + j, V::csub(V::mul_lazy(V::add(xv, yv), NI, NIS, k), q));
+    V::store(a + j + h, V::csub(V::mul_lazy(V::add(V::sub(xv, yv), q2), W1, W1S, k), q));
+  }
+}
+
+}  // namespace tempo::ntt::detail::simd
