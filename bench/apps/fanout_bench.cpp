@@ -21,10 +21,10 @@
 #include <vector>
 
 #include <tempo/crypto/keccak.hpp>
+#include <tempo/crypto/offload.hpp>
 #include <tempo/gpu/gpu.hpp>
 #include <tempo/tempo.hpp>
 
-#include "engine.hpp"
 
 #if defined(TEMPO_GPU_BENCH_OPENSSL)
 #include <openssl/evp.h>
@@ -145,9 +145,8 @@ bool need_gpu(benchmark::State& st) {
 void BM_gpu_kernel(benchmark::State& st) {
   const std::size_t len = st.range(0), n = st.range(1);
   if (!need_gpu(st) || too_big(st, n, len, kGpuCap)) return;
-  const auto spec = gpu::detail::spec_for(Algorithm::shake256, kOut);
   for (auto _ : st) {
-    const double ms = gpu::detail::engine_kernel_only_ms(spec, len, n, 0, 5, 0, nullptr, nullptr);
+    const double ms = crypto::kernel_only_ms(Algorithm::shake256, len, kOut, n, 0, 5, 0, nullptr, nullptr);
     st.SetIterationTime(ms / 1e3);
   }
   finish(st, n, len);
@@ -158,10 +157,9 @@ void BM_gpu_kernel_variant(benchmark::State& st) {
   const std::size_t n = st.range(1);
   const int variant = static_cast<int>(st.range(0));
   if (!need_gpu(st)) return;
-  const auto spec = gpu::detail::spec_for(Algorithm::shake256, kOut);
   std::vector<std::uint8_t> ins, digs;
   for (auto _ : st) {
-    const double ms = gpu::detail::engine_kernel_only_ms(spec, 32, n, variant, 9, 64, &ins, &digs);
+    const double ms = crypto::kernel_only_ms(Algorithm::shake256, 32, kOut, n, variant, 9, 64, &ins, &digs);
     st.SetIterationTime(ms / 1e3);
   }
   // Check the sample against the CPU: a fast wrong kernel must not look good.
@@ -220,7 +218,7 @@ void BM_gpu_h2h(benchmark::State& st, bool use_pinned, gpu::Backend backend) {
   st.counters["kernel_ms"] = kernel_ms / it;
   st.counters["copy_in_ms"] = in_ms / it;
   st.counters["copy_out_ms"] = out_ms / it;
-  st.SetLabel(rep.ran_on);
+  st.SetLabel(std::string(gpu::placement_name(rep.ran_on)));
 }
 void BM_gpu_h2h_pinned(benchmark::State& st) { BM_gpu_h2h(st, true, gpu::Backend::cuda); }
 void BM_gpu_h2h_pageable(benchmark::State& st) { BM_gpu_h2h(st, false, gpu::Backend::cuda); }

@@ -1,11 +1,13 @@
 // The backend contract (TEMPO_BACKEND), CudaError, HostBuffer.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
 
-#include "engine.hpp"
-#include "tempo/gpu/gpu.hpp"
+#include "engine_core.hpp"
+#include "tempo/gpu/backend.hpp"
+#include "tempo/gpu/engine.hpp"
 
 namespace tempo::gpu {
 
@@ -43,7 +45,7 @@ bool cuda_compiled() noexcept {
 #endif
 }
 
-int device_count() noexcept { return detail::engine_device_count(); }
+int device_count() noexcept { return detail::visible_devices(); }
 
 bool available(Backend b) noexcept { return b != Backend::cuda || (cuda_compiled() && device_count() > 0); }
 
@@ -61,19 +63,9 @@ CudaError::CudaError(int code, std::string call, std::string text)
       call_(std::move(call)),
       text_(std::move(text)) {}
 
-bool gpu_supports(crypto::Algorithm a) noexcept { return a != crypto::Algorithm::kt128 && a != crypto::Algorithm::kt256; }
+bool CudaError::out_of_memory() const noexcept { return detail::cuda_error_is_oom(code_); }
 
-int warm_up() { return detail::engine_warm_up(); }
-
-void FixedBatch::validate() const {
-  if (msg_len != 0 && count > data.size() / msg_len)
-    throw std::invalid_argument("tempo::gpu::FixedBatch: " + std::to_string(count) + " messages of " +
-                                std::to_string(msg_len) + " bytes do not fit in " + std::to_string(data.size()) +
-                                " bytes of data");
-  if (data.size() != msg_len * count)
-    throw std::invalid_argument("tempo::gpu::FixedBatch: data holds " + std::to_string(data.size()) +
-                                " bytes, expected count * msg_len = " + std::to_string(msg_len * count));
-}
+int warm_up() { return Engine::shared().devices(); }
 
 // ---- HostBuffer
 HostBuffer::HostBuffer(std::size_t bytes) { resize(bytes); }
@@ -101,7 +93,7 @@ HostBuffer::~HostBuffer() { release(); }
 void HostBuffer::release() noexcept {
   if (data_ == nullptr) return;
   if (pinned_)
-    detail::engine_host_free(data_);
+    detail::host_free_pinned(data_);
   else
     std::free(data_);
   data_ = nullptr;
@@ -117,20 +109,18 @@ void HostBuffer::resize(std::size_t new_size) {
   // Grow geometrically so that a daemon's buffers settle after a few requests.
   const std::size_t cap = std::max(new_size, capacity_ + capacity_ / 2);
   bool pinned = true;
-  void* p = detail::engine_host_alloc(cap);
+  void* p = detail::host_alloc_pinned(cap);
   if (p == nullptr) {
     pinned = false;
     p = std::malloc(cap);
     if (p == nullptr) throw std::bad_alloc();
   }
   if (size_ > 0) std::memcpy(p, data_, size_);
-  const std::size_t keep = size_;
   release();
   data_ = static_cast<std::uint8_t*>(p);
   capacity_ = cap;
   size_ = new_size;
   pinned_ = pinned;
-  (void)keep;
 }
 
 }  // namespace tempo::gpu

@@ -2,7 +2,7 @@
 // a forgetting ridge regression on the multipliers of the prior's three terms.
 //
 // Why multipliers: the three features differ by twelve orders of magnitude in raw
-// units (1, permutations, bytes); expressed as "how many times the prior's term",
+// units (1, work units, bytes); expressed as "how many times the prior's term",
 // all three are near 1, so one ridge strength fits all and the prior stays sane.
 // Why relative errors (each observation scaled by the prior's prediction): a 50 us
 // batch and a 500 ms batch should count the same, or the big ones drown the fixed cost.
@@ -45,21 +45,21 @@ bool solve3(std::array<double, 9> a, std::array<double, 3> b, std::array<double,
 }
 }  // namespace
 
-LinearCost::LinearCost(double fixed_ms, double per_perm_ms, double per_byte_ms)
-    : prior_{fixed_ms, per_perm_ms, per_byte_ms}, theta_{fixed_ms, per_perm_ms, per_byte_ms} {}
+LinearCost::LinearCost(double fixed_ms, double per_work_ms, double per_byte_ms)
+    : prior_{fixed_ms, per_work_ms, per_byte_ms}, theta_{fixed_ms, per_work_ms, per_byte_ms} {}
 
-double LinearCost::predict(double perms, double bytes) const { return theta_[0] + variable(perms, bytes); }
+double LinearCost::predict(double work, double bytes) const { return theta_[0] + variable(work, bytes); }
 
-double LinearCost::variable(double perms, double bytes) const { return theta_[1] * perms + theta_[2] * bytes; }
+double LinearCost::variable(double work, double bytes) const { return theta_[1] * work + theta_[2] * bytes; }
 
-void LinearCost::observe(double perms, double bytes, double ms) {
-  if (!(ms > 0) || !std::isfinite(ms) || perms < 0 || bytes < 0) return;
+void LinearCost::observe(double work, double bytes, double ms) {
+  if (!(ms > 0) || !std::isfinite(ms) || work < 0 || bytes < 0) return;
   // Features: the prior's three terms as fractions of the prior's prediction; the
   // target: measured / predicted-by-prior. The multipliers m then fit sum(m_j z_j) ~
   // ratio, every observation weighing the same whatever its size.
-  const double pred = prior_[0] + prior_[1] * perms + prior_[2] * bytes;
+  const double pred = prior_[0] + prior_[1] * work + prior_[2] * bytes;
   if (!(pred > 0)) return;
-  const std::array<double, 3> z{prior_[0] / pred, prior_[1] * perms / pred, prior_[2] * bytes / pred};
+  const std::array<double, 3> z{prior_[0] / pred, prior_[1] * work / pred, prior_[2] * bytes / pred};
   const double ratio = ms / pred;
   for (auto& v : xtx_) v *= forget;
   for (auto& v : xty_) v *= forget;
@@ -81,26 +81,21 @@ void LinearCost::observe(double perms, double bytes, double ms) {
 
 std::string Estimate::describe() const {
   char buf[160];
-  const char* p = placement == Placement::cpu ? "cpu" : placement == Placement::gpu ? "cuda" : "split";
+  const char* p = placement == Placement::cpu ? "cpu" : placement == Placement::gpu ? "gpu" : "split";
   std::snprintf(buf, sizeof buf, "cost model: %s (cpu %.3g ms, gpu %.3g ms, split %.3g ms at %.0f%% gpu)", p, cpu_ms,
                 gpu_ms, split_ms, gpu_fraction * 100.0);
   return buf;
 }
 
-// Priors, measured or derived on the H200 host (docs/gpu.md, shared/anchors.md):
-//  CPU, per core: ~150 ns per Keccak-f, a little per byte for loads/stores, 2 us per block.
-//  GPU, per device: ~60 us fixed (engine wake-up, launch, sync: a tiny offload is 14 us
-//  p50 plus the engine threads' hand-off), 0.28 ns per Keccak-f (3.5 G/s), and PCIe at
-//  ~60-100 GB/s in+out: 0.015 ns per byte.
-CostModel::CostModel() { reset(); }
+CostModel::CostModel(const CostPrior& prior) : prior_(prior) { reset(); }
 
 void CostModel::reset() {
   std::lock_guard lock(m_);
-  cpu_ = LinearCost(0.002, 150e-6, 0.05e-6);  // ms: 2 us, 150 ns/perm, 0.05 ns/byte
-  gpu_ = LinearCost(0.060, 0.28e-6, 0.015e-6);  // ms: 60 us, 0.28 ns/perm, 0.015 ns/byte
+  cpu_ = LinearCost(prior_.cpu_fixed, prior_.cpu_per_work, prior_.cpu_per_byte);
+  gpu_ = LinearCost(prior_.gpu_fixed, prior_.gpu_per_work, prior_.gpu_per_byte);
 }
 
-Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int devices) const {
+Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int devices, double longest_item_work) const {
   std::lock_guard lock(m_);
   Estimate e;
   const double workers = static_cast<double>(std::max<std::size_t>(cpu_workers, 1));
@@ -109,7 +104,7 @@ Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int de
   // the first kSpreadDelayMs run on one core. Measured on the H200 host, a
   // 1,000 x 32 B batch took 156 us on 16 workers, as on one.
   constexpr double kSpreadDelayMs = 0.2;  // 2 x the default 100 us heartbeat
-  const double cpu_var = cpu_.variable(w.perms, w.bytes);
+  const double cpu_var = cpu_.variable(w.work, w.bytes);
   const double one_core = cpu_var;  // the whole batch on one core
   e.cpu_ms = cpu_.fixed_ms() +
              (one_core <= kSpreadDelayMs ? one_core : kSpreadDelayMs + (one_core - kSpreadDelayMs) / workers);
@@ -119,10 +114,10 @@ Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int de
     return e;
   }
   const double dev = static_cast<double>(devices);
-  // GPU: throughput term, but never faster than one thread's chain of permutations
-  // (a few long messages leave most of the device idle): ~2 us per Keccak-f per thread.
-  const double chain_ms = w.items > 0 ? (w.perms / w.items) * 2e-3 : 0.0;
-  const double gpu_var = std::max(gpu_.variable(w.perms, w.bytes) / dev, chain_ms);
+  // GPU: throughput term, but never faster than one thread's chain of work on the
+  // longest item (a few long items leave most of the device idle).
+  const double chain_ms = longest_item_work * prior_.cpu_per_work * gpu_thread_slowdown;
+  const double gpu_var = std::max(gpu_.variable(w.work, w.bytes) / dev, chain_ms);
   e.gpu_ms = gpu_.fixed_ms() + gpu_var;
   // Split: both sides start after their fixed costs and share the variable work so
   // that they finish together: rates add.
@@ -150,21 +145,21 @@ Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int de
   return e;
 }
 
-void CostModel::observe_cpu(double perms, double bytes, double ms) {
+void CostModel::observe_cpu(double work, double bytes, double ms) {
   std::lock_guard lock(m_);
-  cpu_.observe(perms, bytes, ms);
+  cpu_.observe(work, bytes, ms);
 }
-void CostModel::observe_gpu(double perms, double bytes, double ms) {
+void CostModel::observe_gpu(double work, double bytes, double ms) {
   std::lock_guard lock(m_);
-  gpu_.observe(perms, bytes, ms);
+  gpu_.observe(work, bytes, ms);
 }
-double CostModel::predict_cpu_core_ms(double perms, double bytes) const {
+double CostModel::predict_cpu_core_ms(double work, double bytes) const {
   std::lock_guard lock(m_);
-  return cpu_.predict(perms, bytes);
+  return cpu_.predict(work, bytes);
 }
-double CostModel::predict_gpu_ms(double perms, double bytes) const {
+double CostModel::predict_gpu_ms(double work, double bytes) const {
   std::lock_guard lock(m_);
-  return gpu_.predict(perms, bytes);
+  return gpu_.predict(work, bytes);
 }
 LinearCost CostModel::cpu() const {
   std::lock_guard lock(m_);
@@ -173,11 +168,6 @@ LinearCost CostModel::cpu() const {
 LinearCost CostModel::gpu() const {
   std::lock_guard lock(m_);
   return gpu_;
-}
-
-CostModel& cost_model() {
-  static CostModel model;
-  return model;
 }
 
 }  // namespace tempo::gpu

@@ -1,238 +1,323 @@
-// hash_batch and submit: validation, placement, the CPU share, and the join.
+// Engine::run and submit: validation, placement, the CPU side, and the join.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "engine.hpp"
+#include "engine_core.hpp"
 #include "job.hpp"
-#include "tempo/gpu/cost_model.hpp"
-#include "tempo/gpu/gpu.hpp"
+#include "tempo/gpu/engine.hpp"
 
 namespace tempo::gpu {
+namespace detail {
+
+BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output out) {
+  const std::string who = "tempo::gpu: " + op.key() + ": ";
+  const std::size_t want = op.inputs();
+  if (want == 0 || want > kMaxInputs)
+    throw std::invalid_argument(who + "the op declares " + std::to_string(want) + " inputs (1.." +
+                                std::to_string(kMaxInputs) + " allowed)");
+  if (inputs.size() != want)
+    throw std::invalid_argument(who + "expected " + std::to_string(want) + " inputs, got " +
+                                std::to_string(inputs.size()));
+  BatchView v;
+  v.inputs = want;
+  v.out = out.data();
+  v.out_stride = op.out_stride();
+  for (std::size_t k = 0; k < want; ++k) {
+    const Operand& o = inputs[k];
+    std::size_t n = 0;
+    if (o.is_fixed()) {
+      if (o.stride == 0) {
+        if (!o.data.empty())
+          throw std::invalid_argument(who + "input " + std::to_string(k) + " has stride 0 but " +
+                                      std::to_string(o.data.size()) + " bytes");
+        n = out.size() / std::max<std::size_t>(v.out_stride, 1);  // zero-length items: count from the output
+      } else {
+        if (o.data.size() % o.stride != 0)
+          throw std::invalid_argument(who + "input " + std::to_string(k) + " holds " +
+                                      std::to_string(o.data.size()) + " bytes, not a multiple of its stride " +
+                                      std::to_string(o.stride));
+        n = o.data.size() / o.stride;
+      }
+    } else {
+      const auto& off = o.offsets;
+      if (off.front() != 0)
+        throw std::invalid_argument(who + "input " + std::to_string(k) + ": offsets[0] is " +
+                                    std::to_string(off.front()) + ", not 0");
+      if (off.back() != o.data.size())
+        throw std::invalid_argument(who + "input " + std::to_string(k) + ": the last offset is " +
+                                    std::to_string(off.back()) + " but the data holds " +
+                                    std::to_string(o.data.size()) + " bytes");
+      for (std::size_t i = 1; i < off.size(); ++i)
+        if (off[i] < off[i - 1])
+          throw std::invalid_argument(who + "input " + std::to_string(k) + ": offsets decrease at index " +
+                                      std::to_string(i));
+      n = off.size() - 1;
+    }
+    if (k == 0) v.n = n;
+    else if (n != v.n)
+      throw std::invalid_argument(who + "input " + std::to_string(k) + " has " + std::to_string(n) +
+                                  " items, input 0 has " + std::to_string(v.n));
+    v.in[k] = o;
+  }
+  if (v.out_stride == 0 && !out.empty()) throw std::invalid_argument(who + "the op has no output but out is not empty");
+  if (v.out_stride != 0 && (out.size() % v.out_stride != 0 || out.size() / v.out_stride != v.n))
+    throw std::invalid_argument(who + "out holds " + std::to_string(out.size()) + " bytes, expected " +
+                                std::to_string(v.n) + " items x " + std::to_string(v.out_stride) + " bytes");
+  // In place: only when the op allows it, and then exactly over input 0.
+  const auto* ob = out.data();
+  const auto* oe = ob + out.size();
+  for (std::size_t k = 0; k < want && !out.empty(); ++k) {
+    const auto* ib = v.in[k].data.data();
+    const auto* ie = ib + v.in[k].data.size();
+    if (ib == ie || oe <= ib || ie <= ob) continue;  // disjoint
+    const bool exact = k == 0 && ib == ob && v.in[0].is_fixed() && v.in[0].stride == v.out_stride;
+    if (!exact || !op.in_place_ok())
+      throw std::invalid_argument(who + "out overlaps input " + std::to_string(k) +
+                                  (exact ? " and the op does not run in place" : " (only exact in-place over input 0 is allowed)"));
+  }
+  return v;
+}
+
+Range Job::claim_back(std::size_t max_bytes, std::size_t max_items) {
+  std::lock_guard lock(m);
+  if (front >= back) return {};
+  const std::size_t b = back;
+  std::size_t lo = b - std::min(std::max<std::size_t>(max_items, 1), b - front);
+  // in_bytes(s, b) shrinks as s grows: the smallest s in [lo, b-1] within max_bytes.
+  std::size_t hi = b - 1;
+  if (v.in_bytes(lo, b) > max_bytes) {
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (v.in_bytes(mid, b) <= max_bytes) hi = mid;
+      else lo = mid + 1;
+    }
+  }
+  back = lo;
+  return {lo, b};
+}
+
+Range Job::claim_front(std::size_t max_bytes, std::size_t max_items) {
+  std::lock_guard lock(m);
+  if (front >= back) return {};
+  const std::size_t f = front;
+  std::size_t hi = f + std::min(std::max<std::size_t>(max_items, 1), back - f);
+  if (v.in_bytes(f, hi) > max_bytes) {
+    std::size_t lo = f + 1;  // the largest e in [f+1, hi] within max_bytes (at least one item)
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo + 1) / 2;
+      if (v.in_bytes(f, mid) <= max_bytes) lo = mid;
+      else hi = mid - 1;
+    }
+    hi = lo;
+  }
+  front = hi;
+  return {f, hi};
+}
+
+CostModel& EngineCore::model(const BatchOp& op) {
+  std::string key = op.key();
+  std::lock_guard lock(models_m);
+  auto it = models.find(key);
+  if (it == models.end()) it = models.emplace(std::move(key), std::make_unique<CostModel>(op.prior())).first;
+  return *it->second;
+}
+
+void EngineCore::require_alive(const char* what) const {
+  if (!alive.load(std::memory_order_acquire))
+    throw std::logic_error(std::string("tempo::gpu: ") + what + ": its engine was shut down");
+}
+
+}  // namespace detail
+
 namespace {
+using detail::BatchView;
 using detail::Clock;
 using detail::Job;
 using detail::ms_between;
 using detail::Range;
-using detail::View;
 
-// Messages longer than this are hashed by the CPU even when the batch goes to the
-// GPU: one GPU thread needs ~2 us per Keccak-f, a CPU core ~0.15 us, so a single
-// 8 MiB message (62k permutations) would keep a GPU thread busy for ~120 ms.
-constexpr std::uint64_t kMaxGpuMessage = 8u << 20;
-
-void validate_out(crypto::Algorithm a, std::size_t n, std::size_t out_bytes, std::span<std::uint8_t> out) {
-  const std::string name(crypto::algorithm_name(a));
-  if (out_bytes == 0) throw std::invalid_argument("tempo::gpu::hash_batch: out_bytes is 0");
-  if (!crypto::is_xof(a) && out_bytes != crypto::fixed_digest_bytes(a))
-    throw std::invalid_argument("tempo::gpu::hash_batch: " + name + " produces " +
-                                std::to_string(crypto::fixed_digest_bytes(a)) + "-byte digests, not " +
-                                std::to_string(out_bytes));
-  if (out_bytes > (1u << 30)) throw std::invalid_argument("tempo::gpu::hash_batch: out_bytes over 1 GiB");
-  if (n != 0 && out.size() / n != out_bytes)
-    throw std::invalid_argument("tempo::gpu::hash_batch: out holds " + std::to_string(out.size()) + " bytes, expected " +
-                                std::to_string(n) + " x " + std::to_string(out_bytes));
-  if (n == 0 && !out.empty()) throw std::invalid_argument("tempo::gpu::hash_batch: out must be empty for no messages");
-  if (n != 0 && out.size() != n * out_bytes)
-    throw std::invalid_argument("tempo::gpu::hash_batch: out holds " + std::to_string(out.size()) + " bytes, expected " +
-                                std::to_string(n * out_bytes));
+// Items of one core's ~100 us: fine enough to balance and to meet the GPU within a
+// block, coarse enough that the per-block call and claim cost nothing.
+std::size_t cpu_block_items(const Job& job) {
+  const CostModel& model = *job.model;
+  const double per_item = std::max(1e-7, model.predict_cpu_core_ms(job.work_per_item, 0) - model.cpu().fixed_ms());
+  return static_cast<std::size_t>(std::clamp(0.1 / per_item, 1.0, 1048576.0));
 }
 
-std::size_t cpu_workers(Task& t) {
-  (void)t;
-  // The pool's size is not visible from a Task; TEMPO_THREADS or the hardware is
-  // what a default pool uses, and the model only needs the order of magnitude.
-  static const std::size_t n = [] {
-    if (const char* s = std::getenv("TEMPO_THREADS")) {
-      const long v = std::atol(s);
-      if (v > 0) return static_cast<std::size_t>(v);
-    }
-    return static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency()));
-  }();
-  return n;
-}
-
-// Messages [r.begin, r.end) of `in` as a MessageBatch with its own offsets from 0.
-struct SubBatch {
-  std::vector<std::uint64_t> offsets;
-  crypto::MessageBatch batch;
-  SubBatch(const View& in, Range r) : offsets(r.size() + 1) {
-    const std::uint64_t base = in.begin(r.begin);
-    for (std::size_t i = 0; i <= r.size(); ++i) offsets[i] = in.begin(r.begin + i) - base;
-    batch.data = {in.data + base, static_cast<std::size_t>(in.bytes(r.begin, r.end))};
-    batch.offsets = offsets;
-  }
-};
-
-std::span<std::uint8_t> out_of(std::uint8_t* out, std::size_t out_bytes, Range r) {
-  return {out + r.begin * out_bytes, r.size() * out_bytes};
-}
-
-// The whole range on the CPU workers (tempo tasks).
-void cpu_range(Task& t, crypto::Algorithm a, const View& in, std::uint8_t* out, std::size_t out_bytes, Range r) {
+// Items [r) on the pool: one call when it is small, else blocks spread by parallel_for.
+void cpu_range(Task& t, const BatchOp& op, const BatchView& v, Range r, std::size_t block) {
   if (r.empty()) return;
-  if (!in.fixed() && r.begin == 0 && r.end == in.n) {
-    crypto::MessageBatch b{{in.data, static_cast<std::size_t>(in.bytes(0, in.n))}, {in.offsets, in.n + 1}};
-    crypto::hash_batch_cpu(t, a, b, out_bytes, out_of(out, out_bytes, r));
+  if (r.size() <= block) {
+    op.cpu(v.host_chunk(r));
     return;
   }
-  SubBatch sb(in, r);
-  crypto::hash_batch_cpu(t, a, sb.batch, out_bytes, out_of(out, out_bytes, r));
-}
-
-double perms_of(const Job& job, double items, double bytes) {
-  return detail::estimate_perms(items, bytes, job.spec.rate ? job.spec.rate : 136, job.out_bytes);
+  const std::size_t blocks = (r.size() + block - 1) / block;
+  tempo::parallel_for(t, std::size_t{0}, blocks, [&](std::size_t b) {
+    const std::size_t s = r.begin + b * block;
+    op.cpu(v.host_chunk({s, std::min(r.end, s + block)}));
+  });
 }
 
 struct Decision {
-  bool gpu = false;
-  bool cpu_share = false;
+  Placement placement = Placement::cpu;
   std::string reason;
 };
 
-Decision decide(crypto::Algorithm a, const View& in, std::size_t out_bytes, Backend backend, std::size_t workers,
+Placement forced_placement_from_env(bool& set) {
+  const char* f = std::getenv("TEMPO_GPU_PLACEMENT");
+  set = f != nullptr && *f != '\0';
+  if (!set) return Placement::cpu;
+  const std::string s = f;
+  if (s == "cpu") return Placement::cpu;
+  if (s == "gpu") return Placement::gpu;
+  if (s == "split") return Placement::split;
+  throw std::invalid_argument("TEMPO_GPU_PLACEMENT='" + s + "' is not cpu, gpu or split");
+}
+
+Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, const RunOptions& opt,
                 bool allow_split) {
   Decision d;
-  if (backend == Backend::cuda) require(Backend::cuda);  // fails fast, whatever the batch
-  if (in.n == 0) {
+  const BatchOp& op = *job.op;
+  if (opt.backend == Backend::cuda) {
+    require(Backend::cuda);  // fails fast, whatever the batch
+    if (core.devices() == 0) throw std::runtime_error("tempo::gpu: the CUDA backend was requested but this engine drives no device");
+    if (!op.has_cuda()) throw std::runtime_error("tempo::gpu: the CUDA backend was requested but " + op.key() + " has no CUDA implementation");
+  }
+  if (job.v.n == 0) {
     d.reason = "empty batch";
     return d;
   }
-  if (backend == Backend::cpu) {
+  if (opt.backend == Backend::cpu) {
     d.reason = "backend cpu (TEMPO_BACKEND or per-call override)";
     return d;
   }
-  if (!gpu_supports(a)) {
-    d.reason = "no GPU kernel for " + std::string(crypto::algorithm_name(a)) + ": CPU";
+  if (!op.has_cuda()) {
+    d.reason = "no CUDA implementation of " + op.key() + ": CPU";
     return d;
   }
-  if (in.fixed() && in.msg_len > kMaxGpuMessage) {
-    d.reason = "messages over the GPU's 8 MiB per-message limit: CPU";
+  if (job.v.in[0].is_fixed() && job.v.in[0].stride > job.max_device_item) {
+    d.reason = "items over the device's per-item limit: CPU";
     return d;
   }
-  if (backend == Backend::cuda) {
-    d.gpu = true;
+  if (opt.backend == Backend::cuda) {
+    d.placement = Placement::gpu;
     d.reason = "backend cuda (TEMPO_BACKEND or per-call override)";
     return d;
   }
-  const int devices = device_count();
+  const int devices = core.devices();
   if (devices == 0) {
     d.reason = cuda_compiled() ? "auto: no CUDA device" : "auto: built without CUDA";
     return d;
   }
-  const double bytes = static_cast<double>(in.bytes(0, in.n)) + static_cast<double>(in.n) * out_bytes;
+  const double n = static_cast<double>(job.v.n);
   WorkShape w;
-  w.items = static_cast<double>(in.n);
-  w.bytes = bytes;
-  w.perms = detail::estimate_perms(w.items, static_cast<double>(in.bytes(0, in.n)), crypto::rate_bytes(a), out_bytes);
-  Estimate e = cost_model().estimate(w, workers, devices);
-  // Testing knob: TEMPO_GPU_PLACEMENT=cpu|gpu|split overrides the model's choice in auto
-  // mode (the byte-equality tests use it to drive the split path on any batch size).
-  if (const char* forced = std::getenv("TEMPO_GPU_PLACEMENT"); forced && *forced) {
-    const std::string f = forced;
-    if (f == "cpu") e.placement = Placement::cpu;
-    else if (f == "gpu") e.placement = Placement::gpu;
-    else if (f == "split") e.placement = Placement::split;
-    else throw std::invalid_argument("TEMPO_GPU_PLACEMENT='" + f + "' is not cpu, gpu or split");
-  }
+  w.items = n;
+  w.work = job.work_per_item * n;
+  w.bytes = static_cast<double>(job.v.in_bytes(0, job.v.n)) + n * static_cast<double>(job.v.out_stride);
+  Estimate e = job.model->estimate(w, workers, devices, job.work_per_item);
+  bool env_forced = false;
+  const Placement env = forced_placement_from_env(env_forced);
+  if (opt.force) e.placement = opt.forced;
+  else if (env_forced) e.placement = env;
   if (!allow_split && e.placement == Placement::split) e.placement = Placement::gpu;
-  d.gpu = e.placement != Placement::cpu;
-  d.cpu_share = e.placement == Placement::split;
+  d.placement = e.placement;
   d.reason = e.describe();
   return d;
 }
 
-std::shared_ptr<Job> make_job(crypto::Algorithm a, const View& in, std::size_t out_bytes, std::uint8_t* out) {
+std::shared_ptr<Job> make_job(const std::shared_ptr<detail::EngineCore>& core, const BatchOp& op,
+                              std::span<const Operand> inputs, Output out) {
   auto job = std::make_shared<Job>();
-  job->algo = a;
-  job->in = in;
-  job->out = out;
-  job->out_bytes = out_bytes;
-  job->front = 0;
-  job->back = in.n;
+  job->op = &op;
+  job->v = detail::validate(op, inputs, out);
+  job->model = &core->model(op);
+  job->max_device_item = op.max_device_item();
+  const double n = static_cast<double>(job->v.n);
+  const double avg_in = n > 0 ? static_cast<double>(job->v.in_bytes(0, job->v.n)) / n : 0.0;
+  job->work_per_item = op.work(avg_in);
+  job->back = job->v.n;
   job->submitted = Clock::now();
+  job->engine = core;
   return job;
 }
 
-// Fills in the GPU-side fields and posts the job to the engine.
-void start_gpu(std::shared_ptr<Job>& job) {
-  Job& j = *job;
-  j.spec = detail::spec_for(j.algo, j.out_bytes);
-  j.max_gpu_len = kMaxGpuMessage;
-  const std::size_t in_bytes = static_cast<std::size_t>(j.in.bytes(0, j.in.n));
-  // The engine first: it sets the devices' flags before anything creates a context.
-  const std::size_t workers = std::max<std::size_t>(detail::engine_workers(), 1);
-  j.in_pinned = detail::engine_is_pinned(j.in.data, in_bytes);
-  j.out_pinned = detail::engine_is_pinned(j.out, j.in.n * j.out_bytes);
+// Fills in the device-side fields (pinned inputs, chunk caps).
+void plan_gpu(detail::EngineCore& core, Job& j) {
+  const std::size_t workers = std::max<std::size_t>(core.dev->workers(), 1);
+  const BatchView& v = j.v;
+  for (std::size_t k = 0; k < v.inputs; ++k)
+    j.in_pinned[k] = v.in[k].data.empty() || detail::is_pinned(v.in[k].data.data(), v.in[k].data.size());
+  j.out_pinned = v.out_stride == 0 || detail::is_pinned(v.out, v.n * v.out_stride);
   // Chunks: small enough that copies in, kernels and copies out of several chunks
-  // overlap (~4 per stream thread), large enough to amortise ~10 us per operation, and
-  // with enough messages per kernel to fill the device when messages are long.
-  const double total = static_cast<double>(in_bytes) + static_cast<double>(j.in.n) * j.out_bytes;
-  const double avg_in = j.in.n ? static_cast<double>(in_bytes) / static_cast<double>(j.in.n) : 0;
-  const double per_item = std::max(1.0, avg_in + static_cast<double>(j.out_bytes));
+  // overlap (~4 per stream thread), large enough to amortise ~10 us per operation,
+  // and with enough items per kernel to fill the device when items are long.
+  const double in_bytes = static_cast<double>(v.in_bytes(0, v.n));
+  const double n = static_cast<double>(v.n);
+  const double total = in_bytes + n * static_cast<double>(v.out_stride);
+  const double per_item = std::max(1.0, in_bytes / n + static_cast<double>(v.out_stride));
   double chunk = std::clamp(total / static_cast<double>(workers * 4), double(1 << 20), double(8 << 20));
-  const double per_worker_items = std::ceil(static_cast<double>(j.in.n) / static_cast<double>(workers));
+  const double per_worker_items = std::ceil(n / static_cast<double>(workers));
   chunk = std::max(chunk, std::min(per_item * std::min(per_worker_items, 2048.0), double(256 << 20)));
-  const double items = std::max(1.0, std::floor(chunk / per_item));
-  j.chunk_items = static_cast<std::size_t>(std::min(items, double(16 << 20)));
-  j.chunk_in = static_cast<std::size_t>(std::max(chunk, 1.0));
-  detail::engine_post(job);
+  j.chunk_items = static_cast<std::size_t>(std::clamp(std::floor(chunk / per_item), 1.0, double(16 << 20)));
+  j.chunk_bytes = static_cast<std::size_t>(std::max(chunk, 1.0));
 }
 
-// The CPU share: blocks claimed from the front until the two sides meet.
+void start_gpu(detail::EngineCore& core, Job& j, const std::shared_ptr<Job>& job) {
+  plan_gpu(core, j);
+  core.dev->post(job);
+}
+
+// Below this much input the hand-off to a stream thread costs more than it overlaps.
+constexpr std::uint64_t kDirectMaxBytes = 256u << 10;
+
+bool fits_one_chunk(detail::EngineCore& core, Job& j) {
+  if (j.v.in_bytes(0, j.v.n) + j.v.n * j.v.out_stride > kDirectMaxBytes) return false;
+  plan_gpu(core, j);
+  return j.v.n <= j.chunk_items && j.v.in_bytes(0, j.v.n) <= j.chunk_bytes;
+}
+
+// The CPU share of a split: blocks claimed from the front until the two sides meet.
 void cpu_share(Task& t, Job& job, BatchReport& rep) {
   const auto t0 = Clock::now();
-  const double rate = job.spec.rate ? job.spec.rate : 136;
-  const double avg_in = job.in.n ? static_cast<double>(job.in.bytes(0, job.in.n)) / static_cast<double>(job.in.n) : 0;
-  const double perms_per_item = detail::estimate_perms(1, avg_in, static_cast<std::size_t>(rate), job.out_bytes);
-  // ~100 us of one core per block: fine-grained enough to meet the GPU within a block,
-  // coarse enough that claiming (a mutex) costs nothing.
-  const double item_ms = std::max(1e-6, cost_model().predict_cpu_core_ms(perms_per_item, avg_in + job.out_bytes) -
-                                            cost_model().cpu().fixed_ms());
-  const std::size_t block_items = static_cast<std::size_t>(std::clamp(0.1 / item_ms, 4.0, 65536.0));
-  const std::size_t block_bytes = std::max<std::size_t>(1 << 20, static_cast<std::size_t>(block_items * avg_in));
-  const std::size_t tickets = job.in.n / block_items + 2;
+  const std::size_t block = cpu_block_items(job);
+  const std::size_t tickets = job.v.n / block + 2;
   std::atomic<std::size_t> done_items{0};
-  tempo::parallel_for(t, std::size_t{0}, tickets, std::size_t{1}, [&](std::size_t) {
-    const Range r = job.claim_front(block_bytes, block_items);
+  tempo::parallel_for(t, std::size_t{0}, tickets, [&](std::size_t) {
+    const Range r = job.claim_front(~std::size_t{0}, block);
     if (r.empty()) return;
     const auto b0 = Clock::now();
-    SubBatch sb(job.in, r);
-    crypto::hash_batch_cpu_serial(job.algo, sb.batch, job.out_bytes, out_of(job.out, job.out_bytes, r));
+    job.op->cpu(job.v.host_chunk(r));
     const double ms = ms_between(b0, Clock::now());
-    const double bytes = static_cast<double>(sb.batch.data.size());
-    cost_model().observe_cpu(perms_of(job, static_cast<double>(r.size()), bytes),
-                             bytes + static_cast<double>(r.size() * job.out_bytes), ms);
+    const double items = static_cast<double>(r.size());
+    job.model->observe_cpu(job.work_per_item * items,
+                           static_cast<double>(job.v.in_bytes(r.begin, r.end)) + items * static_cast<double>(job.v.out_stride), ms);
     done_items.fetch_add(r.size(), std::memory_order_relaxed);
   });
   rep.cpu_items += done_items.load();
   rep.cpu_ms += ms_between(t0, Clock::now());
 }
 
-// After the engine threads are done: rethrow, finish what the GPU left, report.
+// After the stream threads are done: rethrow, finish what the devices left, report.
 void finish_gpu(Task& t, Job& job, BatchReport& rep) {
   if (job.error) std::rethrow_exception(job.error);
   const auto t0 = Clock::now();
   std::vector<Range> rest = job.leftovers;
   if (job.front < job.back) rest.push_back({job.front, job.back});
   std::size_t cpu_items = 0;
+  const std::size_t block = cpu_block_items(job);
   for (const Range& r : rest) {
-    cpu_range(t, job.algo, job.in, job.out, job.out_bytes, r);
+    cpu_range(t, *job.op, job.v, r, block);
     cpu_items += r.size();
   }
-  // Messages over the GPU's per-message limit, inside GPU chunks: their slots hold
-  // garbage from the D2H copy until now.
+  // Items over the device's per-item limit inside GPU chunks: their outputs hold
+  // whatever the copy back brought until now.
   if (!job.skipped.empty()) {
-    tempo::parallel_for(t, std::size_t{0}, job.skipped.size(), std::size_t{1}, [&](std::size_t k) {
-      const std::size_t i = job.skipped[k];
-      const std::uint64_t b = job.in.begin(i), e = job.in.begin(i + 1);
-      crypto::hash(job.algo, {job.in.data + b, static_cast<std::size_t>(e - b)},
-                   {job.out + i * job.out_bytes, job.out_bytes});
-    });
+    tempo::parallel_for(t, std::size_t{0}, job.skipped.size(),
+                        [&](std::size_t k) { job.op->cpu(job.v.host_chunk({job.skipped[k], job.skipped[k] + 1})); });
     cpu_items += job.skipped.size();
   }
   if (cpu_items > 0) {
@@ -246,149 +331,141 @@ void finish_gpu(Task& t, Job& job, BatchReport& rep) {
   rep.copy_out_ms = job.copy_out_ms;
   rep.fell_back = job.fell_back;
   rep.devices_used = __builtin_popcount(job.devices_mask);
-  // Calibrate: the devices' host-to-host time for their share, per device.
-  if (job.gpu_items > 0 && rep.devices_used > 0) {
+  if (job.gpu_items > 0 && rep.devices_used > 0) {  // calibrate: host-to-host time per device
     const double dev = rep.devices_used;
-    const double in_bytes = job.gpu_bytes - static_cast<double>(job.gpu_items * job.out_bytes);
-    cost_model().observe_gpu(perms_of(job, static_cast<double>(job.gpu_items), in_bytes) / dev, job.gpu_bytes / dev,
-                             ms_between(job.submitted, job.gpu_last));
+    job.model->observe_gpu(job.gpu_work / dev, job.gpu_bytes / dev, ms_between(job.submitted, job.gpu_last));
   }
 }
 
 void set_ran_on(BatchReport& rep) {
-  rep.ran_on = rep.gpu_items == 0 ? "cpu" : rep.cpu_items == 0 ? "cuda" : "split";
+  rep.ran_on = rep.gpu_items == 0 ? Placement::cpu : rep.cpu_items == 0 ? Placement::gpu : Placement::split;
 }
 
-BatchReport run(Task& t, crypto::Algorithm a, const View& in, std::size_t out_bytes, std::span<std::uint8_t> out,
-                Backend backend) {
+// The whole batch on the CPU, with calibration from batches long enough to keep the pool busy.
+void run_cpu(Task& t, Job& job, BatchReport& rep, Clock::time_point t0) {
+  const std::size_t workers = std::max<std::size_t>(t.thread_count(), 1);
+  cpu_range(t, *job.op, job.v, {0, job.v.n}, job.v.n <= 1 ? 1 : cpu_block_items(job));
+  rep.cpu_items = job.v.n;
+  rep.cpu_ms = ms_between(t0, Clock::now());
+  if (rep.cpu_ms > 1.0 && job.v.n >= workers * 4 && job.op->has_cuda()) {
+    const double w = static_cast<double>(workers), n = static_cast<double>(job.v.n);
+    const double bytes = static_cast<double>(job.v.in_bytes(0, job.v.n)) + n * static_cast<double>(job.v.out_stride);
+    job.model->observe_cpu(job.work_per_item * n / w, bytes / w, rep.cpu_ms);
+  }
+}
+
+}  // namespace
+
+std::string_view placement_name(Placement p) noexcept {
+  switch (p) {
+    case Placement::gpu: return "gpu";
+    case Placement::split: return "split";
+    default: return "cpu";
+  }
+}
+
+// ---- Engine
+
+Engine::Engine(EngineOptions opt) : core_(std::make_shared<detail::EngineCore>()) {
+  core_->dev = detail::make_device_side(opt);
+}
+
+Engine::~Engine() {
+  // Batches in flight keep the core alive (Job::engine); their stream threads stop
+  // after the current chunk and leave the rest to the joiners' CPU.
+  core_->alive.store(false, std::memory_order_release);
+  if (core_->dev) core_->dev->shutdown();
+}
+
+Engine& Engine::shared() {
+  // Leaked on purpose: destroying CUDA objects from static destructors races the
+  // CUDA runtime's own teardown at exit.
+  static Engine* e = new Engine();
+  return *e;
+}
+
+int Engine::devices() const noexcept { return core_->devices(); }
+std::size_t Engine::stream_workers() const noexcept { return core_->dev ? core_->dev->workers() : 0; }
+CostModel& Engine::cost_model(const BatchOp& op) { return core_->model(op); }
+
+Engine::RawRoundTrip Engine::raw_round_trip(std::size_t bytes, int reps) {
+  if (!core_->dev) throw std::runtime_error("tempo::gpu: raw_round_trip needs a CUDA device");
+  return core_->dev->raw_round_trip(bytes, reps);
+}
+
+BatchReport Engine::run(Task& t, const BatchOp& op, std::initializer_list<Operand> inputs, Output out,
+                        RunOptions opt) {
+  return run(t, op, std::span<const Operand>(inputs.begin(), inputs.size()), out, opt);
+}
+
+BatchReport Engine::run(Task& t, const BatchOp& op, std::span<const Operand> inputs, Output out, RunOptions opt) {
   const auto t0 = Clock::now();
-  validate_out(a, in.n, out_bytes, out);
+  core_->require_alive("Engine::run");
+  auto job = make_job(core_, op, inputs, out);
   BatchReport rep;
-  rep.items = in.n;
-  const std::size_t workers = cpu_workers(t);
-  const Decision d = decide(a, in, out_bytes, backend, workers, /*allow_split=*/true);
+  rep.items = job->v.n;
+  const Decision d = decide(*core_, *job, t.thread_count(), opt, /*allow_split=*/true);
   rep.reason = d.reason;
-  if (!d.gpu) {
-    cpu_range(t, a, in, out.data(), out_bytes, {0, in.n});
-    rep.cpu_items = in.n;
-    rep.cpu_ms = rep.total_ms = ms_between(t0, Clock::now());
-    // Calibrate from batches long enough for the pool to be busy (per-core terms).
-    if (rep.cpu_ms > 1.0 && in.n >= workers * 4 && gpu_supports(a)) {
-      const double w = static_cast<double>(workers);
-      const double in_bytes = static_cast<double>(in.bytes(0, in.n));
-      const double perms = detail::estimate_perms(static_cast<double>(in.n), in_bytes, crypto::rate_bytes(a), out_bytes);
-      cost_model().observe_cpu(perms / w, (in_bytes + static_cast<double>(in.n * out_bytes)) / w, rep.cpu_ms);
+  if (d.placement == Placement::cpu) {
+    run_cpu(t, *job, rep, t0);
+  } else if (d.placement == Placement::gpu && fits_one_chunk(*core_, *job) && core_->dev->run_direct(*job)) {
+    finish_gpu(t, *job, rep);  // a small batch: the caller drove it itself, no hand-off
+  } else {
+    start_gpu(*core_, *job, job);
+    if (d.placement == Placement::split) {
+      try {
+        cpu_share(t, *job, rep);
+      } catch (...) {
+        job->fail(std::current_exception());
+        t.wait(job->done);  // the devices write `out` until then
+        throw;
+      }
     }
-    set_ran_on(rep);
-    return rep;
+    t.wait(job->done);  // other tempo work runs here, then the worker sleeps
+    finish_gpu(t, *job, rep);
   }
-  auto job = make_job(a, in, out_bytes, out.data());
-  start_gpu(job);
-  if (d.cpu_share) {
-    try {
-      cpu_share(t, *job, rep);
-    } catch (...) {
-      t.wait(job->done);  // the engine writes `out` until then
-      throw;
-    }
-  }
-  t.wait(job->done);  // other tempo work runs here, then the worker sleeps
-  finish_gpu(t, *job, rep);
   rep.total_ms = ms_between(t0, Clock::now());
   set_ran_on(rep);
   return rep;
 }
 
-View view_of(const crypto::MessageBatch& b) {
-  b.validate();
-  View v;
-  v.data = b.data.data();
-  v.offsets = b.offsets.data();
-  v.n = b.size();
-  return v;
+Offload Engine::submit(Task& t, const BatchOp& op, std::initializer_list<Operand> inputs, Output out,
+                       RunOptions opt) {
+  return submit(t, op, std::span<const Operand>(inputs.begin(), inputs.size()), out, opt);
 }
 
-View view_of(const FixedBatch& b) {
-  b.validate();
-  View v;
-  v.data = b.data.data();
-  v.msg_len = b.msg_len;
-  v.n = b.count;
-  return v;
-}
-
-Offload submit_view(Task& t, crypto::Algorithm a, const View& in, std::size_t out_bytes, std::span<std::uint8_t> out,
-                    Backend backend);
-
-}  // namespace
-
-BatchReport hash_batch(Task& t, crypto::Algorithm a, const crypto::MessageBatch& batch, std::size_t out_bytes,
-                       std::span<std::uint8_t> out, Backend backend) {
-  return run(t, a, view_of(batch), out_bytes, out, backend);
-}
-BatchReport hash_batch(Task& t, crypto::Algorithm a, const crypto::MessageBatch& batch, std::size_t out_bytes,
-                       std::span<std::uint8_t> out) {
-  return run(t, a, view_of(batch), out_bytes, out, backend_from_env());
-}
-BatchReport hash_batch(Task& t, crypto::Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                       std::span<std::uint8_t> out, Backend backend) {
-  return run(t, a, view_of(batch), out_bytes, out, backend);
-}
-BatchReport hash_batch(Task& t, crypto::Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                       std::span<std::uint8_t> out) {
-  return run(t, a, view_of(batch), out_bytes, out, backend_from_env());
-}
-
-// ---- the async form
-namespace {
-Offload make_offload(std::shared_ptr<Job> job);
-}
-
-class OffloadAccess {
- public:
-  static Offload make(std::shared_ptr<Job> job) {
-    Offload o;
-    o.job_ = std::move(job);
-    return o;
-  }
-};
-
-Offload submit(Task& t, crypto::Algorithm a, const crypto::MessageBatch& batch, std::size_t out_bytes,
-               std::span<std::uint8_t> out, Backend backend) {
-  return submit_view(t, a, view_of(batch), out_bytes, out, backend);
-}
-Offload submit(Task& t, crypto::Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-               std::span<std::uint8_t> out, Backend backend) {
-  return submit_view(t, a, view_of(batch), out_bytes, out, backend);
-}
-
-namespace {
-Offload submit_view(Task& t, crypto::Algorithm a, const View& in, std::size_t out_bytes, std::span<std::uint8_t> out,
-                    Backend backend) {
-  validate_out(a, in.n, out_bytes, out);
-  const Decision d = decide(a, in, out_bytes, backend, cpu_workers(t), /*allow_split=*/false);
-  auto job = make_job(a, in, out_bytes, out.data());
+Offload Engine::submit(Task& t, const BatchOp& op, std::span<const Operand> inputs, Output out, RunOptions opt) {
+  core_->require_alive("Engine::submit");
+  auto job = make_job(core_, op, inputs, out);
+  const Decision d = decide(*core_, *job, t.thread_count(), opt, /*allow_split=*/false);
   job->reason = d.reason;
-  if (d.gpu) {
-    start_gpu(job);
-  } else {
-    job->deferred_cpu = true;
-  }
-  return make_offload(std::move(job));
+  if (d.placement == Placement::cpu) job->deferred_cpu = true;
+  else start_gpu(*core_, *job, job);
+  Offload o;
+  o.job_ = std::move(job);
+  return o;
 }
-Offload make_offload(std::shared_ptr<Job> job) { return OffloadAccess::make(std::move(job)); }
-}  // namespace
+
+Offload Engine::submit(Task& t, std::shared_ptr<const BatchOp> op, std::span<const Operand> inputs, Output out,
+                       RunOptions opt) {
+  if (!op) throw std::invalid_argument("tempo::gpu::Engine::submit: null op");
+  Offload o = submit(t, *op, inputs, out, opt);
+  o.job_->owned_op = std::move(op);
+  return o;
+}
+
+// ---- Offload
 
 Offload::Offload(Offload&&) noexcept = default;
 Offload& Offload::operator=(Offload&& o) noexcept {
   if (this != &o) {
-    if (job_ && !job_->deferred_cpu) job_->wait_finished_blocking();
+    if (job_ && !job_->deferred_cpu && !job_->joined) job_->wait_finished_blocking();
     job_ = std::move(o.job_);
   }
   return *this;
 }
 Offload::~Offload() {
-  // Unjoined: the engine may still be writing `out`; wait (blocking, we have no Task).
+  // Unjoined: the devices may still be writing `out`; wait (blocking: we have no Task).
   if (job_ && !job_->deferred_cpu && !job_->joined) job_->wait_finished_blocking();
 }
 
@@ -403,12 +480,10 @@ BatchReport Offload::join(Task& t) {
   if (!job_) throw std::logic_error("tempo::gpu::Offload::join: nothing submitted (or already joined)");
   auto job = std::move(job_);
   BatchReport rep;
-  rep.items = job->in.n;
+  rep.items = job->v.n;
   rep.reason = job->reason;
   if (job->deferred_cpu) {
-    cpu_range(t, job->algo, job->in, job->out, job->out_bytes, {0, job->in.n});
-    rep.cpu_items = job->in.n;
-    rep.cpu_ms = ms_between(job->submitted, Clock::now());
+    run_cpu(t, *job, rep, Clock::now());
   } else {
     t.wait(job->done);
     job->joined = true;
@@ -417,6 +492,32 @@ BatchReport Offload::join(Task& t) {
   rep.total_ms = ms_between(job->submitted, Clock::now());
   set_ran_on(rep);
   return rep;
+}
+
+// ---- Pipeline
+
+Pipeline::Pipeline(Engine& engine, std::size_t depth) : engine_(engine), depth_(std::max<std::size_t>(depth, 1)) {}
+
+std::optional<Pipeline::Done> Pipeline::submit(Task& t, const BatchOp& op, std::initializer_list<Operand> inputs,
+                                               Output out, std::uint64_t tag, RunOptions opt) {
+  std::optional<Done> done;
+  if (queue_.size() >= depth_) {
+    Entry oldest = std::move(queue_.front());
+    queue_.erase(queue_.begin());
+    done = Done{oldest.tag, oldest.offload.join(t)};
+  }
+  queue_.push_back(Entry{tag, engine_.submit(t, op, inputs, out, opt)});
+  return done;
+}
+
+std::vector<Pipeline::Done> Pipeline::drain(Task& t) {
+  std::vector<Done> all;
+  while (!queue_.empty()) {
+    Entry oldest = std::move(queue_.front());
+    queue_.erase(queue_.begin());
+    all.push_back(Done{oldest.tag, oldest.offload.join(t)});
+  }
+  return all;
 }
 
 }  // namespace tempo::gpu

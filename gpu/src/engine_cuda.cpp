@@ -1,17 +1,19 @@
-// The CUDA engine: per device, a few stream threads, each with its own stream,
-// device buffers and two pinned staging slots, created on first use and kept for
-// the life of the process.
+// The device side of the engine with CUDA: per device, a few stream threads, each
+// driving one Lane (a stream, device buffers, two pinned staging slots), plus one
+// direct lane the calling thread uses for batches of a single small chunk, and one
+// resident stream for operations over DeviceBatch.
 //
 // Why threads of our own: staging copies and stream synchronisation are blocking host
 // work. Done by tempo workers they would block a worker; done here, the tempo worker
 // that offloads only waits on a tempo::Signal (Task::wait runs other work, then sleeps).
-// Synchronisation uses blocking-sync events (cudaDeviceScheduleBlockingSync), so an
-// engine thread sleeps rather than spins while its chunk is on the device.
+// Synchronisation uses blocking-sync events, so a stream thread sleeps rather than
+// spins while its chunk is on the device.
 //
 // Pipeline of one stream thread: claim chunk k+1 from the batch's back end, stage it
 // (memcpy into pinned slot (k+1)%2 unless the caller's memory is pinned), enqueue
-// H2D, kernel, D2H, then finish chunk k (wait for its D2H, copy out). With 4 threads
-// per device, copies in, kernels and copies out of different chunks overlap.
+// H2D, the op's launch, D2H, then finish chunk k (wait for its D2H, copy out). With
+// 4 threads per device, copies in, kernels and copies out of different chunks overlap.
+// docs/gpu-engine.md has the whole model and the thread-safety argument.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -24,80 +26,272 @@
 #include <string>
 #include <thread>
 
-#include "engine.hpp"
-#include "kernels.hpp"
-#include "tempo/gpu/gpu.hpp"
+#include "cuda_util.hpp"
+#include "engine_core.hpp"
+#include "job.hpp"
 
 namespace tempo::gpu::detail {
+
+int launch_copy_bytes(void* stream, const std::uint8_t* in, std::uint8_t* out, std::size_t n);
+
+int visible_devices() noexcept {
+  static const int count = [] {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return n;
+  }();
+  return count;
+}
+
+std::string cuda_error_text(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+bool cuda_error_is_oom(int code) noexcept { return code == static_cast<int>(cudaErrorMemoryAllocation); }
+
+bool is_pinned(const void* p, std::size_t n) noexcept {
+  if (visible_devices() == 0 || p == nullptr || n == 0) return false;
+  auto pinned = [](const void* q) {
+    cudaPointerAttributes attr{};
+    if (cudaPointerGetAttributes(&attr, q) != cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    return attr.type == cudaMemoryTypeHost;
+  };
+  return pinned(p) && pinned(static_cast<const std::uint8_t*>(p) + (n - 1));
+}
+
+void* host_alloc_pinned(std::size_t n) noexcept {
+  if (visible_devices() == 0 || n == 0) return nullptr;
+  void* p = nullptr;
+  if (cudaMallocHost(&p, n) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+void host_free_pinned(void* p) noexcept {
+  if (p) cudaFreeHost(p);
+}
+
 namespace {
 
-void check(cudaError_t e, const char* call) {
-  if (e != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky-free error state for the next call
-    throw CudaError(static_cast<int>(e), call, cudaGetErrorString(e));
-  }
+std::size_t streams_from_env() {
+  const char* s = std::getenv("TEMPO_GPU_STREAMS");
+  if (s == nullptr || *s == '\0') return 4;
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (*end != '\0' || v < 1 || v > 32)
+    throw std::invalid_argument("TEMPO_GPU_STREAMS='" + std::string(s) + "' is not a number from 1 to 32");
+  return static_cast<std::size_t>(v);
 }
-#define TEMPO_CUDA(call) check((call), #call)
-
-bool is_oom(const CudaError& e) { return e.code() == static_cast<int>(cudaErrorMemoryAllocation); }
-
-std::size_t streams_per_device() {
-  if (const char* s = std::getenv("TEMPO_GPU_STREAMS")) {
-    const int v = std::atoi(s);
-    if (v >= 1 && v <= 32) return static_cast<std::size_t>(v);
-  }
-  return 4;
-}
-
-std::size_t round_up(std::size_t n) {
-  std::size_t c = 1 << 16;
-  while (c < n) c <<= 1;
-  return c;
-}
-
-struct DeviceBuf {
-  void* p = nullptr;
-  std::size_t cap = 0;
-  // Grows to at least n bytes; throws CudaError (cudaErrorMemoryAllocation when full).
-  void ensure(std::size_t n) {
-    if (n <= cap) return;
-    if (p) cudaFree(p);
-    p = nullptr;
-    cap = 0;
-    const std::size_t want = round_up(n);
-    TEMPO_CUDA(cudaMalloc(&p, want));
-    cap = want;
-  }
-};
-
-struct PinnedBuf {
-  void* p = nullptr;
-  std::size_t cap = 0;
-  void ensure(std::size_t n) {
-    if (n <= cap) return;
-    if (p) cudaFreeHost(p);
-    p = nullptr;
-    cap = 0;
-    const std::size_t want = round_up(n);
-    TEMPO_CUDA(cudaMallocHost(&p, want));
-    cap = want;
-  }
-};
-
-struct Slot {
-  PinnedBuf in, out, off;
-  cudaEvent_t ev[4]{};  // before H2D, after H2D, after kernel, after D2H
-};
 
 struct Inflight {
   Range r;
   int slot = 0;
   double staging_in_ms = 0;
+  std::vector<std::size_t> skipped;  // committed to the job only once the chunk completed
 };
+
+// One stream and its buffers. Used by one thread at a time (its stream thread, or the
+// caller holding the direct lane's mutex). The device must be current on that thread.
+class Lane {
+ public:
+  explicit Lane(int device) : device_(device) {}
+
+  // Enqueues chunk r into slot `slot_index`. Throws CudaError.
+  Inflight enqueue(Job& job, Range r, int slot_index) {
+    init();
+    Slot& slot = slots_[slot_index];
+    const BatchView& v = job.v;
+    const std::size_t n = r.size();
+    Inflight f{r, slot_index, 0, {}};
+    Chunk c;
+    c.begin = r.begin;
+    c.count = n;
+    c.inputs = v.inputs;
+    c.out_stride = v.out_stride;
+    // Plan first (sizes, offsets, skipped items), allocate, then copy: nothing is
+    // recorded in the job before every allocation has succeeded.
+    std::array<std::size_t, kMaxInputs> bytes{};
+    std::array<bool, kMaxInputs> uniform{};
+    for (std::size_t k = 0; k < v.inputs; ++k) {
+      bytes[k] = static_cast<std::size_t>(v.bytes(k, r.begin, r.end));
+      uniform[k] = v.in[k].is_fixed();
+      if (!uniform[k]) {
+        const auto* off = v.in[k].offsets.data() + r.begin;
+        const std::uint64_t first = off[1] - off[0];
+        bool same = true;
+        for (std::size_t i = 0; i < n && same; ++i) same = off[i + 1] - off[i] == first;
+        if (same && (k != 0 || first <= job.max_device_item)) {
+          uniform[k] = true;  // a variable input whose chunk items are equal: shown as fixed stride
+          c.in[k].stride = static_cast<std::size_t>(first);
+        }
+      } else {
+        c.in[k].stride = v.in[k].stride;
+      }
+    }
+    const std::size_t out_bytes = n * v.out_stride;
+    for (std::size_t k = 0; k < v.inputs; ++k) {
+      d_in_[k].ensure(bytes[k] + kDevicePadding);
+      if (!uniform[k]) {
+        d_off_[k].ensure((n + 1) * sizeof(std::uint64_t));
+        slot.off[k].ensure((n + 1) * sizeof(std::uint64_t));
+      }
+      if (!job.in_pinned[k] && bytes[k] > 0) slot.in[k].ensure(bytes[k]);
+    }
+    d_out_.ensure(std::max<std::size_t>(out_bytes, 16));
+    if (!job.out_pinned) slot.out.ensure(out_bytes);
+
+    const cudaStream_t st = stream_->get();
+    TEMPO_CUDA(cudaEventRecord(slot.ev[0]->get(), st));
+    for (std::size_t k = 0; k < v.inputs; ++k) {
+      const std::uint8_t* src = v.in[k].data.data() + v.begin(k, r.begin);
+      if (!uniform[k]) {
+        auto* rel = static_cast<std::uint64_t*>(slot.off[k].get());
+        const auto* off = v.in[k].offsets.data() + r.begin;
+        for (std::size_t i = 0; i <= n; ++i) rel[i] = off[i] - off[0];
+        if (k == 0)
+          for (std::size_t i = 0; i < n; ++i)
+            if (rel[i + 1] - rel[i] > job.max_device_item) f.skipped.push_back(r.begin + i);
+        TEMPO_CUDA(cudaMemcpyAsync(d_off_[k].get(), rel, (n + 1) * sizeof(std::uint64_t), cudaMemcpyHostToDevice, st));
+        c.in[k].offsets = static_cast<const std::uint64_t*>(d_off_[k].get());
+      }
+      const void* h2d_src = src;
+      if (!job.in_pinned[k] && bytes[k] > 0) {
+        const auto t0 = Clock::now();
+        std::memcpy(slot.in[k].get(), src, bytes[k]);
+        f.staging_in_ms += ms_between(t0, Clock::now());
+        h2d_src = slot.in[k].get();
+      }
+      if (bytes[k] > 0) TEMPO_CUDA(cudaMemcpyAsync(d_in_[k].get(), h2d_src, bytes[k], cudaMemcpyHostToDevice, st));
+      c.in[k].data = static_cast<const std::uint8_t*>(d_in_[k].get());
+    }
+    TEMPO_CUDA(cudaEventRecord(slot.ev[1]->get(), st));
+    c.out = static_cast<std::uint8_t*>(d_out_.get());
+    check(static_cast<cudaError_t>(job.op->cuda(c, DeviceContext{device_, st})), "BatchOp::cuda launch");
+    TEMPO_CUDA(cudaEventRecord(slot.ev[2]->get(), st));
+    void* dst = job.out_pinned ? static_cast<void*>(v.out + r.begin * v.out_stride) : slot.out.get();
+    if (out_bytes > 0) TEMPO_CUDA(cudaMemcpyAsync(dst, c.out, out_bytes, cudaMemcpyDeviceToHost, st));
+    TEMPO_CUDA(cudaEventRecord(slot.ev[3]->get(), st));
+    return f;
+  }
+
+  // Waits for the chunk (sleeping, or spinning first when `spin`), copies out, records stats.
+  void finish(Job& job, Inflight& f, bool spin) {
+    Slot& slot = slots_[f.slot];
+    if (spin) {
+      const auto until = Clock::now() + std::chrono::microseconds(500);
+      while (cudaEventQuery(slot.ev[3]->get()) == cudaErrorNotReady && Clock::now() < until) {
+      }
+    }
+    TEMPO_CUDA(cudaEventSynchronize(slot.ev[3]->get()));
+    const BatchView& v = job.v;
+    const std::size_t out_bytes = f.r.size() * v.out_stride;
+    double staging_out_ms = 0;
+    if (!job.out_pinned && out_bytes > 0) {
+      const auto t0 = Clock::now();
+      std::memcpy(v.out + f.r.begin * v.out_stride, slot.out.get(), out_bytes);
+      staging_out_ms = ms_between(t0, Clock::now());
+    }
+    float h2d = 0, kern = 0, d2h = 0;
+    TEMPO_CUDA(cudaEventElapsedTime(&h2d, slot.ev[0]->get(), slot.ev[1]->get()));
+    TEMPO_CUDA(cudaEventElapsedTime(&kern, slot.ev[1]->get(), slot.ev[2]->get()));
+    TEMPO_CUDA(cudaEventElapsedTime(&d2h, slot.ev[2]->get(), slot.ev[3]->get()));
+    const auto now = Clock::now();
+    const double items = static_cast<double>(f.r.size());
+    std::lock_guard lock(job.m);
+    job.skipped.insert(job.skipped.end(), f.skipped.begin(), f.skipped.end());
+    job.copy_in_ms += h2d + f.staging_in_ms;
+    job.kernel_ms += kern;
+    job.copy_out_ms += d2h + staging_out_ms;
+    job.gpu_items += f.r.size();
+    job.gpu_chunks += 1;
+    job.gpu_work += job.work_per_item * items;
+    job.gpu_bytes += static_cast<double>(v.in_bytes(f.r.begin, f.r.end) + out_bytes);
+    job.devices_mask |= 1u << (device_ & 31);
+    job.gpu_last = now;
+  }
+
+  // After a failure: let whatever is queued on the stream drain before reusing buffers.
+  void drain() noexcept {
+    if (stream_) {
+      cudaStreamSynchronize(stream_->get());
+      cudaGetLastError();
+    }
+  }
+
+ private:
+  struct Slot {
+    std::array<PinnedBuf, kMaxInputs> in, off;
+    PinnedBuf out;
+    // before H2D, after H2D, after the kernel, after D2H (blocking sync: waiters sleep)
+    std::array<std::optional<Event>, 4> ev;
+  };
+
+  void init() {
+    if (stream_) return;
+    stream_.emplace();
+    for (auto& s : slots_) {
+      for (int i = 0; i < 3; ++i) s.ev[static_cast<std::size_t>(i)].emplace(cudaEventDefault);
+      s.ev[3].emplace(cudaEventBlockingSync);
+    }
+  }
+
+  int device_;
+  std::optional<Stream> stream_;
+  std::array<DeviceBuf, kMaxInputs> d_in_, d_off_;
+  DeviceBuf d_out_;
+  Slot slots_[2];
+};
+
+// Runs one job on a lane until no chunk is left (or the job failed / shutdown).
+void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool spin) {
+  std::size_t cap_bytes = job.chunk_bytes, cap_items = job.chunk_items;
+  std::optional<Inflight> prev;
+  int slot = 0;
+  try {
+    for (;;) {
+      if (job.failed() || stopping.load(std::memory_order_acquire)) break;
+      const Range r = job.claim_back(cap_bytes, cap_items);
+      if (r.empty()) break;
+      std::optional<Inflight> cur;
+      try {
+        cur = lane.enqueue(job, r, slot);
+      } catch (const CudaError& e) {
+        if (!e.out_of_memory()) {
+          job.give_back(r);
+          throw;
+        }
+        // Device or pinned memory ran out: the chunk goes to the CPU, our chunks halve.
+        lane.drain();
+        {
+          std::lock_guard lock(job.m);
+          job.leftovers.push_back(r);
+          job.fell_back = true;
+        }
+        cap_bytes /= 2;
+        cap_items = std::max<std::size_t>(cap_items / 2, 1);
+        if (cap_bytes < (64u << 10)) break;  // too small to be worth it: the CPU takes the rest
+        continue;
+      }
+      if (prev) lane.finish(job, *prev, spin);
+      prev = std::move(cur);
+      slot ^= 1;
+    }
+    if (prev) lane.finish(job, *prev, spin);
+  } catch (...) {
+    job.fail(std::current_exception());
+    lane.drain();
+  }
+}
 
 class StreamWorker {
  public:
-  StreamWorker(int device) : device_(device), thread_([this] { loop(); }) {}
+  StreamWorker(int device, const std::atomic<bool>& stopping)
+      : device_(device), lane_(device), stopping_(stopping), thread_([this] { loop(); }) {}
   ~StreamWorker() {
     {
       std::lock_guard lock(m_);
@@ -116,183 +310,24 @@ class StreamWorker {
 
  private:
   void loop() {
+    if (cudaSetDevice(device_) != cudaSuccess) cudaGetLastError();
     for (;;) {
       std::shared_ptr<Job> job;
       {
         std::unique_lock lock(m_);
         cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-        if (stop_ && queue_.empty()) return;
+        if (queue_.empty()) return;  // stop_ and nothing left
         job = std::move(queue_.front());
         queue_.pop_front();
       }
-      try {
-        process(*job);
-      } catch (...) {
-        job->fail(std::current_exception());
-        if (ready_) {  // drain whatever is still queued on our stream before reusing its buffers
-          cudaStreamSynchronize(stream_);
-          cudaGetLastError();
-        }
-      }
+      drive(lane_, *job, stopping_, /*spin=*/false);
       if (job->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) job->mark_finished();
     }
   }
 
-  void init() {
-    if (ready_) return;
-    TEMPO_CUDA(cudaSetDevice(device_));
-    TEMPO_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    for (auto& s : slots_) {
-      for (int i = 0; i < 3; ++i) TEMPO_CUDA(cudaEventCreate(&s.ev[i]));
-      TEMPO_CUDA(cudaEventCreateWithFlags(&s.ev[3], cudaEventBlockingSync));
-    }
-    d_in_.ensure(1 << 20);
-    d_out_.ensure(1 << 20);
-    d_off_.ensure(1 << 16);
-    ready_ = true;
-  }
-
-  void process(Job& job) {
-    init();
-    std::size_t cap_in = job.chunk_in, cap_items = job.chunk_items;
-    std::optional<Inflight> prev;
-    int slot = 0;
-    for (;;) {
-      if (job.failed()) break;
-      const Range r = job.claim_back(cap_in, cap_items);
-      if (r.empty()) break;
-      std::optional<Inflight> cur;
-      try {
-        cur = enqueue(job, r, slot);
-      } catch (const CudaError& e) {
-        if (!is_oom(e)) throw;
-        // Device or pinned memory ran out: give the chunk to the CPU, halve our chunks.
-        std::lock_guard lock(job.m);
-        job.leftovers.push_back(r);
-        job.fell_back = true;
-        cap_in /= 2;
-        cap_items = std::max<std::size_t>(cap_items / 2, 1);
-        if (cap_in < (64u << 10)) break;  // too small to be worth it: the CPU takes the rest
-        continue;
-      }
-      if (prev) finish(job, *prev);
-      prev = cur;
-      slot ^= 1;
-    }
-    if (prev) finish(job, *prev);
-  }
-
-  Inflight enqueue(Job& job, Range r, int slot_index) {
-    Slot& slot = slots_[slot_index];
-    const View& in = job.in;
-    const std::size_t n = r.size();
-    const std::uint64_t base = in.begin(r.begin);
-    const std::size_t in_bytes = static_cast<std::size_t>(in.bytes(r.begin, r.end));
-    const std::size_t out_bytes = n * job.out_bytes;
-    const std::uint8_t* src = in.data + base;
-
-    // Variable lengths: chunk-relative 32-bit offsets; uniform chunks use the fixed kernel.
-    bool fixed = in.fixed();
-    std::size_t msg_len = in.msg_len;
-    if (!fixed) {
-      slot.off.ensure((n + 1) * sizeof(std::uint32_t));
-      auto* rel = static_cast<std::uint32_t*>(slot.off.p);
-      const std::uint64_t first_len = in.offsets[r.begin + 1] - in.offsets[r.begin];
-      bool uniform = true;
-      std::vector<std::size_t> skipped;
-      for (std::size_t i = 0; i <= n; ++i) {
-        rel[i] = static_cast<std::uint32_t>(in.offsets[r.begin + i] - base);
-        if (i < n) {
-          const std::uint64_t len = in.offsets[r.begin + i + 1] - in.offsets[r.begin + i];
-          uniform = uniform && len == first_len;
-          if (len > job.max_gpu_len) skipped.push_back(r.begin + i);
-        }
-      }
-      if (!skipped.empty()) {
-        std::lock_guard lock(job.m);
-        job.skipped.insert(job.skipped.end(), skipped.begin(), skipped.end());
-      }
-      if (uniform && first_len <= job.max_gpu_len) {
-        fixed = true;
-        msg_len = static_cast<std::size_t>(first_len);
-      }
-    }
-
-    d_in_.ensure(in_bytes + kLoadPadding);
-    d_out_.ensure(std::max<std::size_t>(out_bytes, 16));
-    if (!fixed) d_off_.ensure((n + 1) * sizeof(std::uint32_t));
-
-    Inflight f{r, slot_index, 0};
-    const void* h2d_src = src;
-    if (!job.in_pinned && in_bytes > 0) {
-      slot.in.ensure(in_bytes);
-      const auto t0 = Clock::now();
-      std::memcpy(slot.in.p, src, in_bytes);
-      f.staging_in_ms = ms_between(t0, Clock::now());
-      h2d_src = slot.in.p;
-    }
-    if (!job.out_pinned) slot.out.ensure(out_bytes);
-
-    TEMPO_CUDA(cudaEventRecord(slot.ev[0], stream_));
-    if (in_bytes > 0)
-      TEMPO_CUDA(cudaMemcpyAsync(d_in_.p, h2d_src, in_bytes, cudaMemcpyHostToDevice, stream_));
-    if (!fixed)
-      TEMPO_CUDA(cudaMemcpyAsync(d_off_.p, slot.off.p, (n + 1) * sizeof(std::uint32_t), cudaMemcpyHostToDevice,
-                                 stream_));
-    TEMPO_CUDA(cudaEventRecord(slot.ev[1], stream_));
-    const auto* d_in = static_cast<const std::uint8_t*>(d_in_.p);
-    auto* d_out = static_cast<std::uint8_t*>(d_out_.p);
-    if (fixed)
-      check(static_cast<cudaError_t>(launch_fixed(stream_, d_in, msg_len, d_out, n, job.spec)), "launch_fixed");
-    else
-      check(static_cast<cudaError_t>(launch_var(stream_, d_in, static_cast<const std::uint32_t*>(d_off_.p), d_out,
-                                                n, job.max_gpu_len, job.spec)),
-            "launch_var");
-    TEMPO_CUDA(cudaEventRecord(slot.ev[2], stream_));
-    void* dst = job.out_pinned ? static_cast<void*>(job.out + r.begin * job.out_bytes) : slot.out.p;
-    TEMPO_CUDA(cudaMemcpyAsync(dst, d_out, out_bytes, cudaMemcpyDeviceToHost, stream_));
-    TEMPO_CUDA(cudaEventRecord(slot.ev[3], stream_));
-    {
-      std::lock_guard lock(job.m);
-      if (!job.gpu_started) {
-        job.gpu_started = true;
-        job.gpu_first = Clock::now();
-      }
-    }
-    return f;
-  }
-
-  void finish(Job& job, const Inflight& f) {
-    Slot& slot = slots_[f.slot];
-    TEMPO_CUDA(cudaEventSynchronize(slot.ev[3]));  // sleeps: blocking-sync event
-    double staging_out_ms = 0;
-    const std::size_t out_bytes = f.r.size() * job.out_bytes;
-    if (!job.out_pinned) {
-      const auto t0 = Clock::now();
-      std::memcpy(job.out + f.r.begin * job.out_bytes, slot.out.p, out_bytes);
-      staging_out_ms = ms_between(t0, Clock::now());
-    }
-    float h2d = 0, kern = 0, d2h = 0;
-    TEMPO_CUDA(cudaEventElapsedTime(&h2d, slot.ev[0], slot.ev[1]));
-    TEMPO_CUDA(cudaEventElapsedTime(&kern, slot.ev[1], slot.ev[2]));
-    TEMPO_CUDA(cudaEventElapsedTime(&d2h, slot.ev[2], slot.ev[3]));
-    const auto now = Clock::now();
-    std::lock_guard lock(job.m);
-    job.copy_in_ms += h2d + f.staging_in_ms;
-    job.kernel_ms += kern;
-    job.copy_out_ms += d2h + staging_out_ms;
-    job.gpu_items += f.r.size();
-    job.gpu_chunks += 1;
-    job.gpu_bytes += static_cast<double>(job.in.bytes(f.r.begin, f.r.end) + out_bytes);
-    job.devices_mask |= 1u << (device_ & 31);
-    job.gpu_last = now;
-  }
-
   int device_;
-  bool ready_ = false;
-  cudaStream_t stream_{};
-  DeviceBuf d_in_, d_out_, d_off_;
-  Slot slots_[2];
+  Lane lane_;
+  const std::atomic<bool>& stopping_;
   std::mutex m_;
   std::condition_variable cv_;
   std::deque<std::shared_ptr<Job>> queue_;
@@ -300,164 +335,151 @@ class StreamWorker {
   std::thread thread_;  // last: starts once the members above exist
 };
 
-class Engine {
+struct PerDevice {
+  std::mutex resident_m;
+  std::optional<Stream> resident;  // operations over DeviceBatch, in submission order
+};
+
+struct CallbackBox {
+  std::function<void(int)> fn;
+};
+void CUDART_CB on_resident_done(cudaStream_t, cudaError_t status, void* p) {
+  std::unique_ptr<CallbackBox> box(static_cast<CallbackBox*>(p));
+  box->fn(static_cast<int>(status));
+}
+
+class CudaDeviceSide final : public DeviceSide {
  public:
-  Engine() {
-    const int n = engine_device_count();
-    for (int d = 0; d < n; ++d) {
-      // Blocking sync before the context exists (later it may be refused, harmlessly).
-      if (cudaSetDevice(d) != cudaSuccess) continue;
-      if (cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) != cudaSuccess) cudaGetLastError();
-      TEMPO_CUDA(cudaFree(nullptr));  // creates the primary context now (~0.3 s), once
-      for (std::size_t s = 0; s < streams_per_device(); ++s) workers_.push_back(std::make_unique<StreamWorker>(d));
+  explicit CudaDeviceSide(const EngineOptions& opt) {
+    int n = visible_devices();
+    if (opt.max_devices >= 0) n = std::min(n, opt.max_devices);
+    const std::size_t per = opt.streams_per_device ? opt.streams_per_device : streams_from_env();
+    int prev = 0;
+    check(cudaGetDevice(&prev), "cudaGetDevice");
+    try {
+      for (int d = 0; d < n; ++d) {
+        TEMPO_CUDA(cudaSetDevice(d));
+        // Blocking sync before the context exists (refused harmlessly once it does).
+        if (cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) != cudaSuccess) cudaGetLastError();
+        TEMPO_CUDA(cudaFree(nullptr));  // creates the primary context now (~0.3 s), once
+        per_device_.push_back(std::make_unique<PerDevice>());
+        for (std::size_t s = 0; s < per; ++s) workers_.push_back(std::make_unique<StreamWorker>(d, stopping_));
+      }
+    } catch (...) {
+      cudaSetDevice(prev);  // the constructor leaves the caller's current device as it was
+      throw;
     }
+    cudaSetDevice(prev);
+    devices_ = n;
   }
-  void post(const std::shared_ptr<Job>& job) {
+  ~CudaDeviceSide() override { shutdown(); }
+
+  int devices() const noexcept override { return devices_; }
+  std::size_t workers() const noexcept override { return workers_.size(); }
+
+  void post(const std::shared_ptr<Job>& job) override {
     job->pending.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-    if (workers_.empty()) {
-      job->mark_finished();
+    if (workers_.empty() || stopping_.load(std::memory_order_acquire)) {
+      job->mark_finished();  // nothing claimed: the joiner does it all on the CPU
       return;
     }
     for (auto& w : workers_) w->post(job);
   }
-  std::size_t workers() const { return workers_.size(); }
+
+  void shutdown() noexcept override {
+    stopping_.store(true, std::memory_order_release);
+    workers_.clear();  // joins each thread after its current chunk; queued jobs are finished unclaimed
+  }
+
+  void* alloc(int device, std::size_t bytes) override {
+    DeviceScope scope(device);
+    void* p = nullptr;
+    TEMPO_CUDA(cudaMalloc(&p, bytes));
+    return p;
+  }
+  void free(int device, void* p) noexcept override {
+    if (p == nullptr) return;
+    int prev = 0;
+    if (cudaGetDevice(&prev) != cudaSuccess) prev = device;
+    cudaSetDevice(device);
+    cudaFree(p);
+    cudaSetDevice(prev);
+  }
+  void upload(int device, void* dst, const void* src, std::size_t bytes) override {
+    DeviceScope scope(device);
+    TEMPO_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  }
+  void download(int device, void* dst, const void* src, std::size_t bytes) override {
+    DeviceScope scope(device);
+    TEMPO_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  }
+
+  void launch_resident(int device, const BatchOp& op, const Chunk& chunk, std::function<void(int)> on_done) override {
+    PerDevice& pd = *per_device_.at(static_cast<std::size_t>(device));
+    DeviceScope scope(device);
+    std::lock_guard lock(pd.resident_m);
+    if (!pd.resident) pd.resident.emplace();
+    const cudaStream_t st = pd.resident->get();
+    check(static_cast<cudaError_t>(op.cuda(chunk, DeviceContext{device, st})), "BatchOp::cuda launch");
+    auto box = std::make_unique<CallbackBox>(CallbackBox{std::move(on_done)});
+    TEMPO_CUDA(cudaStreamAddCallback(st, on_resident_done, box.get(), 0));
+    box.release();  // SAFETY: owned by the callback from here on
+  }
+
+  Engine::RawRoundTrip raw_round_trip(std::size_t bytes, int reps) override {
+    DeviceScope scope(0);
+    Stream st;
+    PinnedBuf hin, hout;
+    DeviceBuf din, dout;
+    hin.ensure(bytes);
+    hout.ensure(bytes);
+    din.ensure(bytes);
+    dout.ensure(bytes);
+    std::memset(hin.get(), 0x5A, bytes);
+    std::vector<double> us;
+    for (int i = 0; i < reps + 10; ++i) {
+      const auto t0 = Clock::now();
+      TEMPO_CUDA(cudaMemcpyAsync(din.get(), hin.get(), bytes, cudaMemcpyHostToDevice, st.get()));
+      check(static_cast<cudaError_t>(launch_copy_bytes(st.get(), static_cast<const std::uint8_t*>(din.get()),
+                                                       static_cast<std::uint8_t*>(dout.get()), bytes)),
+            "launch_copy_bytes");
+      TEMPO_CUDA(cudaMemcpyAsync(hout.get(), dout.get(), bytes, cudaMemcpyDeviceToHost, st.get()));
+      TEMPO_CUDA(cudaStreamSynchronize(st.get()));
+      if (i >= 10) us.push_back(ms_between(t0, Clock::now()) * 1000.0);
+    }
+    std::sort(us.begin(), us.end());
+    Engine::RawRoundTrip r;
+    if (!us.empty()) {
+      r.p50_us = us[us.size() / 2];
+      r.p99_us = us[std::min(us.size() - 1, us.size() * 99 / 100)];
+    }
+    return r;
+  }
+
+  bool run_direct(Job& job) override {
+    // Device 0's direct lane (a one-chunk batch gains nothing from another device).
+    std::unique_lock lock(direct_m_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;  // another caller has it: go through the stream threads
+    DeviceScope scope(0);
+    if (!direct_) direct_.emplace(0);
+    drive(*direct_, job, stopping_, /*spin=*/true);
+    return true;
+  }
 
  private:
+  int devices_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::vector<std::unique_ptr<PerDevice>> per_device_;
   std::vector<std::unique_ptr<StreamWorker>> workers_;
+  std::mutex direct_m_;
+  std::optional<Lane> direct_;  // guarded by direct_m_
 };
-
-// Leaked on purpose: destroying CUDA objects from static destructors races the
-// runtime's own teardown at exit.
-Engine& engine() {
-  static Engine* e = new Engine();
-  return *e;
-}
 
 }  // namespace
 
-int engine_device_count() noexcept {
-  static const int count = [] {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-      cudaGetLastError();
-      return 0;
-    }
-    return n;
-  }();
-  return count;
-}
-
-int engine_warm_up() {
-  if (engine_device_count() == 0) return 0;
-  engine();
-  return engine_device_count();
-}
-
-std::size_t engine_workers() { return engine_device_count() == 0 ? 0 : engine().workers(); }
-
-void engine_post(const std::shared_ptr<Job>& job) { engine().post(job); }
-
-bool engine_is_pinned(const void* p, std::size_t n) noexcept {
-  if (engine_device_count() == 0 || p == nullptr || n == 0) return false;
-  auto pinned = [](const void* q) {
-    cudaPointerAttributes attr{};
-    if (cudaPointerGetAttributes(&attr, q) != cudaSuccess) {
-      cudaGetLastError();
-      return false;
-    }
-    return attr.type == cudaMemoryTypeHost;
-  };
-  return pinned(p) && pinned(static_cast<const std::uint8_t*>(p) + (n - 1));
-}
-
-void* engine_host_alloc(std::size_t n) noexcept {
-  if (engine_device_count() == 0 || n == 0) return nullptr;
-  try {
-    engine();
-  } catch (...) {
-    return nullptr;
-  }
-  void* p = nullptr;
-  if (cudaMallocHost(&p, n) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  return p;
-}
-
-void engine_host_free(void* p) noexcept {
-  if (p) cudaFreeHost(p);
-}
-
-double engine_kernel_only_ms(const SpongeSpec& s, std::size_t msg_len, std::size_t n, int variant, int reps,
-                             std::size_t sample, std::vector<std::uint8_t>* inputs,
-                             std::vector<std::uint8_t>* digests) {
-  if (engine_device_count() == 0) throw std::runtime_error("tempo::gpu: no CUDA device");
-  engine();
-  TEMPO_CUDA(cudaSetDevice(0));
-  const std::size_t in_bytes = msg_len * n, out_bytes = static_cast<std::size_t>(s.out_bytes) * n;
-  // Keccak's speed does not depend on the data: only the first `sample` messages get
-  // pseudo-random contents (for checking); the rest is a memset on the device.
-  const std::size_t k = std::min(n, sample);
-  std::vector<std::uint8_t> host(k * msg_len);
-  std::uint64_t x = 0x9E3779B97F4A7C15ULL;  // splitmix64: deterministic contents
-  for (auto& b : host) {
-    x += 0x9E3779B97F4A7C15ULL;
-    std::uint64_t z = x;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    b = static_cast<std::uint8_t>(z ^ (z >> 31));
-  }
-  DeviceBuf din, dout;
-  din.ensure(in_bytes + kLoadPadding);
-  dout.ensure(std::max<std::size_t>(out_bytes, 16));
-  cudaStream_t st;
-  TEMPO_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  TEMPO_CUDA(cudaEventCreate(&e0));
-  TEMPO_CUDA(cudaEventCreate(&e1));
-  std::vector<float> times;
-  try {
-    if (in_bytes) TEMPO_CUDA(cudaMemset(din.p, 0x5A, in_bytes));
-    if (!host.empty()) TEMPO_CUDA(cudaMemcpy(din.p, host.data(), host.size(), cudaMemcpyHostToDevice));
-    auto launch = [&] {
-      check(static_cast<cudaError_t>(launch_fixed_variant(variant, st, static_cast<const std::uint8_t*>(din.p),
-                                                          msg_len, static_cast<std::uint8_t*>(dout.p), n, s)),
-            "launch_fixed_variant");
-    };
-    launch();  // warm-up
-    TEMPO_CUDA(cudaStreamSynchronize(st));
-    for (int i = 0; i < reps; ++i) {
-      TEMPO_CUDA(cudaEventRecord(e0, st));
-      launch();
-      TEMPO_CUDA(cudaEventRecord(e1, st));
-      TEMPO_CUDA(cudaEventSynchronize(e1));
-      float ms = 0;
-      TEMPO_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-      times.push_back(ms);
-    }
-    if (digests) {
-      digests->resize(k * s.out_bytes);
-      if (!digests->empty())
-        TEMPO_CUDA(cudaMemcpy(digests->data(), dout.p, digests->size(), cudaMemcpyDeviceToHost));
-    }
-    if (inputs) *inputs = host;
-  } catch (...) {
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaStreamDestroy(st);
-    cudaFree(din.p);
-    cudaFree(dout.p);
-    throw;
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaStreamDestroy(st);
-  cudaFree(din.p);
-  cudaFree(dout.p);
-  if (times.empty()) return 0;
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt) {
+  if (visible_devices() == 0 || opt.max_devices == 0) return nullptr;
+  return std::make_unique<CudaDeviceSide>(opt);
 }
 
 }  // namespace tempo::gpu::detail

@@ -1,28 +1,30 @@
-// One batch's shared state between the dispatching task and the engine threads.
-// Internal header.
+// One batch's shared state between the dispatching task and the engine's stream
+// threads. Internal header.
 //
-// Work division: the unclaimed messages are [front, back). The CPU workers claim
-// blocks from the front, the engine threads (all streams of all devices) claim chunks
-// from the back, under one mutex (claims are coarse: tens of microseconds of work or
-// more). When the two meet, both sides are done at about the same time, whatever the
-// cost model's estimate was: the estimate only decides who takes part.
+// Work division (two-ended claiming): the unclaimed items are [front, back). The
+// CPU side claims blocks from the front, the stream threads (all streams of all
+// devices) claim chunks from the back, under one mutex (claims are coarse: tens of
+// microseconds of work or more, so the mutex is never hot). When the two meet, both
+// sides finish at about the same time whatever the cost model's estimate was: the
+// estimate only decides who takes part and how big the chunks are.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <string>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
-#include <utility>
+#include <string>
 #include <vector>
 
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/gpu/cost_model.hpp>
+#include <tempo/gpu/engine.hpp>
+#include <tempo/gpu/op.hpp>
 #include <tempo/tempo.hpp>
-
-#include "keccak_device.hpp"
 
 namespace tempo::gpu::detail {
 
@@ -32,62 +34,92 @@ inline double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-// Messages either at fixed stride (offsets == nullptr) or by offsets (n+1 entries, [0] == 0).
-struct View {
-  const std::uint8_t* data = nullptr;
-  const std::uint64_t* offsets = nullptr;
-  std::size_t msg_len = 0;
-  std::size_t n = 0;
-  std::uint64_t begin(std::size_t i) const { return offsets ? offsets[i] : static_cast<std::uint64_t>(i) * msg_len; }
-  std::uint64_t bytes(std::size_t s, std::size_t e) const { return begin(e) - begin(s); }
-  bool fixed() const { return offsets == nullptr; }
-};
-
 struct Range {
   std::size_t begin = 0, end = 0;
   std::size_t size() const { return end - begin; }
   bool empty() const { return begin >= end; }
 };
 
-struct Job {
-  crypto::Algorithm algo{};
-  SpongeSpec spec;
-  View in;
+// The validated batch: inputs, output, and byte arithmetic over item ranges.
+struct BatchView {
+  std::array<Operand, kMaxInputs> in{};
+  std::size_t inputs = 0;
+  std::size_t n = 0;
   std::uint8_t* out = nullptr;
-  std::size_t out_bytes = 0;
-  bool in_pinned = false;   // the copy engines may read `in` directly
-  bool out_pinned = false;  // ... and write `out` directly
-  std::uint64_t max_gpu_len = 0;  // longer messages are left to the CPU
+  std::size_t out_stride = 0;
 
-  // Chunk caps for the engine threads (bytes of input, bytes of output, messages).
-  std::size_t chunk_in = 0, chunk_out = 0, chunk_items = 0;
+  std::uint64_t begin(std::size_t k, std::size_t i) const {
+    const Operand& o = in[k];
+    return o.offsets.empty() ? static_cast<std::uint64_t>(i) * o.stride : o.offsets[i];
+  }
+  std::uint64_t bytes(std::size_t k, std::size_t s, std::size_t e) const { return begin(k, e) - begin(k, s); }
+  // All inputs' bytes of items [s, e): non-decreasing in e, non-increasing in s.
+  std::uint64_t in_bytes(std::size_t s, std::size_t e) const {
+    std::uint64_t b = 0;
+    for (std::size_t k = 0; k < inputs; ++k) b += bytes(k, s, e);
+    return b;
+  }
+  // The chunk of items [r.begin, r.end) in host memory.
+  Chunk host_chunk(Range r) const {
+    Chunk c;
+    c.begin = r.begin;
+    c.count = r.size();
+    c.inputs = inputs;
+    for (std::size_t k = 0; k < inputs; ++k) {
+      const Operand& o = in[k];
+      c.in[k].stride = o.stride;
+      c.in[k].data = o.data.data() + begin(k, r.begin);
+      c.in[k].offsets = o.offsets.empty() ? nullptr : o.offsets.data() + r.begin;
+    }
+    c.out = out + r.begin * out_stride;
+    c.out_stride = out_stride;
+    return c;
+  }
+};
 
-  std::mutex m;  // guards everything below it
+// Throws std::invalid_argument naming the problem. Returns the item count.
+BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output out);
+
+struct Job {
+  const BatchOp* op = nullptr;
+  std::shared_ptr<const BatchOp> owned_op;  // set when the Offload keeps the op alive
+  CostModel* model = nullptr;
+  BatchView v;
+  std::array<bool, kMaxInputs> in_pinned{};  // the copy engines may read input k directly
+  bool out_pinned = false;                   // ... and write the output directly
+  std::uint64_t max_device_item = 0;         // longer items (input 0) are left to the CPU
+  double work_per_item = 1;                  // op.work at the average item size
+
+  // Chunk caps for the stream threads (input bytes, items).
+  std::size_t chunk_bytes = 0, chunk_items = 0;
+
+  std::mutex m;  // guards everything below it up to `pending`
   std::size_t front = 0, back = 0;
-  std::vector<Range> leftovers;          // ranges the GPU gave back (memory ran out)
-  std::vector<std::size_t> skipped;      // messages over max_gpu_len inside GPU chunks
-  std::exception_ptr error;              // first non-recoverable failure
+  std::vector<Range> leftovers;      // ranges the devices gave back (memory ran out, shutdown)
+  std::vector<std::size_t> skipped;  // items over max_device_item inside enqueued GPU chunks
+  std::exception_ptr error;          // first non-recoverable failure
   bool fell_back = false;
   double copy_in_ms = 0, kernel_ms = 0, copy_out_ms = 0;
-  std::size_t gpu_items = 0, gpu_chunks = 0;
-  double gpu_perms = 0, gpu_bytes = 0;
+  std::size_t gpu_items = 0, gpu_chunks = 0;  // items in completed GPU chunks (skipped included)
+  double gpu_work = 0, gpu_bytes = 0;
   unsigned devices_mask = 0;
-  Clock::time_point gpu_first{}, gpu_last{};
-  bool gpu_started = false;
-
-  std::atomic<int> pending{0};  // engine threads still on this job
-  Signal done;                  // set by the last engine thread
-  bool finished = false;        // (under m) the same, for waiting outside tempo
+  Clock::time_point gpu_last{};
+  bool finished = false;  // every stream thread is done with the job
   std::condition_variable finished_cv;
 
-  // The async form's deferred CPU placement: join() does the hashing.
+  std::atomic<int> pending{0};  // stream threads still on this job
+  Signal done;                  // set with `finished`, for tempo waiters
+
+  // The async form's deferred CPU placement: join() does the work.
   bool deferred_cpu = false;
   bool joined = false;
   std::string reason;
   Clock::time_point submitted{};
+  // SAFETY: keeps the engine core (and its stream threads) alive while the job exists.
+  std::shared_ptr<EngineCore> engine;
 
-  // Called by the last engine thread. The engine thread keeps its own reference,
-  // so the Job outlives this call even if the waiter drops its reference at once.
+  // Called by the last stream thread; that thread holds its own reference, so the Job
+  // outlives this call even if the waiter drops its reference at once.
   void mark_finished() {
     {
       std::lock_guard lock(m);
@@ -100,15 +132,14 @@ struct Job {
     std::unique_lock lock(m);
     finished_cv.wait(lock, [&] { return finished; });
   }
-
-  // Claims up to `max_items` messages / `max_bytes` input bytes from the back.
-  // A single message over max_bytes is still claimed alone (callers check). Empty: none left.
-  Range claim_back(std::size_t max_bytes, std::size_t max_items) {
-    std::lock_guard lock(m);
-    return claim_back_locked(max_bytes, max_items);
-  }
-  Range claim_back_locked(std::size_t max_bytes, std::size_t max_items);
+  // Claims up to max_items items / max_bytes input bytes from the back (from the front).
+  // A single item over max_bytes is still claimed alone. Empty: none left.
+  Range claim_back(std::size_t max_bytes, std::size_t max_items);
   Range claim_front(std::size_t max_bytes, std::size_t max_items);
+  void give_back(Range r) {
+    std::lock_guard lock(m);
+    leftovers.push_back(r);
+  }
   void fail(std::exception_ptr e) {
     std::lock_guard lock(m);
     if (!error) error = e;
@@ -118,14 +149,5 @@ struct Job {
     return error != nullptr;
   }
 };
-
-// Keccak-f calls needed to hash `bytes` of input spread over `items` messages, each
-// squeezing out_bytes (an estimate within `items` of the exact count, in O(1)).
-inline double estimate_perms(double items, double bytes, std::size_t rate, std::size_t out_bytes) {
-  const double squeeze_extra = out_bytes > rate ? static_cast<double>((out_bytes - 1) / rate) : 0.0;
-  return items * (1.0 + squeeze_extra) + bytes / static_cast<double>(rate);
-}
-
-SpongeSpec spec_for(crypto::Algorithm a, std::size_t out_bytes);
 
 }  // namespace tempo::gpu::detail

@@ -24,7 +24,7 @@
 #define TEMPO_HD inline
 #endif
 
-namespace tempo::gpu::detail {
+namespace tempo::crypto::cuda {
 
 // What the kernels need to know about an algorithm.
 struct SpongeSpec {
@@ -330,4 +330,4 @@ TEMPO_HD void hash_message(const std::uint8_t* msg, std::uint64_t len, std::uint
   }
 }
 
-}  // namespace tempo::gpu::detail
+}  // namespace tempo::crypto::cuda

@@ -3,7 +3,7 @@
 
 #include "kernels.hpp"
 
-namespace tempo::gpu::detail {
+namespace tempo::crypto::cuda {
 namespace {
 
 constexpr int kFixed32Block = 256;
@@ -51,12 +51,12 @@ __global__ void __launch_bounds__(kGenericBlock) fixed_kernel(const std::uint8_t
 }
 
 __global__ void __launch_bounds__(kGenericBlock) var_kernel(const std::uint8_t* __restrict__ in,
-                                                            const std::uint32_t* __restrict__ offsets,
+                                                            const std::uint64_t* __restrict__ offsets,
                                                             std::uint8_t* __restrict__ out, std::uint64_t n,
                                                             std::uint64_t max_len, SpongeSpec s) {
   const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kGenericBlock + threadIdx.x;
   if (i >= n) return;
-  const std::uint32_t b = offsets[i], e = offsets[i + 1];
+  const std::uint64_t b = offsets[i], e = offsets[i + 1];
   if (e - b > max_len) return;  // left for the CPU
   hash_message(in + b, e - b, out + i * s.out_bytes, s);
 }
@@ -103,7 +103,7 @@ int launch_fixed(void* stream, const std::uint8_t* d_in, std::uint64_t msg_len, 
   return launch_fixed_variant(0, stream, d_in, msg_len, d_out, n, s);
 }
 
-int launch_var(void* stream, const std::uint8_t* d_in, const std::uint32_t* d_offsets, std::uint8_t* d_out,
+int launch_var(void* stream, const std::uint8_t* d_in, const std::uint64_t* d_offsets, std::uint8_t* d_out,
                std::uint64_t n, std::uint64_t max_len, const SpongeSpec& s) {
   if (n == 0) return 0;
   var_kernel<<<blocks_for(n, kGenericBlock), kGenericBlock, 0, static_cast<cudaStream_t>(stream)>>>(
@@ -111,4 +111,4 @@ int launch_var(void* stream, const std::uint8_t* d_in, const std::uint32_t* d_of
   return static_cast<int>(cudaGetLastError());
 }
 
-}  // namespace tempo::gpu::detail
+}  // namespace tempo::crypto::cuda

@@ -9,7 +9,8 @@
 
 #include <catch2/catch.hpp>
 #include <tempo/crypto/keccak.hpp>
-#include <tempo/gpu/gpu.hpp>
+#include <tempo/crypto/offload.hpp>
+#include <tempo/tempo.hpp>
 
 namespace gtest {
 

@@ -7,7 +7,7 @@
 
 using namespace tempo;
 using crypto::Algorithm;
-namespace d = tempo::gpu::detail;
+namespace d = tempo::crypto::cuda;
 
 namespace {
 d::SpongeSpec spec(Algorithm a, std::size_t out) {

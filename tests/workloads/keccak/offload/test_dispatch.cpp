@@ -83,7 +83,7 @@ TEST_CASE("submit/join: the async form joins like a fork", "[gpu][dispatch]") {
     gpu::Offload off = gpu::submit(t, Algorithm::turboshake128, b.view(), 48, out);
     CHECK(off.valid());
     // Other tempo work while the offload runs.
-    const auto sum = parallel_reduce(t, 0, 100000, 1, std::uint64_t{0}, [](std::size_t i) { return std::uint64_t(i); },
+    const auto sum = parallel_reduce(t, 0, 100000, tempo::grain{1}, std::uint64_t{0}, [](std::size_t i) { return std::uint64_t(i); },
                                      [](std::uint64_t x, std::uint64_t y) { return x + y; });
     CHECK(sum == 4999950000ull);
     gpu::BatchReport rep = off.join(t);

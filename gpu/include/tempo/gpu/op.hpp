@@ -1,0 +1,140 @@
+// What a workload gives the engine: a batch operation (BatchOp) over items laid out
+// at a fixed stride or by offsets, with a CPU implementation over an index range and,
+// optionally, a CUDA launch over a chunk already on a device.
+//
+// The engine owns placement (CPU, GPU, or both from the two ends of the batch),
+// chunking, staging, streams, copies and calibration; the op owns only the per-item
+// computation. An op object must be safe to call from several threads at once on
+// disjoint chunks (const member functions over immutable state do that).
+//
+// A complete user-defined operation, with its own kernel, is in docs/gpu-engine.md
+// and examples/offload_op.cu (tested in CI on the CPU path and on the device).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+
+namespace tempo::gpu {
+
+// One input of a batch: `count` items, either at a fixed stride (offsets empty) or
+// item i = data[offsets[i], offsets[i+1]) with offsets.size() == count + 1,
+// offsets[0] == 0, non-decreasing, offsets[count] == data.size().
+struct Operand {
+  std::span<const std::uint8_t> data;
+  std::size_t stride = 0;
+  std::span<const std::uint64_t> offsets;
+
+  static Operand fixed(std::span<const std::uint8_t> data, std::size_t stride) noexcept {
+    return Operand{data, stride, {}};
+  }
+  static Operand variable(std::span<const std::uint8_t> data, std::span<const std::uint64_t> offsets) noexcept {
+    return Operand{data, 0, offsets};
+  }
+  bool is_fixed() const noexcept { return offsets.empty(); }
+};
+
+// The output of a batch: count * out_stride bytes (out_stride is the op's).
+using Output = std::span<std::uint8_t>;
+
+constexpr std::size_t kMaxInputs = 4;
+
+// One input as a chunk sees it. Item i (0 <= i < count) of the chunk is
+//   fixed:    data + i * stride, `stride` bytes
+//   variable: data + (offsets[i] - offsets[0]), offsets[i+1] - offsets[i] bytes
+// On the device, offsets point to device memory and offsets[0] == 0 (the engine rebases
+// them); on the host they point into the caller's array.
+struct ChunkInput {
+  const std::uint8_t* data = nullptr;
+  std::size_t stride = 0;
+  const std::uint64_t* offsets = nullptr;  // nullptr: fixed stride
+
+  // Host side only (dereferences offsets).
+  std::span<const std::uint8_t> item(std::size_t i) const noexcept {
+    if (offsets == nullptr) return {data + i * stride, stride};
+    return {data + (offsets[i] - offsets[0]), static_cast<std::size_t>(offsets[i + 1] - offsets[i])};
+  }
+};
+
+// Items [begin, begin + count) of a batch, on the host (BatchOp::cpu) or on one
+// device (BatchOp::cuda). Item i's output is out + i * out_stride. When the op runs
+// in place, out may equal inputs[0].data (same stride).
+struct Chunk {
+  std::size_t begin = 0;  // index of the chunk's first item in the whole batch
+  std::size_t count = 0;
+  std::array<ChunkInput, kMaxInputs> in{};
+  std::size_t inputs = 0;
+  std::uint8_t* out = nullptr;
+  std::size_t out_stride = 0;
+  std::span<std::uint8_t> out_item(std::size_t i) const noexcept { return {out + i * out_stride, out_stride}; }
+};
+
+// Where a CUDA launch goes: the device (already current on the calling thread) and
+// the stream the engine owns for this chunk. `stream` is a cudaStream_t.
+struct DeviceContext {
+  int device = 0;
+  void* stream = nullptr;
+};
+
+// Linear cost priors of one operation, in milliseconds, before any measurement:
+//   CPU, one core:     cpu_fixed + cpu_per_work * work + cpu_per_byte * bytes
+//   GPU, one device:   gpu_fixed + gpu_per_work * work + gpu_per_byte * bytes (host to host)
+// `work` is the sum of BatchOp::work over the items, `bytes` all inputs plus output.
+// The engine refines them online from every batch (per operation key).
+struct CostPrior {
+  double cpu_fixed = 0.002;
+  double cpu_per_work = 1e-3;   // 1 us per work unit
+  double cpu_per_byte = 0.05e-6;
+  double gpu_fixed = 0.060;     // engine hand-off, launch, synchronise
+  double gpu_per_work = 1e-6;   // 1 ns per work unit (the device is ~1000x wider)
+  double gpu_per_byte = 0.02e-6;  // ~50 GB/s each way, both ways overlapped
+};
+
+class BatchOp {
+ public:
+  virtual ~BatchOp() = default;
+
+  // Names the operation and its parameter set ("shake256/32", "ntt-fwd/PN10QP27"):
+  // the cost model is calibrated per key. Stable for the op's lifetime.
+  virtual std::string key() const = 0;
+  // Inputs per item (1..kMaxInputs) and output bytes per item.
+  virtual std::size_t inputs() const { return 1; }
+  virtual std::size_t out_stride() const = 0;
+  // Whether `out` may be the same memory as input 0 (then out_stride == input 0's stride).
+  virtual bool in_place_ok() const { return false; }
+  // Work units of one item whose inputs total `in_bytes` (e.g. Keccak-f calls);
+  // the cost model is linear in the sum. Must be cheap: called per chunk, not per item,
+  // with the chunk's average when items vary.
+  virtual double work(double in_bytes) const {
+    (void)in_bytes;
+    return 1.0;
+  }
+  virtual CostPrior prior() const { return {}; }
+
+  // Host: computes items [c.begin, c.begin + c.count). Called on tempo workers,
+  // concurrently on disjoint chunks. Throws std::exception on failure.
+  virtual void cpu(const Chunk& c) const = 0;
+
+  // Device: enqueues the chunk's work on ctx.stream and returns without synchronising.
+  // Pointers in `c` are device pointers. Returns a cudaError_t (0 = success), e.g. the
+  // value of cudaGetLastError() after the launch. Only called when has_cuda().
+  virtual bool has_cuda() const { return false; }
+  virtual int cuda(const Chunk& c, const DeviceContext& ctx) const {
+    (void)c;
+    (void)ctx;
+    return 0;
+  }
+  // Items whose input 0 is longer than this are left to the CPU even inside a GPU
+  // chunk: the kernel must skip them (leave their output untouched); the engine
+  // computes them with cpu() afterwards. Fixed-stride batches longer than this run on the CPU.
+  virtual std::uint64_t max_device_item() const { return std::numeric_limits<std::uint64_t>::max(); }
+  // Device input buffers carry kDevicePadding bytes of readable slack after the last item.
+};
+
+// Readable slack after a chunk's last input byte in device buffers (vector loads).
+constexpr std::size_t kDevicePadding = 64;
+
+}  // namespace tempo::gpu
