@@ -1,0 +1,43 @@
+// The two instruction-set backends (AES-NI + PCLMULQDQ, and portable constant-time), each a
+// table of its primitives and its instantiation of sign/verify. The portable one always
+// exists; the AES-NI one only on CPUs that have both instructions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common.hpp"
+
+namespace tempo {
+class Task;
+}
+
+namespace tempo::faest::detail {
+
+struct BackendOps {
+  const char* name;
+  gf128 (*mul)(gf128, gf128);                       // GF(2^128)
+  std::uint64_t (*mul64)(std::uint64_t, std::uint64_t);  // GF(2^64)
+  void (*leaf_hash)(std::uint8_t out[48], const std::uint8_t uhash[48], const std::uint8_t x[64]);
+  // The FAEST PRG: out_i = AES-128-CTR(key_i, iv + tweak_i in the top word)[0, outlen), where
+  // tweak_i = tweaks ? tweaks[i] : tweak; the counter is the low 32-bit word, little-endian.
+  void (*prg)(const std::uint8_t* keys, std::size_t n, const std::uint8_t iv[16], const std::uint32_t* tweaks,
+              std::uint32_t tweak, std::uint8_t* out, std::size_t outlen);
+  void (*sign)(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key,
+               const std::uint8_t* w, const std::uint8_t* msg, std::size_t msg_len, const std::uint8_t* rho,
+               std::size_t rho_len, std::uint8_t* sig);
+  bool (*verify)(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg,
+                 std::size_t msg_len, const std::uint8_t* sig);
+};
+
+const BackendOps& portable_backend();
+const BackendOps* ni_backend();     // nullptr when the CPU lacks AES-NI or PCLMULQDQ
+const BackendOps& active_backend();  // AES-NI when present unless TEMPO_FAEST_BACKEND=portable
+
+// The PRG's per-key counter block: iv with tweak added to its top little-endian word.
+inline void tweak_iv(std::uint8_t out[16], const std::uint8_t iv[16], std::uint32_t tweak) {
+  std::memcpy(out, iv, 16);
+  put_le32(out + 12, get_le32(iv + 12) + tweak);
+}
+
+}  // namespace tempo::faest::detail

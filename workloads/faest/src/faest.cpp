@@ -1,0 +1,280 @@
+// Public API: parameter checks, keys, the AES witness, backend choice, batches.
+#include <tempo/faest.hpp>
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include <tempo/tempo.hpp>
+
+#include "aes_portable.hpp"
+#include "backend.hpp"
+#include "common.hpp"
+
+namespace tempo::faest {
+namespace detail {
+
+void secure_zero(void* p, std::size_t n) noexcept {
+  if (p == nullptr || n == 0) return;
+  std::memset(p, 0, n);
+  // The asm makes the zeroed memory observable, so the memset cannot be dropped.
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+const ParamSet& param_set(Params p) {
+  switch (p) {
+    case Params::faest_128f: return params_128f;
+    case Params::faest_128s: return params_128s;
+  }
+  throw std::invalid_argument("tempo::faest: unknown parameter set");
+}
+
+const BackendOps& active_backend() {
+  static const BackendOps* ops = [] {
+    const char* env = std::getenv("TEMPO_FAEST_BACKEND");
+    if (env != nullptr && std::string(env) == "portable") return &portable_backend();
+    const BackendOps* ni = ni_backend();
+    return ni != nullptr ? ni : &portable_backend();
+  }();
+  return *ops;
+}
+
+namespace {
+
+// AES-128 of one block, constant time (the OWF: key secret, input public).
+void owf(const std::uint8_t key[16], const std::uint8_t in[16], std::uint8_t out[16]) {
+  std::uint8_t rk[176];
+  ct::expand_keys(key, 1, 4, rk);
+  std::memcpy(out, in, 16);
+  ct::encrypt_blocks(rk, 176, 10, out, 1);
+  secure_zero(rk, sizeof rk);
+}
+
+std::uint8_t gf8_pow238(std::uint8_t x) {  // 238 = 0b11101110
+  std::uint8_t y = ct::gf8_mul(x, x);  // x^2
+  x = ct::gf8_mul(y, y);               // x^4
+  y = ct::gf8_mul(x, y);               // x^6
+  x = ct::gf8_mul(x, x);               // x^8
+  y = ct::gf8_mul(x, y);               // x^14
+  x = ct::gf8_mul(x, x);               // x^16
+  x = ct::gf8_mul(x, x);               // x^32
+  y = ct::gf8_mul(x, y);               // x^46
+  x = ct::gf8_mul(x, x);               // x^64
+  y = ct::gf8_mul(x, y);               // x^110
+  x = ct::gf8_mul(x, x);               // x^128
+  return ct::gf8_mul(x, y);            // x^238
+}
+// The inverse norm N(x)^-1 = x^-17 = x^238, as 4 bits (faest-ref aes.c invnorm).
+std::uint8_t invnorm(std::uint8_t in) {
+  const std::uint8_t y = gf8_pow238(in);
+  return std::uint8_t((y & 1) | ((y >> 6) & 1) << 1 | ((y >> 7) & 1) << 2 | ((y >> 2) & 1) << 3);
+}
+
+// The extended witness (FAEST v2 Algorithm "ExtendWitness", faest-ref aes_extend_witness):
+// key, the first word of round keys 1..10, then for rounds 1..9 the inverse norms of the
+// S-box inputs (odd rounds) or the state after ShiftRows (even rounds).
+void extend(const std::uint8_t key[16], const std::uint8_t in[16], std::uint8_t w[ell_bytes]) {
+  std::uint8_t rk[176], s[16];
+  ct::expand_keys(key, 1, 4, rk);
+  std::memcpy(w, key, 16);
+  for (unsigned j = 0; j < 10; ++j) std::memcpy(w + 16 + 4 * j, rk + 16 * (j + 1), 4);
+  std::uint8_t* o = w + lke_bytes;
+  xor_bytes(s, in, rk, 16);
+  for (unsigned round = 1; round < 10; ++round) {
+    if (round % 2 == 1)
+      for (unsigned i = 0; i < 16; i += 2) *o++ = std::uint8_t(invnorm(s[i]) | invnorm(s[i + 1]) << 4);
+    ct::sub_bytes(s, 16);
+    ct::shift_rows(s);
+    if (round % 2 == 0) {
+      std::memcpy(o, s, 16);
+      o += 16;
+    }
+    ct::mix_columns(s);
+    for (unsigned b = 0; b < 16; ++b) s[b] ^= rk[16 * round + b];
+  }
+  secure_zero(rk, sizeof rk);
+  secure_zero(s, sizeof s);
+}
+
+void check_size(const char* what, std::size_t got, std::size_t want) {
+  if (got != want)
+    throw std::invalid_argument(std::string("tempo::faest: ") + what + " must be " + std::to_string(want) +
+                                " bytes, got " + std::to_string(got));
+}
+
+// Keygen's rejection rule: the two lowest bits of the AES key may not both be set.
+bool key_allowed(const std::uint8_t* key) { return (key[0] & 3) != 3; }
+
+// Unpacks a secret key into pk (32 B) and the witness; throws for a malformed key.
+void unpack(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std::uint8_t w[ell_bytes]) {
+  param_set(p);
+  check_size("secret key", sk.size(), 32);
+  if (!key_allowed(sk.data() + 16))
+    throw std::invalid_argument("tempo::faest: malformed secret key (AES key bits 0 and 1 both set)");
+  std::memcpy(pk, sk.data(), 16);
+  owf(sk.data() + 16, sk.data(), pk + 16);
+  extend(sk.data() + 16, sk.data(), w);
+}
+
+void sign_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+               std::span<const std::uint8_t> rho, std::span<std::uint8_t> out) {
+  const ParamSet& ps = param_set(p);
+  check_size("signature buffer", out.size(), ps.sig_size);
+  std::uint8_t pk[32], w[ell_bytes];
+  unpack(p, sk, pk, w);
+  active_backend().sign(t, ps, pk, sk.data() + 16, w, msg.data(), msg.size(), rho.data(), rho.size(), out.data());
+  secure_zero(w, sizeof w);
+}
+
+bool verify_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                 std::span<const std::uint8_t> sig) {
+  const ParamSet& ps = param_set(p);
+  check_size("public key", pk.size(), 32);
+  check_size("signature", sig.size(), ps.sig_size);
+  return active_backend().verify(t, ps, pk.data(), msg.data(), msg.size(), sig.data());
+}
+
+}  // namespace
+}  // namespace detail
+
+KeyPair::~KeyPair() { detail::secure_zero(secret_key.data(), secret_key.size()); }
+
+std::size_t public_key_size(Params p) { return detail::param_set(p), 32; }
+std::size_t secret_key_size(Params p) { return detail::param_set(p), 32; }
+std::size_t signature_size(Params p) { return detail::param_set(p).sig_size; }
+const char* name(Params p) { return p == Params::faest_128f ? "FAEST-128f" : (detail::param_set(p), "FAEST-128s"); }
+const char* cpu_backend_name() { return detail::active_backend().name; }
+
+void os_random(std::span<std::uint8_t> out) {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t r = getrandom(out.data() + done, out.size() - done, 0);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("tempo::faest: getrandom failed");
+    }
+    done += std::size_t(r);
+  }
+}
+
+KeyPair keygen(Params p) { return keygen(p, os_random); }
+
+KeyPair keygen(Params p, const RandomSource& random) {
+  detail::param_set(p);
+  KeyPair kp;
+  kp.secret_key.assign(32, 0);
+  kp.public_key.assign(32, 0);
+  std::uint8_t* key = kp.secret_key.data() + 16;
+  do {
+    random(std::span<std::uint8_t>(key, 16));
+  } while (!detail::key_allowed(key));  // a rejected key is discarded, so this leaks nothing kept
+  random(std::span<std::uint8_t>(kp.secret_key.data(), 16));
+  std::memcpy(kp.public_key.data(), kp.secret_key.data(), 16);
+  detail::owf(key, kp.secret_key.data(), kp.public_key.data() + 16);
+  return kp;
+}
+
+std::vector<std::uint8_t> extend_witness(Params p, std::span<const std::uint8_t> secret_key) {
+  std::uint8_t pk[32];
+  std::vector<std::uint8_t> w(detail::ell_bytes);
+  detail::unpack(p, secret_key, pk, w.data());
+  return w;
+}
+
+void sign_into(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+               std::span<const std::uint8_t> rho, std::span<std::uint8_t> out) {
+  detail::sign_impl(nullptr, p, sk, msg, rho, out);
+}
+
+std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+                               std::span<const std::uint8_t> rho) {
+  std::vector<std::uint8_t> sig(signature_size(p));
+  detail::sign_impl(nullptr, p, sk, msg, rho, sig);
+  return sig;
+}
+
+std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg) {
+  std::uint8_t rho[16];
+  os_random(rho);
+  auto sig = sign(p, sk, msg, rho);
+  detail::secure_zero(rho, sizeof rho);
+  return sig;
+}
+
+std::vector<std::uint8_t> sign(tempo::Task& t, Params p, std::span<const std::uint8_t> sk,
+                               std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho) {
+  std::vector<std::uint8_t> sig(signature_size(p));
+  detail::sign_impl(&t, p, sk, msg, rho, sig);
+  return sig;
+}
+
+bool verify(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+            std::span<const std::uint8_t> sig) {
+  return detail::verify_impl(nullptr, p, pk, msg, sig);
+}
+bool verify(tempo::Task& t, Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+            std::span<const std::uint8_t> sig) {
+  return detail::verify_impl(&t, p, pk, msg, sig);
+}
+
+namespace {
+void check_backend(Backend b, const char* fn) {
+  if (b == Backend::gpu)
+    throw std::invalid_argument(std::string("tempo::faest::") + fn + ": this build has no GPU path for FAEST");
+}
+void check_count(const char* fn, const char* what, std::size_t got, std::size_t want) {
+  if (got != want)
+    throw std::invalid_argument(std::string("tempo::faest::") + fn + ": " + what + " has " + std::to_string(got) +
+                                " entries, expected " + std::to_string(want));
+}
+}  // namespace
+
+void sign_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
+                      std::span<const std::span<const std::uint8_t>> msgs,
+                      std::span<const std::span<const std::uint8_t>> rhos,
+                      std::span<const std::span<std::uint8_t>> outs, Backend backend) {
+  check_backend(backend, "sign_batch");
+  const std::size_t n = sks.size();
+  check_count("sign_batch", "messages", msgs.size(), n);
+  check_count("sign_batch", "signatures_out", outs.size(), n);
+  if (!rhos.empty()) check_count("sign_batch", "rhos", rhos.size(), n);
+  const detail::ParamSet& ps = detail::param_set(p);
+  for (std::size_t i = 0; i < n; ++i) {  // all checks before any work
+    detail::check_size("secret key", sks[i].size(), 32);
+    detail::check_size("signature buffer", outs[i].size(), ps.sig_size);
+  }
+  tempo::parallel_for(t, 0, n, [&](std::size_t i) {
+    if (!rhos.empty()) {
+      detail::sign_impl(nullptr, p, sks[i], msgs[i], rhos[i], outs[i]);
+    } else {
+      std::uint8_t rho[16];
+      os_random(rho);
+      detail::sign_impl(nullptr, p, sks[i], msgs[i], rho, outs[i]);
+    }
+  });
+}
+
+void verify_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
+                        std::span<const std::span<const std::uint8_t>> msgs,
+                        std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
+                        Backend backend) {
+  check_backend(backend, "verify_batch");
+  const std::size_t n = pks.size();
+  check_count("verify_batch", "messages", msgs.size(), n);
+  check_count("verify_batch", "signatures", sigs.size(), n);
+  check_count("verify_batch", "results_out", results.size(), n);
+  const detail::ParamSet& ps = detail::param_set(p);
+  for (std::size_t i = 0; i < n; ++i) {
+    detail::check_size("public key", pks[i].size(), 32);
+    detail::check_size("signature", sigs[i].size(), ps.sig_size);
+  }
+  tempo::parallel_for(t, 0, n, [&](std::size_t i) {
+    results[i] = detail::verify_impl(nullptr, p, pks[i], msgs[i], sigs[i]) ? 1 : 0;
+  });
+}
+
+}  // namespace tempo::faest

@@ -1,0 +1,493 @@
+// The QuickSilver proof that the committed witness is an AES-128 evaluation of the public
+// key (FAEST v2, Sections 6.3-6.5; faest-ref 2.0.5 faest_aes.c.in for lambda = 128, Nst = 4,
+// R = 10, Ske = 40). Prover: values and tags, degree-0/1/2 coefficients hashed by ZkHash3.
+// Verifier: keys (q + delta * value). Templated on the field backend B (B::mul).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "common.hpp"
+
+namespace tempo::faest::detail {
+
+// Constants of faest-ref fields.c / faest_aes.c.in for GF(2^128) (low word first).
+inline constexpr gf128 k_alpha[7] = {
+    {0xa13fe8ac5560ce0dull, 0x053d8555a9979a1cull}, {0xec7759ca3488aee1ull, 0x4cf4b7439cbfbb84ull},
+    {0xbfcf02ae363946a8ull, 0x35ad604f7d51d2c6ull}, {0x6b8330483c2e9849ull, 0x0dcb364640a222feull},
+    {0x252b49277b1b82b4ull, 0x549810e11a88dea5ull}, {0xc72bf2ef2521ff22ull, 0xd681a5686c0c1f75ull},
+    {0x7a7a8e94e136f9bcull, 0x0950311a4fb78fe0ull}};
+inline constexpr gf128 k_beta_squares[5] = {
+    {0xaca8c2a7190f676bull, 0xdb4a932e2cae3d8bull}, {0x34d2f7fba603e341ull, 0x500317bd159d73bbull},
+    {0xcbc26e38bdbd6c62ull, 0xf210539fd8dd2772ull}, {0x53b85b6402b1e849ull, 0x7959d70ce1ee6942ull},
+    {0xaca8c2a7190f676bull, 0xdb4a932e2cae3d8bull}};
+inline constexpr gf128 k_beta_cubes[4] = {
+    {0x53b85b6402b1e849ull, 0x7959d70ce1ee6942ull}, {0xaca8c2a7190f676bull, 0xdb4a932e2cae3d8bull},
+    {0x34d2f7fba603e341ull, 0x500317bd159d73bbull}, {0xcbc26e38bdbd6c62ull, 0xf210539fd8dd2772ull}};
+inline constexpr gf128 k_c[9] = {
+    {0xec7759ca3488aee0ull, 0x4cf4b7439cbfbb84ull}, {0xbfcf02ae363946a9ull, 0x35ad604f7d51d2c6ull},
+    {0x4c3607bab51b5acaull, 0xb32fd29a04c0be08ull}, {0xc95c10ed4f932c54ull, 0x186ca7a286376521ull},
+    {0x1f8e5cdeb7aab282ull, 0xca760596e52ed74aull}, {0x0000000000000001ull, 0x0000000000000000ull},
+    {0xd8a5ae31928b4da1ull, 0x1cf7a0fe8922c83full}, {0x88fd3d5cb6e7dff9ull, 0x7534634307ce7cbeull},
+    {0x433f53640b5ab39aull, 0x872430dcdf135bccull}};
+inline constexpr gf128 k_c_squares[9] = {
+    {0x6b8330483c2e9848ull, 0x0dcb364640a222feull}, {0xc72bf2ef2521ff23ull, 0xd681a5686c0c1f75ull},
+    {0x4d48b16661e860edull, 0x49c9321635282198ull}, {0xda3bd0e460a50d97ull, 0xf68b54c3d7c88a6cull},
+    {0xe1e073c178e70787ull, 0x9283a13819861c13ull}, {0x0000000000000001ull, 0x0000000000000000ull},
+    {0xa0415e708193f42aull, 0xffdb65d9987f058cull}, {0x4fd6cfb393c620dbull, 0xa3b5c62b6bc263cbull},
+    {0x1c6e94d79177c893ull, 0xdaec11278a2c0a89ull}};
+inline constexpr gf128 k_bc_2 = {0xa13fe8ac5560ce0dull, 0x053d8555a9979a1cull};
+inline constexpr gf128 k_bc_3 = {0xa13fe8ac5560ce0cull, 0x053d8555a9979a1cull};
+inline constexpr gf128 k_bc_2_sq = {0xec7759ca3488aee1ull, 0x4cf4b7439cbfbb84ull};
+inline constexpr gf128 k_bc_3_sq = {0xec7759ca3488aee0ull, 0x4cf4b7439cbfbb84ull};
+inline constexpr std::uint8_t k_rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+
+inline std::uint8_t bits_sq(std::uint8_t x) {
+  auto b = [x](int i) { return unsigned(x >> i) & 1u; };
+  return std::uint8_t((b(0) ^ b(4) ^ b(6)) | (b(4) ^ b(6) ^ b(7)) << 1 | (b(1) ^ b(5)) << 2 |
+                      (b(4) ^ b(5) ^ b(6) ^ b(7)) << 3 | (b(2) ^ b(4) ^ b(7)) << 4 | (b(5) ^ b(6)) << 5 |
+                      (b(3) ^ b(5)) << 6 | (b(6) ^ b(7)) << 7);
+}
+inline std::uint8_t rotr8(std::uint8_t x, unsigned c) { return std::uint8_t((x >> c) | (x << (8 - c))); }
+
+// The squaring map on the 8 bit-tags of a byte (same linear map as bits_sq).
+inline void sq_bit(gf128 out[8], const gf128 in[8]) {
+  out[7] = in[6] ^ in[7];
+  out[0] = in[0] ^ in[4] ^ in[6];
+  out[1] = in[4] ^ out[7];
+  out[2] = in[1] ^ in[5];
+  out[3] = out[1] ^ in[5];
+  out[4] = in[2] ^ in[4] ^ in[7];
+  out[5] = in[5] ^ in[6];
+  out[6] = in[3] ^ in[5];
+}
+
+inline gf128 sum_poly(const gf128* xs) {  // sum xs[j] * x^j, j < 128
+  gf128 r = xs[127];
+  for (int j = 126; j >= 0; --j) r = gf_dbl(r) ^ xs[j];
+  return r;
+}
+
+template <class B>
+struct Gf {
+  static gf128 byte_combine(const gf128 x[8]) {
+    gf128 r = x[0];
+    for (int i = 1; i < 8; ++i) r ^= B::mul(x[i], k_alpha[i - 1]);
+    return r;
+  }
+  static gf128 byte_combine_sq(const gf128 x[8]) {
+    gf128 t[8];
+    sq_bit(t, x);
+    return byte_combine(t);
+  }
+  static gf128 byte_combine_bits(std::uint8_t x) {
+    gf128 r = gf_from_bit(x);
+    for (int i = 1; i < 8; ++i) r ^= gf_mask(k_alpha[i - 1], unsigned(x >> i));
+    return r;
+  }
+  static gf128 byte_combine_bits_sq(std::uint8_t x) { return byte_combine_bits(bits_sq(x)); }
+};
+
+// QuickSilver's universal hash over the constraint coefficients (faest-ref zk_hash_128).
+template <class B>
+struct ZkHash {
+  gf128 h0{}, h1{}, s{}, t{};
+  const std::uint8_t* sd = nullptr;
+  explicit ZkHash(const std::uint8_t* chall2) : sd(chall2) {
+    s = gf_load(chall2 + 32);
+    std::memcpy(&t.lo, chall2 + 48, 8);
+  }
+  void update(gf128 v) {
+    h0 = B::mul(h0, s) ^ v;
+    h1 = B::mul(h1, t) ^ v;
+  }
+  gf128 finalize(gf128 x1) const { return B::mul(gf_load(sd), h0) ^ B::mul(gf_load(sd + 16), h1) ^ x1; }
+};
+
+template <class B>
+struct ZkHash3 {
+  ZkHash<B> h[3];
+  explicit ZkHash3(const std::uint8_t* chall2) : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {}
+  void update(gf128 v0, gf128 v1, gf128 v2) {
+    h[0].update(v0);
+    h[1].update(v1);
+    h[2].update(v2);
+  }
+  void raise_and_update(gf128 v1, gf128 v2) { update(gf128{}, v1, v2); }
+  ~ZkHash3() { secure_zero(h, sizeof h); }
+};
+
+// ---- prover ---------------------------------------------------------------------------------
+template <class B>
+struct AesProver {
+  using G = Gf<B>;
+  ZkHash3<B>& hs;
+
+  static void inverse_affine_byte(std::uint8_t& y, gf128 y_tag[8], std::uint8_t x, const gf128 x_tag[8]) {
+    y = std::uint8_t(rotr8(x, 7) ^ rotr8(x, 5) ^ rotr8(x, 2) ^ 0x5);
+    for (int b = 0; b < 8; ++b) y_tag[b] = x_tag[(b + 7) % 8] ^ x_tag[(b + 5) % 8] ^ x_tag[(b + 2) % 8];
+  }
+
+  // Key schedule constraints; fills the expanded key k (176 bytes) and its tags.
+  void expkey(std::uint8_t k[176], gf128 k_tag[1408], const std::uint8_t* w, const gf128* w_tag) {
+    std::memcpy(k, w, 16);
+    std::memcpy(k_tag, w_tag, 128 * sizeof(gf128));
+    for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
+      if (j % 4 == 0) {
+        std::memcpy(k + 4 * j, w + i_wd / 8, 4);
+        std::memcpy(k_tag + 32 * j, w_tag + i_wd, 32 * sizeof(gf128));
+        i_wd += 32;
+      } else {
+        for (unsigned b = 0; b < 4; ++b) k[4 * j + b] = std::uint8_t(k[4 * (j - 4) + b] ^ k[4 * (j - 1) + b]);
+        for (unsigned b = 0; b < 32; ++b) k_tag[32 * j + b] = k_tag[32 * (j - 4) + b] ^ k_tag[32 * (j - 1) + b];
+      }
+    }
+    std::uint8_t w_flat[40];
+    gf128 w_flat_tag[320];
+    const std::uint8_t* x = w + 16;
+    const gf128* x_tag = w_tag + 128;
+    for (unsigned j = 0, iwd = 0; j < 40; ++j) {
+      std::uint8_t xt = std::uint8_t(x[j] ^ k[(iwd + (j % 4) * 8) / 8]);
+      gf128 xt_tag[8];
+      for (unsigned b = 0; b < 8; ++b) xt_tag[b] = x_tag[j * 8 + b] ^ k_tag[iwd + (j % 4) * 8 + b];
+      if (j % 4 == 0) xt ^= k_rcon[j / 4];
+      inverse_affine_byte(w_flat[j], w_flat_tag + 8 * j, xt, xt_tag);
+      if (j % 4 == 3) iwd += 128;
+    }
+    for (unsigned j = 0, iwd = 96; j < 40; j += 4, iwd += 128) {
+      for (unsigned r = 0; r < 4; ++r) {
+        const unsigned rp = (r + 1) % 4;
+        const std::uint8_t kb = k[(iwd + 8 * rp) / 8], wb = w_flat[j + r];
+        const gf128 k_hat = G::byte_combine_bits(kb), k_hat_sq = G::byte_combine_bits_sq(kb);
+        const gf128 w_hat = G::byte_combine_bits(wb), w_hat_sq = G::byte_combine_bits_sq(wb);
+        const gf128 k_hat_tag = G::byte_combine(k_tag + iwd + 8 * rp);
+        const gf128 k_hat_tag_sq = G::byte_combine_sq(k_tag + iwd + 8 * rp);
+        const gf128 w_hat_tag = G::byte_combine(w_flat_tag + 8 * (j + r));
+        const gf128 w_hat_tag_sq = G::byte_combine_sq(w_flat_tag + 8 * (j + r));
+        gf128 v1 = B::mul(k_hat_sq, w_hat_tag) ^ k_hat_tag ^ B::mul(k_hat_tag_sq, w_hat);
+        hs.raise_and_update(B::mul(k_hat_tag_sq, w_hat_tag), v1);
+        v1 = B::mul(k_hat, w_hat_tag_sq) ^ w_hat_tag ^ B::mul(k_hat_tag, w_hat_sq);
+        hs.raise_and_update(B::mul(k_hat_tag, w_hat_tag_sq), v1);
+      }
+    }
+    secure_zero(w_flat, sizeof w_flat);
+    secure_zero(w_flat_tag, sizeof w_flat_tag);
+  }
+
+  static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16], const gf128 st_tag[128]) {
+    for (unsigned i = 0; i < 16; ++i) {
+      std::uint8_t x0 = st[i];
+      for (unsigned j = 0; j < 7; ++j) {
+        y[8 * i + j] = G::byte_combine_bits(x0);
+        x0 = bits_sq(x0);
+      }
+      y[8 * i + 7] = G::byte_combine_bits(x0);
+      gf128 x[8], t[8];
+      y_tag[8 * i] = G::byte_combine(st_tag + 8 * i);
+      sq_bit(x, st_tag + 8 * i);
+      for (unsigned j = 1; j < 7; ++j) {
+        y_tag[8 * i + j] = G::byte_combine(x);
+        sq_bit(t, x);
+        std::memcpy(x, t, sizeof x);
+      }
+      y_tag[8 * i + 7] = G::byte_combine(x);
+    }
+  }
+
+  // 3-coefficient (deg0 = tag part, deg2 = value part) state of 16 bytes.
+  struct Deg2 {
+    gf128 d0[16], d1[16], d2[16];
+  };
+
+  static void sbox_affine(Deg2& out, const gf128* in0, const gf128* in1, const gf128* in2, bool sq) {
+    const gf128* C = sq ? k_c_squares : k_c;
+    const unsigned t = sq ? 1 : 0;
+    for (unsigned i = 0; i < 16; ++i) {
+      gf128 a0{}, a1{}, a2{};
+      for (unsigned c = 0; c < 8; ++c) {
+        const unsigned idx = i * 8 + (c + t) % 8;
+        a2 ^= B::mul(C[c], in2[idx]);
+        a1 ^= B::mul(C[c], in1[idx]);
+        a0 ^= B::mul(C[c], in0[idx]);
+      }
+      out.d0[i] = a0, out.d1[i] = a1, out.d2[i] = a2 ^ C[8];
+    }
+  }
+  static void shiftrows(gf128* out, const gf128* in) {
+    for (unsigned r = 0; r < 4; ++r)
+      for (unsigned c = 0; c < 4; ++c) out[4 * c + r] = in[4 * ((c + r) % 4) + r];
+  }
+  static void mix_columns(gf128* y, const gf128* in, bool sq) {
+    const gf128 v2 = sq ? k_bc_2_sq : k_bc_2, v3 = sq ? k_bc_3_sq : k_bc_3;
+    for (unsigned c = 0; c < 4; ++c) {
+      const gf128* a = in + 4 * c;
+      gf128* o = y + 4 * c;
+      o[0] = B::mul(a[0], v2) ^ a[2] ^ B::mul(a[1], v3) ^ a[3];
+      o[1] = B::mul(a[1], v2) ^ a[0] ^ B::mul(a[2], v3) ^ a[3];
+      o[2] = B::mul(a[2], v2) ^ a[0] ^ B::mul(a[3], v3) ^ a[1];
+      o[3] = B::mul(a[3], v2) ^ a[1] ^ B::mul(a[0], v3) ^ a[2];
+    }
+  }
+
+  void enc(const std::uint8_t in[16], const std::uint8_t out[16], const std::uint8_t* w, const gf128* w_tag,
+           const std::uint8_t k[176], const gf128 k_tag[1408]) {
+    std::uint8_t state[16], s_tilde[16], s_dd[16], s[16];
+    gf128 state_tag[128], conj[128], conj_tag[128], sd2[128], sd1[128], sd0[128];
+    gf128 s_tilde_tag[128], s_dd_tag[128], s_tag[128];
+    Deg2 st[2], tmp;
+    xor_bytes(state, in, k, 16);  // the input's tags are 0
+    std::memcpy(state_tag, k_tag, sizeof state_tag);
+    for (unsigned r = 0; r < 5; ++r) {
+      conjugates(conj, conj_tag, state, state_tag);
+      const gf128* norm_tags = w_tag + 192 * r;
+      for (unsigned i = 0; i < 16; ++i) {
+        const unsigned norm = unsigned(w[(192 * r + 4 * i) / 8] >> ((i % 2) * 4)) & 0xf;
+        gf128 y[4], y_tag[4];
+        const gf128* xt = norm_tags + 4 * i;
+        for (unsigned q = 0; q < 4; ++q) {
+          y[q] = gf_mask(k_beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
+                 gf_mask(k_beta_squares[q + 1], norm >> 2) ^ gf_mask(k_beta_cubes[q], norm >> 3);
+          y_tag[q] = xt[0] ^ B::mul(k_beta_squares[q], xt[1]) ^ B::mul(k_beta_squares[q + 1], xt[2]) ^
+                     B::mul(k_beta_cubes[q], xt[3]);
+        }
+        const gf128* c = conj + 8 * i;
+        const gf128* ct = conj_tag + 8 * i;
+        const gf128 c1t4 = B::mul(c[1], ct[4]), c4t1 = B::mul(c[4], ct[1]), t14 = B::mul(ct[1], ct[4]);
+        const gf128 v1 = B::mul(y[0], t14) ^ B::mul(y_tag[0], c4t1) ^ B::mul(y_tag[0], c1t4);
+        const gf128 v2 = B::mul(y[0], c1t4) ^ B::mul(y[0], c4t1) ^ B::mul(B::mul(y_tag[0], c[1]), c[4]) ^ ct[0];
+        hs.update(B::mul(y_tag[0], t14), v1, v2);
+        for (unsigned j = 0; j < 8; ++j) {
+          const unsigned ci = i * 8 + (j + 4) % 8, yi = j % 4;
+          sd2[i * 8 + j] = B::mul(conj[ci], y[yi]);
+          sd1[i * 8 + j] = B::mul(conj[ci], y_tag[yi]) ^ B::mul(conj_tag[ci], y[yi]);
+          sd0[i * 8 + j] = B::mul(conj_tag[ci], y_tag[yi]);
+        }
+      }
+      gf128 k0v[16], k0t[16], k1t[16], k1v[16];
+      for (unsigned i = 0; i < 16; ++i) {
+        k0v[i] = G::byte_combine_bits(k[(2 * r + 1) * 16 + i]);
+        k0t[i] = G::byte_combine(k_tag + (2 * r + 1) * 128 + 8 * i);
+        k1t[i] = B::mul(k0t[i], k0t[i]);
+        k1v[i] = B::mul(k0v[i], k0v[i]);
+      }
+      for (unsigned b = 0; b < 2; ++b) {
+        sbox_affine(st[b], sd0, sd1, sd2, b == 1);
+        shiftrows(tmp.d0, st[b].d0);
+        shiftrows(tmp.d1, st[b].d1);
+        shiftrows(tmp.d2, st[b].d2);
+        mix_columns(st[b].d0, tmp.d0, b == 1);
+        mix_columns(st[b].d1, tmp.d1, b == 1);
+        mix_columns(st[b].d2, tmp.d2, b == 1);
+        for (unsigned i = 0; i < 16; ++i) {
+          if (b == 0) {  // the round key as a degree-1 value
+            st[b].d2[i] ^= k0v[i];
+            st[b].d1[i] ^= k0t[i];
+          } else {  // its square, degree 2
+            st[b].d0[i] ^= k1t[i];
+            st[b].d2[i] ^= k1v[i];
+          }
+        }
+      }
+      if (r == 4) {
+        xor_bytes(s_tilde, out, k + 160, 16);  // the output's tags are 0
+        std::memcpy(s_tilde_tag, k_tag + 1280, sizeof s_tilde_tag);
+      } else {
+        std::memcpy(s_tilde, w + (64 + 192 * r) / 8, 16);
+        std::memcpy(s_tilde_tag, w_tag + 64 + 192 * r, sizeof s_tilde_tag);
+      }
+      for (unsigned rr = 0; rr < 4; ++rr)
+        for (unsigned c = 0; c < 4; ++c) {
+          const unsigned i = 4 * ((c + 4 - rr) % 4) + rr;
+          s_dd[4 * c + rr] = s_tilde[i];
+          std::memcpy(s_dd_tag + 8 * (4 * c + rr), s_tilde_tag + 8 * i, 8 * sizeof(gf128));
+        }
+      for (unsigned i = 0; i < 16; ++i) inverse_affine_byte(s[i], s_tag + 8 * i, s_dd[i], s_dd_tag + 8 * i);
+      for (unsigned i = 0; i < 16; ++i) {
+        const gf128 s1 = G::byte_combine_bits(s[i]), s0 = G::byte_combine(s_tag + 8 * i);
+        const gf128 ss1 = G::byte_combine_bits_sq(s[i]), ss0 = G::byte_combine_sq(s_tag + 8 * i);
+        gf128 v1 = B::mul(ss0, st[0].d1[i]) ^ B::mul(ss1, st[0].d0[i]);
+        gf128 v2 = B::mul(ss0, st[0].d2[i]) ^ B::mul(ss1, st[0].d1[i]) ^ s0;
+        hs.update(B::mul(ss0, st[0].d0[i]), v1, v2);
+        v1 = B::mul(s0, st[1].d1[i]) ^ B::mul(s1, st[1].d0[i]) ^ st[0].d0[i];
+        v2 = B::mul(s0, st[1].d2[i]) ^ B::mul(s1, st[1].d1[i]) ^ st[0].d1[i];
+        hs.update(B::mul(s0, st[1].d0[i]), v1, v2);
+      }
+      if (r != 4) {
+        bitwise_mix_column(s, s_tag, s_tilde, s_tilde_tag);
+        xor_bytes(state, s, k + (2 * r + 2) * 16, 16);
+        for (unsigned i = 0; i < 128; ++i) state_tag[i] = s_tag[i] ^ k_tag[(2 * r + 2) * 128 + i];
+      }
+    }
+    secure_zero(state, sizeof state), secure_zero(s_tilde, sizeof s_tilde), secure_zero(s_dd, sizeof s_dd);
+    secure_zero(s, sizeof s), secure_zero(conj, sizeof conj), secure_zero(sd2, sizeof sd2);
+    secure_zero(st, sizeof st), secure_zero(&tmp, sizeof tmp), secure_zero(sd1, sizeof sd1);
+  }
+
+  static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
+                                 const gf128 s_tag[128]) {
+    for (unsigned c = 0; c < 4; ++c) {
+      const std::uint8_t* a = s + 4 * c;
+      const gf128* at = s_tag + 32 * c;
+      std::uint8_t b[4];
+      gf128 bt[32];
+      for (unsigned r = 0; r < 4; ++r) {
+        const unsigned x = a[r], hi = (x >> 7) & 1;
+        b[r] = std::uint8_t(hi | (((x & 1) ^ hi) << 1) | (((x >> 1) & 1) << 2) | ((((x >> 2) & 1) ^ hi) << 3) |
+                            ((((x >> 3) & 1) ^ hi) << 4) | (((x >> 4) & 7) << 5));
+        const gf128* t = at + 8 * r;
+        gf128* o = bt + 8 * r;
+        o[0] = t[7], o[1] = t[0] ^ t[7], o[2] = t[1], o[3] = t[2] ^ t[7], o[4] = t[3] ^ t[7];
+        o[5] = t[4], o[6] = t[5], o[7] = t[6];
+      }
+      out[4 * c] = std::uint8_t(b[0] ^ a[3] ^ a[2] ^ b[1] ^ a[1]);
+      out[4 * c + 1] = std::uint8_t(b[1] ^ a[0] ^ a[3] ^ b[2] ^ a[2]);
+      out[4 * c + 2] = std::uint8_t(b[2] ^ a[1] ^ a[0] ^ b[3] ^ a[3]);
+      out[4 * c + 3] = std::uint8_t(b[3] ^ a[2] ^ a[1] ^ b[0] ^ a[0]);
+      for (unsigned i = 0; i < 8; ++i) {
+        out_tag[8 * (4 * c) + i] = bt[i] ^ at[24 + i] ^ at[16 + i] ^ bt[8 + i] ^ at[8 + i];
+        out_tag[8 * (4 * c + 1) + i] = bt[8 + i] ^ at[i] ^ at[24 + i] ^ bt[16 + i] ^ at[16 + i];
+        out_tag[8 * (4 * c + 2) + i] = bt[16 + i] ^ at[8 + i] ^ at[i] ^ bt[24 + i] ^ at[24 + i];
+        out_tag[8 * (4 * c + 3) + i] = bt[24 + i] ^ at[16 + i] ^ at[8 + i] ^ bt[i] ^ at[i];
+      }
+    }
+  }
+
+  // w: the witness (160 bytes), w_tag: its 1280 tags followed by the 256 mask tags.
+  void constraints(const std::uint8_t* w, const gf128* w_tag, const std::uint8_t in[16], const std::uint8_t out[16]) {
+    // Keygen's rule as a constraint: bit 0 * bit 1 of the key = 0.
+    const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
+    hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
+    std::uint8_t k[176];
+    SecretBuffer<gf128> k_tag(1408);
+    expkey(k, k_tag.data(), w, w_tag);
+    enc(in, out, w + lke_bytes, w_tag + 448, k, k_tag.data());
+    secure_zero(k, sizeof k);
+  }
+};
+
+// ---- verifier -------------------------------------------------------------------------------
+template <class B>
+struct AesVerifier {
+  using G = Gf<B>;
+  ZkHash<B>& h;
+  gf128 delta, delta_sq;
+
+  gf128 cst(unsigned bit) const { return gf_mask(delta, bit); }
+  void inverse_affine_byte(gf128 y[8], const gf128 x[8]) const {
+    for (int b = 0; b < 8; ++b) y[b] = x[(b + 7) % 8] ^ x[(b + 5) % 8] ^ x[(b + 2) % 8];
+    y[0] ^= delta;
+    y[2] ^= delta;
+  }
+
+  void expkey(gf128 k[1408], const gf128* w) {
+    std::memcpy(k, w, 128 * sizeof(gf128));
+    for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
+      if (j % 4 == 0) {
+        std::memcpy(k + 32 * j, w + i_wd, 32 * sizeof(gf128));
+        i_wd += 32;
+      } else {
+        for (unsigned b = 0; b < 32; ++b) k[32 * j + b] = k[32 * (j - 4) + b] ^ k[32 * (j - 1) + b];
+      }
+    }
+    gf128 w_flat[320];
+    const gf128* x = w + 128;
+    for (unsigned j = 0, iwd = 0; j < 40; ++j) {
+      gf128 xt[8];
+      for (unsigned b = 0; b < 8; ++b) {
+        xt[b] = x[j * 8 + b] ^ k[iwd + (j % 4) * 8 + b];
+        if (j % 4 == 0) xt[b] ^= cst(unsigned(k_rcon[j / 4] >> b));
+      }
+      inverse_affine_byte(w_flat + 8 * j, xt);
+      if (j % 4 == 3) iwd += 128;
+    }
+    for (unsigned j = 0, iwd = 96; j < 40; j += 4, iwd += 128) {
+      for (unsigned r = 0; r < 4; ++r) {
+        const unsigned rp = (r + 1) % 4;
+        const gf128 kh = G::byte_combine(k + iwd + 8 * rp), kh_sq = G::byte_combine_sq(k + iwd + 8 * rp);
+        const gf128 wh = G::byte_combine(w_flat + 8 * (j + r)), wh_sq = G::byte_combine_sq(w_flat + 8 * (j + r));
+        h.update(B::mul(B::mul(kh_sq, wh) ^ B::mul(delta, kh), delta));
+        h.update(B::mul(B::mul(kh, wh_sq) ^ B::mul(delta, wh), delta));
+      }
+    }
+  }
+
+  void enc(const gf128* in, const gf128* out, const gf128* w, const gf128* k) {
+    gf128 state[128], conj[128], sdash[128], s_tilde[128], s_dd[128], s[128];
+    for (unsigned i = 0; i < 128; ++i) state[i] = in[i] ^ k[i];
+    for (unsigned r = 0; r < 5; ++r) {
+      for (unsigned i = 0; i < 16; ++i) {  // conjugates of the key values
+        gf128 x[8], t[8];
+        conj[8 * i] = G::byte_combine(state + 8 * i);
+        sq_bit(x, state + 8 * i);
+        for (unsigned j = 1; j < 7; ++j) {
+          conj[8 * i + j] = G::byte_combine(x);
+          sq_bit(t, x);
+          std::memcpy(x, t, sizeof x);
+        }
+        conj[8 * i + 7] = G::byte_combine(x);
+      }
+      const gf128* norms = w + 192 * r;
+      for (unsigned i = 0; i < 16; ++i) {
+        const gf128* xe = norms + 4 * i;
+        gf128 y[4];
+        for (unsigned q = 0; q < 4; ++q)
+          y[q] = xe[0] ^ B::mul(k_beta_squares[q], xe[1]) ^ B::mul(k_beta_squares[q + 1], xe[2]) ^
+                 B::mul(k_beta_cubes[q], xe[3]);
+        const gf128* c = conj + 8 * i;
+        h.update(B::mul(B::mul(y[0], c[1]), c[4]) ^ B::mul(B::mul(c[0], delta), delta));
+        for (unsigned j = 0; j < 8; ++j) sdash[i * 8 + j] = B::mul(conj[i * 8 + (j + 4) % 8], y[j % 4]);
+      }
+      gf128 k0[16], k1[16], st[2][16], tmp[16];
+      for (unsigned i = 0; i < 16; ++i) {
+        k0[i] = G::byte_combine(k + (2 * r + 1) * 128 + 8 * i);
+        k1[i] = B::mul(k0[i], k0[i]);
+      }
+      for (unsigned b = 0; b < 2; ++b) {
+        const gf128* C = b ? k_c_squares : k_c;
+        const gf128 dc = B::mul(C[8], delta_sq);
+        for (unsigned i = 0; i < 16; ++i) {
+          gf128 a{};
+          for (unsigned c = 0; c < 8; ++c) a ^= B::mul(C[c], sdash[i * 8 + (c + b) % 8]);
+          st[b][i] = a ^ dc;
+        }
+        AesProver<B>::shiftrows(tmp, st[b]);
+        AesProver<B>::mix_columns(st[b], tmp, b == 1);
+        for (unsigned i = 0; i < 16; ++i) st[b][i] ^= b == 0 ? B::mul(k0[i], delta) : k1[i];
+      }
+      if (r == 4) {
+        for (unsigned i = 0; i < 128; ++i) s_tilde[i] = out[i] ^ k[1280 + i];
+      } else {
+        std::memcpy(s_tilde, w + 64 + 192 * r, sizeof s_tilde);
+      }
+      for (unsigned rr = 0; rr < 4; ++rr)
+        for (unsigned c = 0; c < 4; ++c)
+          std::memcpy(s_dd + 8 * (4 * c + rr), s_tilde + 8 * (4 * ((c + 4 - rr) % 4) + rr), 8 * sizeof(gf128));
+      for (unsigned i = 0; i < 16; ++i) inverse_affine_byte(s + 8 * i, s_dd + 8 * i);
+      for (unsigned i = 0; i < 16; ++i) {
+        const gf128 sk = G::byte_combine(s + 8 * i), ssk = G::byte_combine_sq(s + 8 * i);
+        h.update(B::mul(ssk, st[0][i]) ^ B::mul(delta_sq, sk));
+        h.update(B::mul(sk, st[1][i]) ^ B::mul(delta, st[0][i]));
+      }
+      if (r != 4) {
+        gf128 dummy_out[128];
+        std::uint8_t zero[16] = {}, dummy[16];
+        AesProver<B>::bitwise_mix_column(dummy, dummy_out, zero, s_tilde);
+        for (unsigned i = 0; i < 128; ++i) state[i] = dummy_out[i] ^ k[(2 * r + 2) * 128 + i];
+      }
+    }
+  }
+
+  void constraints(const gf128* w, const std::uint8_t in[16], const std::uint8_t out[16]) {
+    h.update(B::mul(B::mul(w[0], w[1]), delta));
+    gf128 in_key[128], out_key[128];
+    for (unsigned i = 0; i < 128; ++i) {
+      in_key[i] = cst(get_bit(in, i));
+      out_key[i] = cst(get_bit(out, i));
+    }
+    std::vector<gf128> k(1408);
+    expkey(k.data(), w);
+    enc(in_key, out_key, w + 448, k.data());
+  }
+};
+
+}  // namespace tempo::faest::detail

@@ -1,0 +1,245 @@
+// FAEST.Sign and FAEST.Verify (FAEST v2 Section 7; faest-ref faest_impl.c), templated on
+// the backend B; instantiated once per instruction set (backend_ni.cpp, backend_portable.cpp).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "aes_portable.hpp"
+#include "common.hpp"
+#include "owf.hpp"
+#include "shake.hpp"
+#include "vc.hpp"
+
+namespace tempo::faest::detail {
+
+// VOLEHash (faest-ref vole_hash_128): x is one ell_hat-bit column; out is lambda + 16 bits.
+template <class B>
+void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t* chall1, const std::uint8_t* x) {
+  const gf128 s = gf_load(chall1 + 64);
+  gf128 t{};
+  std::memcpy(&t.lo, chall1 + 80, 8);
+  gf128 h0 = gf_load(x);
+  for (unsigned j = 1; j < 12; ++j) h0 = B::mul(h0, s) ^ gf_load(x + 16 * j);
+  std::uint64_t h1, w;
+  std::memcpy(&h1, x, 8);
+  for (unsigned j = 1; j < 24; ++j) {
+    std::memcpy(&w, x + 8 * j, 8);
+    h1 = B::mul64(h1, t.lo) ^ w;
+  }
+  const gf128 h1f{h1, 0};
+  const gf128 h2 = B::mul(gf_load(chall1), h0) ^ B::mul(gf_load(chall1 + 16), h1f);
+  const gf128 h3 = B::mul(gf_load(chall1 + 32), h0) ^ B::mul(gf_load(chall1 + 48), h1f);
+  std::uint8_t tmp[16];
+  gf_store(out, h2);
+  gf_store(tmp, h3);
+  std::memcpy(out + 16, tmp, 2);
+  for (unsigned b = 0; b < utilde_bytes; ++b) out[b] ^= x[(ell + 2 * lambda) / 8 + b];
+}
+
+// Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns.
+inline void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
+  constexpr unsigned nrow_bytes = (ell + 2 * lambda) / 8;  // 192
+  for (unsigned rb = 0; rb < nrow_bytes; ++rb) {
+    std::uint8_t rowbytes[8][16];
+    for (unsigned g = 0; g < 16; ++g) {
+      std::uint64_t x = 0;
+      for (unsigned c = 0; c < 8; ++c) x |= std::uint64_t(cols[std::size_t(8 * g + c) * ell_hat_bytes + rb]) << (8 * c);
+      x = ct::transpose8(x);
+      for (unsigned b = 0; b < 8; ++b) rowbytes[b][g] = std::uint8_t(x >> (8 * b));
+    }
+    for (unsigned b = 0; b < 8; ++b) rows[8 * rb + b] = gf_load(rowbytes[b]);
+  }
+}
+
+inline void hash_mu(std::uint8_t mu[32], const std::uint8_t* pk, const std::uint8_t* msg, std::size_t msg_len) {
+  RandomOracle h;
+  h.absorb(pk, 32);  // owf input || owf output
+  h.absorb(msg, msg_len);
+  h.final(dom_h2_0);
+  h.squeeze(mu, 32);
+}
+
+inline void hash_chall1(std::uint8_t chall1[chall1_bytes], const ParamSet& p, const std::uint8_t mu[32],
+                        const std::uint8_t hcom[32], const std::uint8_t* c, const std::uint8_t iv[16]) {
+  RandomOracle h;
+  h.absorb(mu, 32);
+  h.absorb(hcom, 32);
+  h.absorb(c, std::size_t(p.tau - 1) * ell_hat_bytes);
+  h.absorb(iv, 16);
+  h.final(dom_h2_1);
+  h.squeeze(chall1, chall1_bytes);
+}
+
+// chall2 = H2_2(chall1 || u_tilde || V_tilde columns || d); the column hashes run in parallel.
+template <class B>
+void hash_chall2(tempo::Task* t, std::uint8_t chall2[chall2_bytes], const std::uint8_t* chall1,
+                 const std::uint8_t* u_tilde, const std::uint8_t* cols, const std::uint8_t* d,
+                 const std::uint8_t* chall3 /* verifier: add u_tilde where delta's bit is set */) {
+  std::vector<std::uint8_t> vt(std::size_t(lambda) * utilde_bytes);
+  par_for(t, lambda / 16, [&](std::size_t g) {
+    for (std::size_t i = 16 * g; i < 16 * g + 16; ++i) {
+      std::uint8_t* o = vt.data() + i * utilde_bytes;
+      vole_hash<B>(o, chall1, cols + i * ell_hat_bytes);
+      if (chall3 && get_bit(chall3, i))
+        for (unsigned b = 0; b < utilde_bytes; ++b) o[b] ^= u_tilde[b];
+    }
+  });
+  RandomOracle h;
+  h.absorb(chall1, chall1_bytes);
+  h.absorb(u_tilde, utilde_bytes);
+  h.absorb(vt.data(), vt.size());
+  h.absorb(d, ell_bytes);
+  h.final(dom_h2_2);
+  h.squeeze(chall2, chall2_bytes);
+}
+
+inline bool grinding_ok(const ParamSet& p, const std::uint8_t chall3[16]) {
+  for (unsigned b = lambda - p.w_grind; b < lambda; ++b)
+    if (get_bit(chall3, b)) return false;
+  return true;
+}
+
+// sig: sig_size bytes. pk: owf input || owf output; key: the AES key; w: the witness (160 B).
+template <class B>
+void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key,
+               const std::uint8_t* w, const std::uint8_t* msg, std::size_t msg_len, const std::uint8_t* rho,
+               std::size_t rho_len, std::uint8_t* sig) {
+  std::uint8_t mu[32], root[16], iv[16];
+  hash_mu(mu, pk, msg, msg_len);
+  {
+    RandomOracle h3;
+    h3.absorb(key, 16);
+    h3.absorb(mu, 32);
+    h3.absorb(rho, rho_len);
+    h3.final(dom_h3);
+    h3.squeeze(root, 16);
+    h3.squeeze(sig + p.off_iv_pre(), 16);
+    h3.wipe();
+  }
+  hash_iv(iv, sig + p.off_iv_pre());
+
+  Bavc vc;
+  bavc_commit<B>(t, p, root, iv, vc);
+  secure_zero(root, sizeof root);
+
+  // VOLE: u_i and the columns of every instance; c_i = u_0 ^ u_i goes into the signature.
+  SecretBuffer<std::uint8_t> us(std::size_t(p.tau) * ell_hat_bytes);
+  SecretBuffer<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes);
+  par_for(t, p.tau, [&](std::size_t i) {
+    unsigned col = 0;
+    for (unsigned q = 0; q < i; ++q) col += p.depth(q);
+    convert_to_vole<B>(p, unsigned(i), vc.sd.data() + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
+                       us.data() + i * ell_hat_bytes, cols.data() + std::size_t(col) * ell_hat_bytes);
+  });
+  const std::uint8_t* u = us.data();
+  for (unsigned i = 1; i < p.tau; ++i)
+    xor_bytes(sig + std::size_t(i - 1) * ell_hat_bytes, u, us.data() + std::size_t(i) * ell_hat_bytes, ell_hat_bytes);
+
+  std::uint8_t chall1[chall1_bytes], chall2[chall2_bytes];
+  hash_chall1(chall1, p, mu, vc.h, sig, iv);
+  vole_hash<B>(sig + p.off_u_tilde(), chall1, u);
+  xor_bytes(sig + p.off_d(), w, u, ell_bytes);
+  hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols.data(), sig + p.off_d(), nullptr);
+
+  // QuickSilver.
+  std::uint8_t a0[16];
+  {
+    SecretBuffer<gf128> w_tag(ell + 2 * lambda);
+    columns_to_rows(cols.data(), w_tag.data());
+    ZkHash3<B> hs(chall2);
+    AesProver<B> prover{hs};
+    prover.constraints(w, w_tag.data(), pk, pk + 16);
+    const gf128 v0 = sum_poly(w_tag.data() + ell), v1 = sum_poly(w_tag.data() + ell + lambda);
+    const gf128 u0 = gf_load(u + ell_bytes), u1 = gf_load(u + ell_bytes + 16);
+    gf_store(a0, hs.h[0].finalize(v0));
+    gf_store(sig + p.off_a1(), hs.h[1].finalize(u0 ^ v1));
+    gf_store(sig + p.off_a2(), hs.h[2].finalize(u1));
+  }
+
+  // Grinding: the first counter whose challenge has w_grind zero top bits and opens in T_open.
+  RandomOracle h2;
+  h2.absorb(chall2, chall2_bytes);
+  h2.absorb(a0, 16);
+  h2.absorb(sig + p.off_a1(), 32);
+  std::uint8_t* chall3 = sig + p.off_chall3();
+  for (std::uint32_t ctr = 0;; ++ctr) {
+    RandomOracle c = h2;
+    std::uint8_t le[4];
+    put_le32(le, ctr);
+    c.absorb(le, 4);
+    c.final(dom_h2_3);
+    c.squeeze(chall3, 16);
+    if (!grinding_ok(p, chall3)) continue;
+    std::uint16_t delta[max_tau];
+    decode_chall3(p, chall3, delta);
+    if (bavc_open(p, vc, delta, sig + p.off_decom())) {
+      put_le32(sig + p.off_ctr(), ctr);
+      break;
+    }
+  }
+}
+
+template <class B>
+bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg,
+                 std::size_t msg_len, const std::uint8_t* sig) {
+  const std::uint8_t* chall3 = sig + p.off_chall3();
+  if (!grinding_ok(p, chall3)) return false;
+  std::uint8_t mu[32], iv[16], hcom[32];
+  hash_mu(mu, pk, msg, msg_len);
+  hash_iv(iv, sig + p.off_iv_pre());
+  std::uint16_t delta[max_tau];
+  decode_chall3(p, chall3, delta);
+  std::vector<std::uint8_t> seeds;
+  if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, seeds)) return false;
+
+  std::vector<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes, 0);
+  par_for(t, p.tau, [&](std::size_t i) {
+    const unsigned n = p.leaves(unsigned(i)), d = p.depth(unsigned(i));
+    unsigned col = 0;
+    for (unsigned q = 0; q < i; ++q) col += p.depth(q);
+    const std::uint8_t* si = seeds.data() + 16 * (std::size_t(first_leaf(p, unsigned(i))) - i);
+    std::vector<std::uint8_t> perm(16 * std::size_t(n), 0);
+    for (unsigned j = 0; j < n; ++j) {
+      if (j == delta[i]) continue;
+      std::memcpy(perm.data() + 16 * std::size_t(j ^ delta[i]), si + 16 * std::size_t(j < delta[i] ? j : j - 1), 16);
+    }
+    std::uint8_t* q = cols.data() + std::size_t(col) * ell_hat_bytes;
+    convert_to_vole<B>(p, unsigned(i), perm.data(), true, iv, nullptr, q);
+    if (i > 0) {
+      const std::uint8_t* c = sig + (i - 1) * ell_hat_bytes;
+      for (unsigned j = 0; j < d; ++j)
+        if ((delta[i] >> j) & 1) xor_bytes(q + std::size_t(j) * ell_hat_bytes, q + std::size_t(j) * ell_hat_bytes, c, ell_hat_bytes);
+    }
+  });
+
+  std::uint8_t chall1[chall1_bytes], chall2[chall2_bytes];
+  hash_chall1(chall1, p, mu, hcom, sig, iv);
+  hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols.data(), sig + p.off_d(), chall3);
+
+  const gf128 delta_f = gf_load(chall3);
+  std::vector<gf128> q(ell + 2 * lambda);
+  columns_to_rows(cols.data(), q.data());
+  const gf128 q_star = sum_poly(q.data() + ell) ^ B::mul(sum_poly(q.data() + ell + lambda), delta_f);
+  const std::uint8_t* d = sig + p.off_d();
+  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta_f, get_bit(d, i));
+  ZkHash<B> zh(chall2);
+  AesVerifier<B> verifier{zh, delta_f, B::mul(delta_f, delta_f)};
+  verifier.constraints(q.data(), pk, pk + 16);
+  const gf128 q_tilde = zh.finalize(q_star);
+  const gf128 a0 = B::mul(gf_load(sig + p.off_a1()), delta_f) ^
+                   B::mul(gf_load(sig + p.off_a2()), verifier.delta_sq) ^ q_tilde;
+  std::uint8_t a0b[16], chk[16];
+  gf_store(a0b, a0);
+  RandomOracle h;
+  h.absorb(chall2, chall2_bytes);
+  h.absorb(a0b, 16);
+  h.absorb(sig + p.off_a1(), 32);
+  h.absorb(sig + p.off_ctr(), 4);
+  h.final(dom_h2_3);
+  h.squeeze(chk, 16);
+  return std::memcmp(chk, chall3, 16) == 0;
+}
+
+}  // namespace tempo::faest::detail

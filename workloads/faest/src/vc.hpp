@@ -1,0 +1,263 @@
+// The batch all-but-one vector commitment (BAVC: one GGM tree over all tau instances, leaf
+// commitments, opening, reconstruction) and the VOLE conversion of its leaves
+// (FAEST v2 Sections 5.1-5.3; faest-ref bavc.c, vole.c). Templated on the backend B
+// (B::prg, B::leaf_hash). `t`, when not null, runs independent parts as tempo forks.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <tempo/tempo.hpp>
+
+#include "common.hpp"
+#include "shake.hpp"
+
+namespace tempo::faest::detail {
+
+template <class F>
+void par_for(tempo::Task* t, std::size_t n, F&& f) {
+  if (t != nullptr && n > 1) {
+    tempo::parallel_for(*t, 0, n, [&](std::size_t i) { f(i); });
+  } else {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+  }
+}
+
+// BAVC.PosInTree: the heap index of leaf j of instance i (leaves interleaved over instances).
+inline unsigned pos_in_tree(const ParamSet& p, unsigned i, unsigned j) {
+  const unsigned half = 1u << (p.k - 1);
+  if (j < half) return p.L - 1 + p.tau * j + i;
+  return p.L - 1 + p.tau * half + p.tau1 * (j & (half - 1)) + i;
+}
+inline unsigned first_leaf(const ParamSet& p, unsigned i) {  // sum of N_i' for i' < i
+  unsigned s = 0;
+  for (unsigned q = 0; q < i; ++q) s += p.leaves(q);
+  return s;
+}
+
+// DecodeAllChall_3: the hidden leaf of every instance from the challenge bits.
+inline void decode_chall3(const ParamSet& p, const std::uint8_t* chall3, std::uint16_t* delta) {
+  unsigned lo = 0;
+  for (unsigned i = 0; i < p.tau; ++i) {
+    const unsigned d = p.depth(i);
+    unsigned v = 0;
+    for (unsigned j = 0; j < d; ++j) v |= get_bit(chall3, lo + j) << j;
+    delta[i] = std::uint16_t(v);
+    lo += d;
+  }
+}
+
+struct Bavc {
+  SecretBuffer<std::uint8_t> nodes;  // (2L - 1) * 16: the GGM tree
+  SecretBuffer<std::uint8_t> sd;     // L * 16: leaf seeds, instance-major
+  std::vector<std::uint8_t> com;     // L * 48: leaf commitments
+  std::uint8_t h[32];
+};
+
+// H0(iv) squeezed 48 bytes per instance: the leaf hash keys.
+inline void leaf_hash_keys(const ParamSet& p, const std::uint8_t iv[16], std::uint8_t* uhash) {
+  RandomOracle h0;
+  h0.absorb(iv, 16);
+  h0.final(dom_h0);
+  h0.squeeze(uhash, 48 * std::size_t(p.tau));
+}
+
+// Expands the tree from nodes[0] level by level (each level's nodes are independent).
+template <class B>
+void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const std::uint8_t iv[16],
+                 const std::uint8_t* known /* bit per node: 1 = do not expand (verifier), or null */) {
+  constexpr std::size_t chunk = 64;
+  for (std::size_t first = 0; first < p.L - 1; first = 2 * first + 1) {
+    const std::size_t last = std::min<std::size_t>(2 * first + 1, p.L - 1);
+    const std::size_t n = last - first;
+    par_for(t, (n + chunk - 1) / chunk, [&](std::size_t c) {
+      const std::size_t a0 = first + c * chunk, a1 = std::min(last, a0 + chunk);
+      std::uint32_t tw[chunk];
+      if (known == nullptr) {
+        for (std::size_t a = a0; a < a1; ++a) tw[a - a0] = std::uint32_t(a);
+        B::prg(nodes + 16 * a0, a1 - a0, iv, tw, 0, nodes + 16 * (2 * a0 + 1), 32);
+        return;
+      }
+      std::uint8_t keys[16 * chunk], out[32 * chunk];
+      std::size_t m = 0, idx[chunk];
+      for (std::size_t a = a0; a < a1; ++a)
+        if (!get_bit(known, a)) {
+          std::memcpy(keys + 16 * m, nodes + 16 * a, 16);
+          tw[m] = std::uint32_t(a);
+          idx[m++] = a;
+        }
+      if (m == 0) return;
+      B::prg(keys, m, iv, tw, 0, out, 32);
+      for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + 16 * (2 * idx[q] + 1), out + 32 * q, 32);
+    });
+  }
+}
+
+// Leaf commitments of instance i: sd = PRG_4(key)[0..16), com = leaf_hash(uhash_i, PRG_4(key)).
+// hidden: the one leaf not computed (verifier; its commitment comes from the signature), or -1.
+template <class B>
+void commit_leaves(const ParamSet& p, unsigned i, const std::uint8_t* nodes, const std::uint8_t iv[16],
+                   const std::uint8_t* uhash, long hidden, const std::uint8_t* hidden_com, std::uint8_t* sd_out,
+                   std::uint8_t* com_out /* null: hash only */, std::uint8_t hi[32]) {
+  constexpr unsigned chunk = 32;
+  const unsigned n = p.leaves(i);
+  RandomOracle h1;
+  std::uint8_t keys[16 * chunk], buf[64 * chunk], com[48 * chunk];
+  std::size_t sd_pos = 0;
+  for (unsigned j0 = 0; j0 < n; j0 += chunk) {
+    unsigned m = 0;
+    for (unsigned j = j0; j < j0 + chunk; ++j)
+      if (long(j) != hidden) std::memcpy(keys + 16 * m++, nodes + 16 * pos_in_tree(p, i, j), 16);
+    B::prg(keys, m, iv, nullptr, p.L - 1 + i, buf, 64);
+    for (unsigned q = 0; q < m; ++q) {
+      B::leaf_hash(com + 48 * q, uhash, buf + 64 * q);
+      std::memcpy(sd_out + 16 * (sd_pos + q), buf + 64 * q, 16);
+    }
+    sd_pos += m;
+    for (unsigned j = j0, q = 0; j < j0 + chunk; ++j) {
+      if (long(j) == hidden) {
+        h1.absorb(hidden_com, 48);
+      } else {
+        h1.absorb(com + 48 * q, 48);
+        if (com_out) std::memcpy(com_out + 48 * std::size_t(j), com + 48 * q, 48);
+        ++q;
+      }
+    }
+  }
+  h1.final(dom_h1);
+  h1.squeeze(hi, 32);
+  secure_zero(keys, sizeof keys);
+  secure_zero(buf, sizeof buf);
+}
+
+template <class B>
+void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16], const std::uint8_t iv[16],
+                 Bavc& vc) {
+  vc.nodes.resize(std::size_t(2 * p.L - 1) * 16);
+  vc.sd.resize(std::size_t(p.L) * 16);
+  vc.com.assign(std::size_t(p.L) * 48, 0);
+  std::memcpy(vc.nodes.data(), root, 16);
+  expand_tree<B>(t, p, vc.nodes.data(), iv, nullptr);
+  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau)), his(32 * std::size_t(p.tau));
+  leaf_hash_keys(p, iv, uhash.data());
+  par_for(t, p.tau, [&](std::size_t i) {
+    const std::size_t off = first_leaf(p, unsigned(i));
+    commit_leaves<B>(p, unsigned(i), vc.nodes.data(), iv, uhash.data() + 48 * i, -1, nullptr,
+                     vc.sd.data() + 16 * off, vc.com.data() + 48 * off, his.data() + 32 * i);
+  });
+  RandomOracle h;
+  h.absorb(his.data(), his.size());
+  h.final(dom_h1);
+  h.squeeze(vc.h, 32);
+}
+
+// BAVC.Open; false when the opening needs more than T_open nodes (the signer then grinds on).
+inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* delta, std::uint8_t* decom) {
+  std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
+  unsigned nh = 0;
+  for (unsigned i = 0; i < p.tau; ++i) {
+    unsigned a = pos_in_tree(p, i, delta[i]);
+    set_bit(s.data(), a, 1);
+    ++nh;
+    while (a > 0 && !get_bit(s.data(), (a - 1) / 2)) {
+      a = (a - 1) / 2;
+      set_bit(s.data(), a, 1);
+      ++nh;
+    }
+  }
+  if (nh - 2 * p.tau + 1 > p.t_open) return false;
+  std::uint8_t* out = decom;
+  for (unsigned i = 0; i < p.tau; ++i) {
+    std::memcpy(out, vc.com.data() + 48 * (std::size_t(first_leaf(p, i)) + delta[i]), 48);
+    out += 48;
+  }
+  for (long i = long(p.L) - 2; i >= 0; --i) {
+    const unsigned l = get_bit(s.data(), 2 * i + 1), r = get_bit(s.data(), 2 * i + 2);
+    set_bit(s.data(), std::size_t(i), l | r);
+    if (l ^ r) {
+      std::memcpy(out, vc.nodes.data() + 16 * (2 * std::size_t(i) + 1 + l), 16);
+      out += 16;
+    }
+  }
+  std::memset(out, 0, std::size_t(decom + p.decom_bytes() - out));
+  return true;
+}
+
+// BAVC.Reconstruct: the commitment h and the seeds of all leaves but the hidden ones
+// (instance-major, N_i - 1 per instance). False for a malformed opening.
+template <class B>
+bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* decom, const std::uint16_t* delta,
+                      const std::uint8_t iv[16], std::uint8_t h[32], std::vector<std::uint8_t>& seeds) {
+  std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
+  std::vector<std::uint8_t> nodes(std::size_t(2 * p.L - 1) * 16, 0);
+  for (unsigned i = 0; i < p.tau; ++i) set_bit(s.data(), pos_in_tree(p, i, delta[i]), 1);
+  const std::uint8_t* in = decom + 48 * std::size_t(p.tau);
+  const std::uint8_t* end = in + 16 * std::size_t(p.t_open);
+  for (long i = long(p.L) - 2; i >= 0; --i) {
+    const unsigned l = get_bit(s.data(), 2 * i + 1), r = get_bit(s.data(), 2 * i + 2);
+    set_bit(s.data(), std::size_t(i), l | r);
+    if (l ^ r) {
+      if (in == end) return false;
+      std::memcpy(nodes.data() + 16 * (2 * std::size_t(i) + 1 + l), in, 16);
+      in += 16;
+    }
+  }
+  for (; in != end; ++in)
+    if (*in) return false;
+  expand_tree<B>(t, p, nodes.data(), iv, s.data());
+  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau)), his(32 * std::size_t(p.tau));
+  leaf_hash_keys(p, iv, uhash.data());
+  seeds.assign(std::size_t(p.L - p.tau) * 16, 0);
+  par_for(t, p.tau, [&](std::size_t i) {
+    const std::size_t off = first_leaf(p, unsigned(i)) - i;
+    commit_leaves<B>(p, unsigned(i), nodes.data(), iv, uhash.data() + 48 * i, long(delta[i]), decom + 48 * i,
+                     seeds.data() + 16 * off, nullptr, his.data() + 32 * i);
+  });
+  RandomOracle hh;
+  hh.absorb(his.data(), his.size());
+  hh.final(dom_h1);
+  hh.squeeze(h, 32);
+  return true;
+}
+
+// ConvertToVOLE for one instance: leaf x's PRG output r_x (ell_hat bytes); u = sum r_x and
+// column j of v = sum of r_x over x with bit j set. zero_first: leaf 0 is the hidden one
+// (verifier; its seeds are already permuted by the challenge). Leaves are taken 8 at a time;
+// the levels above are folded like a binary counter, so memory stays O(depth).
+template <class B>
+void convert_to_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, bool zero_first,
+                     const std::uint8_t iv[16], std::uint8_t* u /* null: not needed */, std::uint8_t* v) {
+  constexpr unsigned len = ell_hat_bytes;
+  const unsigned depth = p.depth(i), n = 1u << depth;
+  const std::uint32_t tweak = std::uint32_t(i) ^ 0x80000000u;
+  std::memset(v, 0, std::size_t(depth) * len);
+  std::vector<std::uint8_t> stack(std::size_t(depth + 1) * len);
+  std::uint8_t out[8 * len];
+  auto xor_into = [](std::uint8_t* d, const std::uint8_t* s) {
+    for (unsigned b = 0; b < len; ++b) d[b] ^= s[b];
+  };
+  for (unsigned c = 0; c < n / 8; ++c) {
+    B::prg(seeds + 16 * std::size_t(8 * c), 8, iv, nullptr, tweak, out, len);
+    if (c == 0 && zero_first) std::memset(out, 0, len);
+    for (unsigned l = 0, step = 1; l < 3; ++l, step *= 2)
+      for (unsigned m = 0; m < 8; m += 2 * step) {
+        xor_into(v + std::size_t(l) * len, out + std::size_t(m + step) * len);
+        xor_into(out + std::size_t(m) * len, out + std::size_t(m + step) * len);
+      }
+    unsigned level = 3, idx = c;
+    while (idx & 1) {
+      xor_into(v + std::size_t(level) * len, out);
+      xor_into(out, stack.data() + std::size_t(level) * len);
+      ++level;
+      idx >>= 1;
+    }
+    std::memcpy(stack.data() + std::size_t(level) * len, out, len);
+  }
+  if (u) std::memcpy(u, stack.data() + std::size_t(depth) * len, len);
+  secure_zero(out, sizeof out);
+  secure_zero(stack.data(), stack.size());
+}
+
+}  // namespace tempo::faest::detail
