@@ -57,6 +57,7 @@ void Task::promote_oldest_now() {
     head_.next = job->next;
     job->next->prev = &head_;
   }
+  detail::chaos();
   job->prev = nullptr;  // now "promoted": join will wait instead of popping
   ::new (static_cast<void*>(&job->shared)) detail::SharedState{this, nullptr};
   promoted_.bump();
@@ -68,6 +69,7 @@ void Task::notify() noexcept {
   // pair with sleep_on_wake(): bump wake_, then read sleeping_. Either we see
   // the sleeper and wake it, or it sees our bump and does not sleep.
   wake_.fetch_add(1, std::memory_order_seq_cst);
+  detail::chaos();
   if (sleeping_.load(std::memory_order_seq_cst)) wake_.notify_one();
 }
 
@@ -86,6 +88,7 @@ void Task::sleep_on_wake(std::uint32_t seen) noexcept {
   } while (detail::cycle_clock() - start < spin_ticks);
   sleeps_.bump();
   sleeping_.store(true, std::memory_order_seq_cst);
+  detail::chaos();
   if (wake_.load(std::memory_order_seq_cst) == seen) wake_.wait(seen, std::memory_order_acquire);
   sleeping_.store(false, std::memory_order_relaxed);  // only ever read to skip a notify_one
   wakes_.bump();
@@ -96,9 +99,11 @@ void Task::execute_shared(JobBase* job) noexcept {
   Task* owner = job->shared.owner;
   if (owner != this) stolen_.bump();
   job->execute(job, *this);
+  detail::chaos();
   // release: publishes the result; after this store the job's frame may be
   // gone, so only `owner` (pool-owned, outlives every run) is touched.
   job->shared.done.store(1, std::memory_order_release);
+  detail::chaos();
   owner->notify();
 }
 
@@ -124,6 +129,7 @@ void Task::wait_until(Done done) {
     std::uint32_t seen = wake_.load(std::memory_order_acquire);
     core.add_idle_locked(this);
     lock.unlock();
+    detail::chaos();
     if (!done()) {
       core.request_work();
       sleep_on_wake(seen);
@@ -155,6 +161,11 @@ void Task::wait_for_job(JobBase& job) {
 }
 
 namespace detail {
+void SchedulerAccess::promote_all(Task& t) {
+  t.check_owner_thread();
+  while (t.tail_ != &t.head_) t.promote_oldest_now();
+}
+
 // The thread's current Task is the one the fork was made on: a Fork lives in a
 // frame inside that task's run, and nested runs restore `current` on exit.
 void abandon_queued(JobBase& job) noexcept {
@@ -194,6 +205,7 @@ void Task::wait(Signal& s) {
 
 void Signal::set() noexcept {
   // acq_rel: release publishes what the setter wrote; acquire reads the waiter.
+  detail::chaos();
   std::uintptr_t previous = state_.exchange(set_mark, std::memory_order_acq_rel);
   if (previous > set_mark) reinterpret_cast<Task*>(previous)->notify();
 }

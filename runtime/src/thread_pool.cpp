@@ -2,6 +2,7 @@
 // RunScope and the small global pieces (environment, assertion handler).
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -20,17 +21,22 @@ void default_assertion_handler(const char* message, const char* file, int line) 
 }
 std::atomic<AssertionHandler> assertion_handler{&default_assertion_handler};
 
-// A positive integer from the environment, or 0 when the variable is unset.
-std::size_t env_positive(const char* name) {
+// An integer in [1, max] from the environment, or 0 when the variable is unset.
+std::size_t env_positive(const char* name, std::size_t max) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return 0;
   errno = 0;
   char* end = nullptr;
   unsigned long long v = std::strtoull(text, &end, 10);
-  if (errno != 0 || *end != '\0' || v == 0 || text[0] == '-')
-    throw std::invalid_argument(std::string(name) + " must be a positive integer, got '" + text + "'");
+  if (errno != 0 || *end != '\0' || v == 0 || v > max || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+    throw std::invalid_argument(std::string(name) + " must be an integer from 1 to " + std::to_string(max) +
+                                ", got '" + text + "'");
   return static_cast<std::size_t>(v);
 }
+
+// Heartbeats longer than this are refused: a minute between heartbeats means
+// no sharing at all, and far larger values overflow the clock arithmetic.
+constexpr std::chrono::nanoseconds max_heartbeat = std::chrono::seconds(60);
 }  // namespace
 
 AssertionHandler set_assertion_handler(AssertionHandler handler) noexcept {
@@ -44,7 +50,8 @@ void assertion_failed(const char* message, const char* file, int line) {
 }
 
 std::chrono::nanoseconds default_heartbeat() {
-  std::size_t us = env_positive("TEMPO_HEARTBEAT_US");
+  const auto max_us = static_cast<std::size_t>(std::chrono::duration_cast<std::chrono::microseconds>(max_heartbeat).count());
+  std::size_t us = env_positive("TEMPO_HEARTBEAT_US", max_us);
   return std::chrono::microseconds(us ? us : 100);
 }
 
@@ -158,8 +165,10 @@ void PoolCore::push_shared(JobBase* job) {
     if (queue_tail_) queue_tail_->shared.queue_next = job;
     else queue_head_ = job;
     queue_tail_ = job;
+    detail::chaos();
     wake = pop_idle_locked();
   }
+  detail::chaos();
   if (wake) wake->notify();
 }
 
@@ -227,6 +236,7 @@ void PoolCore::heartbeat_main() {
     // relaxed: single writer; readers only compare against it to delay promotion.
     beats_.store(beats_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (idle_count_.load(std::memory_order_relaxed) == 0) continue;  // nobody to hand work to
+    detail::chaos();
     lock.unlock();
     {
       std::lock_guard tasks_lock(mutex_);
@@ -273,10 +283,13 @@ RunScope::~RunScope() {
 
 ThreadPool::ThreadPool(Options options) {
   std::size_t threads = options.threads;
-  if (threads == 0) threads = env_positive("TEMPO_THREADS");
+  if (threads > max_threads)
+    throw std::invalid_argument("tempo::Options::threads must be at most " + std::to_string(max_threads) + ", got " +
+                                std::to_string(threads));
+  if (threads == 0) threads = env_positive("TEMPO_THREADS", max_threads);
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  if (options.heartbeat <= std::chrono::nanoseconds::zero())
-    throw std::invalid_argument("tempo::Options::heartbeat must be positive");
+  if (options.heartbeat <= std::chrono::nanoseconds::zero() || options.heartbeat > max_heartbeat)
+    throw std::invalid_argument("tempo::Options::heartbeat must be positive and at most 60 s");
   core_ = std::make_unique<detail::PoolCore>(threads, options.heartbeat);
 }
 

@@ -44,9 +44,9 @@ TEST_CASE("join returns both results, void as unit, move-only and large values",
                            [](tempo::Task&) { return std::make_unique<int>(6); });
       REQUIRE(*p + *q == 11);
       auto [big, small] = t.join([](tempo::Task&) {
-        std::array<std::uint64_t, 512> a{};
-        for (std::size_t i = 0; i < a.size(); ++i) a[i] = i * i;
-        return a;
+        std::array<std::uint64_t, 512> squares{};
+        for (std::size_t i = 0; i < squares.size(); ++i) squares[i] = i * i;
+        return squares;
       }, [](tempo::Task&) { return 'x'; });
       REQUIRE(big[511] == 511u * 511u);
       REQUIRE(small == 'x');
@@ -66,17 +66,47 @@ TEST_CASE("move-only and large results survive a trip through another thread", "
       leaf->words.fill(1);
       return leaf;
     }
-    auto [l, r] = t.join([&](tempo::Task& t) { return build(t, depth - 1); },
-                         [&](tempo::Task& t) { return build(t, depth - 1); });
+    auto [l, r] = t.join([&](tempo::Task& w) { return build(w, depth - 1); },
+                         [&](tempo::Task& w) { return build(w, depth - 1); });
     for (std::size_t i = 0; i < l->words.size(); ++i) l->words[i] += r->words[i];
     return std::move(l);
   };
-  bool stolen = test::until_stolen(pool, [&] {
-    auto result = pool.run([&](tempo::Task& t) { return build(t, 16); });
-    REQUIRE(result->words[0] == (1u << 16));
-    REQUIRE(result->words[63] == (1u << 16));
+  // Forced across (test hook), then left to the heartbeats.
+  auto result = pool.run([&](tempo::Task& t) {
+    bool elsewhere = false;
+    auto [l, r] = test::join_stolen(t, [&](tempo::Task& w) { return build(w, 12); },
+                                    [&](tempo::Task& w) { return build(w, 12); }, elsewhere);
+    REQUIRE(elsewhere);
+    for (std::size_t i = 0; i < l->words.size(); ++i) l->words[i] += r->words[i];
+    return std::move(l);
   });
-  CHECK(stolen);
+  REQUIRE(result->words[0] == (1u << 13));
+  REQUIRE(result->words[63] == (1u << 13));
+  REQUIRE(pool.stats().stolen >= 1);
+  auto natural = pool.run([&](tempo::Task& t) { return build(t, 16); });
+  REQUIRE(natural->words[7] == (1u << 16));
+}
+
+TEST_CASE("the test hook hands a fork to another worker: Fork::join returns its result", "[api]") {
+  tempo::ThreadPool pool(test::opts(2, 1s));  // heartbeats too rare to matter: only the hook shares
+  pool.run([](tempo::Task& t) {
+    std::atomic<bool> started{false};
+    const auto owner = std::this_thread::get_id();
+    std::thread::id ran_on;
+    auto right = [&](tempo::Task& w) {
+      ran_on = std::this_thread::get_id();
+      started.store(true);
+      return test::fib(w, 15);
+    };
+    tempo::Fork fork(t, right);
+    tempo::detail::SchedulerAccess::promote_all(t);
+    REQUIRE(test::eventually([&] { return started.load(); }));
+    std::uint64_t* taken = fork.join(t);
+    REQUIRE(taken != nullptr);
+    REQUIRE(*taken == 610);
+    REQUIRE(ran_on != owner);
+  });
+  REQUIRE(pool.stats().stolen >= 1);
 }
 
 TEST_CASE("the low-level Fork: join says whether another thread took it", "[api]") {
@@ -120,7 +150,13 @@ TEST_CASE("tiny work promotes nothing", "[api][stats]") {
 
 TEST_CASE("large work is shared and the stats show it", "[api][stats]") {
   tempo::ThreadPool pool(test::opts(4, 50us));
-  bool stolen = test::until_stolen(pool, [&] { REQUIRE(pool.run([](tempo::Task& t) { return test::fib(t, 27); }) == 196418); });
+  // Natural heartbeats, no hook: repeat until a steal shows, against a
+  // generous time bound (a loaded machine may delay the idle worker).
+  bool stolen = test::eventually([&] {
+    REQUIRE(pool.run([](tempo::Task& t) { return test::fib(t, 27); }) == 196418);
+    auto st = pool.stats();
+    return st.stolen > 0 && st.wakes > 0;
+  });
   REQUIRE(stolen);
   auto s = pool.stats();
   REQUIRE(s.promoted >= s.stolen);
@@ -158,6 +194,25 @@ TEST_CASE("Options: defaults, environment overrides, bad values", "[api][options
     REQUIRE_THROWS_WITH(tempo::Options{}, Catch::Contains("TEMPO_HEARTBEAT_US"));
     ::unsetenv("TEMPO_HEARTBEAT_US");
     REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 1, .heartbeat = 0us}), Catch::Contains("heartbeat"));
+    // Out of bounds: SIZE_MAX threads would allocate until memory ran out, a
+    // heartbeat near 2^63 us overflows the clock arithmetic.
+    ::setenv("TEMPO_THREADS", "18446744073709551615", 1);
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{}), Catch::Contains("TEMPO_THREADS") && Catch::Contains("4096"));
+    ::setenv("TEMPO_THREADS", "4097", 1);
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{}), Catch::Contains("TEMPO_THREADS"));
+    ::setenv("TEMPO_THREADS", "0", 1);
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{}), Catch::Contains("TEMPO_THREADS"));
+    ::unsetenv("TEMPO_THREADS");
+    ::setenv("TEMPO_HEARTBEAT_US", "9223372036854775807", 1);
+    REQUIRE_THROWS_WITH(tempo::Options{}, Catch::Contains("TEMPO_HEARTBEAT_US"));
+    ::setenv("TEMPO_HEARTBEAT_US", "60000001", 1);
+    REQUIRE_THROWS_WITH(tempo::Options{}, Catch::Contains("TEMPO_HEARTBEAT_US"));
+    ::setenv("TEMPO_HEARTBEAT_US", "60000000", 1);
+    REQUIRE(tempo::Options{}.heartbeat == 60s);
+    ::unsetenv("TEMPO_HEARTBEAT_US");
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = std::size_t(-1)}), Catch::Contains("threads"));
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2, .heartbeat = std::chrono::hours(1)}),
+                        Catch::Contains("heartbeat"));
     ::setenv("TEMPO_IDLE_REQUESTS", "maybe", 1);
     REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2}), Catch::Contains("TEMPO_IDLE_REQUESTS"));
     ::unsetenv("TEMPO_IDLE_REQUESTS");
@@ -191,13 +246,13 @@ TEST_CASE("a task waiting on a Signal keeps running other work", "[api][signal]"
     tempo::Signal sig;
     auto r = pool.run([&](tempo::Task& t) {
       auto [a, b] = t.join(
-          [&](tempo::Task& t) {
-            auto v = test::fib(t, 20);
+          [&](tempo::Task& w) {
+            auto v = test::fib(w, 20);
             sig.set();
             return v;
           },
-          [&](tempo::Task& t) {
-            t.wait(sig);
+          [&](tempo::Task& w) {
+            w.wait(sig);
             return 1;
           });
       return a + b;
@@ -210,14 +265,14 @@ TEST_CASE("nested run: same pool inline, another pool from inside a task", "[api
   tempo::ThreadPool a(test::opts(3, 20us));
   tempo::ThreadPool b(test::opts(2, 20us));
   auto r = a.run([&](tempo::Task& t) {
-    auto [x, y] = t.join([&](tempo::Task&) { return a.run([](tempo::Task& t) { return test::fib(t, 18); }); },
-                         [&](tempo::Task&) { return b.run([](tempo::Task& t) { return test::fib(t, 19); }); });
+    auto [x, y] = t.join([&](tempo::Task&) { return a.run([](tempo::Task& w) { return test::fib(w, 18); }); },
+                         [&](tempo::Task&) { return b.run([](tempo::Task& w) { return test::fib(w, 19); }); });
     return x + y;
   });
   REQUIRE(r == 2584 + 4181);
   // b's tasks calling back into a, from b's worker threads.
   auto r2 = b.run([&](tempo::Task& t) {
-    return tempo::parallel_reduce(t, 0, 64, std::uint64_t{0}, [&](std::size_t) { return a.run([](tempo::Task& t) { return test::fib(t, 15); }); },
+    return tempo::parallel_reduce(t, 0, 64, std::uint64_t{0}, [&](std::size_t) { return a.run([](tempo::Task& w) { return test::fib(w, 15); }); },
                                   [](std::uint64_t x, std::uint64_t y) { return x + y; });
   });
   REQUIRE(r2 == 64u * 610u);
@@ -235,4 +290,36 @@ TEST_CASE("join runs a mutable branch on the caller's object", "[api]") {
     REQUIRE(b == 1);
     REQUIRE(counter.calls == 1);
   });
+}
+
+TEST_CASE("worker_index and thread_count: the documented ranges", "[api]") {
+  tempo::ThreadPool pool(test::opts(3, 10us));
+  std::vector<std::atomic<int>> hits(8);
+  std::size_t caller_index = 99, caller_threads = 0;
+  pool.run([&](tempo::Task& t) {
+    caller_index = t.worker_index();
+    caller_threads = t.thread_count();
+    tempo::parallel_for(t, 0, 1 << 16, [&](tempo::Task& w, std::size_t) {
+      REQUIRE(w.worker_index() < 3);  // one outside caller: below thread_count()
+      hits[w.worker_index()].fetch_add(1, std::memory_order_relaxed);
+    });
+  });
+  REQUIRE(caller_index == 2);  // an outside caller: thread_count()-1 or above
+  REQUIRE(caller_threads == 3);
+  // Two outside callers at once get distinct numbers below thread_count() - 1 + 2.
+  std::atomic<int> inside{0};
+  std::size_t idx[2] = {99, 99};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 2; ++c)
+    callers.emplace_back([&, c] {
+      pool.run([&](tempo::Task& t) {
+        idx[c] = t.worker_index();
+        inside.fetch_add(1);
+        REQUIRE(test::eventually([&] { return inside.load() == 2; }));  // both inside at once
+      });
+    });
+  for (auto& th : callers) th.join();
+  REQUIRE(idx[0] != idx[1]);
+  REQUIRE(std::min(idx[0], idx[1]) >= 2);
+  REQUIRE(std::max(idx[0], idx[1]) < 4);
 }

@@ -50,8 +50,8 @@ static std::int64_t throwing_sum(tempo::Task& t, const test::Node* n, std::int64
     ~Leave() { live.fetch_sub(1); }
   } leave{live};
   if (n->value == bad) throw Boom("bad node " + std::to_string(bad));
-  auto [a, b] = t.join([&](tempo::Task& t) { return throwing_sum(t, n->left, bad, live); },
-                       [&](tempo::Task& t) { return throwing_sum(t, n->right, bad, live); });
+  auto [a, b] = t.join([&](tempo::Task& w) { return throwing_sum(w, n->left, bad, live); },
+                       [&](tempo::Task& w) { return throwing_sum(w, n->right, bad, live); });
   return n->value + a + b;
 }
 
@@ -79,24 +79,22 @@ TEST_CASE("random exceptions on any thread: caught once, nothing left running, p
 }
 
 TEST_CASE("an exception thrown on a thief reaches the owner's join", "[exceptions]") {
-  tempo::ThreadPool pool(test::opts(2, 20us));
-  // fb runs long enough to be taken; it throws only when it runs elsewhere.
-  bool seen_remote = test::until_stolen(pool, [&] {
-    auto owner = std::this_thread::get_id();
-    try {
-      pool.run([&](tempo::Task& t) {
-        t.join([](tempo::Task& t) { return test::fib(t, 24); },
-               [&](tempo::Task& t) {
-                 auto v = test::fib(t, 24);
-                 if (std::this_thread::get_id() != owner) throw Boom("remote");
-                 return v;
-               });
-      });
-    } catch (const Boom& e) {
-      REQUIRE(std::string(e.what()) == "remote");
-    }
-  });
-  REQUIRE(seen_remote);
+  tempo::ThreadPool pool(test::opts(2, 1s));  // only the test hook shares
+  for (int rep = 0; rep < 20; ++rep) {
+    std::thread::id thrown_on;
+    bool elsewhere = false;
+    REQUIRE_THROWS_WITH(pool.run([&](tempo::Task& t) {
+      test::join_stolen(t, [](tempo::Task& w) { return test::fib(w, 12); },
+                        [&](tempo::Task& w) -> std::uint64_t {
+                          test::fib(w, 12);
+                          thrown_on = std::this_thread::get_id();
+                          throw Boom("remote");
+                        }, elsewhere);
+    }), "remote");
+    REQUIRE(thrown_on != std::this_thread::get_id());
+  }
+  REQUIRE(pool.stats().stolen >= 20);
+  REQUIRE(pool.run([](tempo::Task& t) { return test::fib(t, 15); }) == 610);
 }
 
 TEST_CASE("the low-level Fork cleans up when an exception passes it", "[exceptions]") {
@@ -104,9 +102,9 @@ TEST_CASE("the low-level Fork cleans up when an exception passes it", "[exceptio
   for (int i = 0; i < 50; ++i) {
     std::atomic<int> right_runs{0};
     REQUIRE_THROWS_AS(pool.run([&](tempo::Task& t) {
-      auto right = [&](tempo::Task& t) {
+      auto right = [&](tempo::Task& w) {
         right_runs.fetch_add(1);
-        return test::fib(t, 18);
+        return test::fib(w, 18);
       };
       tempo::Fork fork(t, right);
       test::fib(t, 20);  // gives a heartbeat the chance to hand `right` away

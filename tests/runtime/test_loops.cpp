@@ -1,4 +1,5 @@
 #include <atomic>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -18,7 +19,7 @@ TEST_CASE("parallel_for visits every index exactly once", "[loops]") {
       REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(n));
       // offset ranges and the grain overload
       std::vector<std::uint8_t> seen2(n + 10, 0);
-      pool.run([&](tempo::Task& t) { tempo::parallel_for(t, 10, n + 10, 3, [&](std::size_t i) { seen2[i] += 1; }); });
+      pool.run([&](tempo::Task& t) { tempo::parallel_for(t, 10, n + 10, tempo::grain{3}, [&](std::size_t i) { seen2[i] += 1; }); });
       REQUIRE(std::count(seen2.begin(), seen2.end(), 1) == static_cast<std::ptrdiff_t>(n));
     }
   }
@@ -28,7 +29,7 @@ TEST_CASE("parallel_for: bad ranges and grains are rejected", "[loops]") {
   tempo::ThreadPool pool(test::opts(2));
   pool.run([](tempo::Task& t) {
     REQUIRE_THROWS_WITH(tempo::parallel_for(t, 5, 4, [](std::size_t) {}), Catch::Contains("first > last"));
-    REQUIRE_THROWS_WITH(tempo::parallel_for(t, 0, 4, 0, [](std::size_t) {}), Catch::Contains("grain"));
+    REQUIRE_THROWS_WITH(tempo::parallel_for(t, 0, 4, tempo::grain{0}, [](std::size_t) {}), Catch::Contains("grain"));
     REQUIRE_THROWS_WITH(tempo::parallel_reduce(t, 9, 1, 0, [](std::size_t) { return 1; }, std::plus<>()),
                         Catch::Contains("first > last"));
   });
@@ -89,8 +90,8 @@ TEST_CASE("nested loops, loops inside joins, joins inside loop bodies", "[loops]
   constexpr std::size_t rows = 300, cols = 200;
   std::vector<std::uint32_t> grid(rows * cols, 0);
   pool.run([&](tempo::Task& t) {
-    tempo::parallel_for(t, 0, rows, [&](tempo::Task& t, std::size_t r) {
-      tempo::parallel_for(t, 0, cols, [&](std::size_t c) { grid[r * cols + c] += static_cast<std::uint32_t>(r + c); });
+    tempo::parallel_for(t, 0, rows, [&](tempo::Task& w, std::size_t r) {
+      tempo::parallel_for(w, 0, cols, [&](std::size_t c) { grid[r * cols + c] += static_cast<std::uint32_t>(r + c); });
     });
   });
   for (std::size_t r = 0; r < rows; ++r)
@@ -98,13 +99,13 @@ TEST_CASE("nested loops, loops inside joins, joins inside loop bodies", "[loops]
 
   auto [fibs, total] = pool.run([&](tempo::Task& t) {
     return t.join(
-        [](tempo::Task& t) {
+        [](tempo::Task& w) {
           std::vector<std::uint64_t> f(25);
-          tempo::parallel_for(t, 0, f.size(), [&](tempo::Task& t, std::size_t i) { f[i] = test::fib(t, static_cast<unsigned>(i)); });
+          tempo::parallel_for(w, 0, f.size(), [&](tempo::Task& x, std::size_t i) { f[i] = test::fib(x, static_cast<unsigned>(i)); });
           return f;
         },
-        [](tempo::Task& t) {
-          return tempo::parallel_reduce(t, 0, 1000, std::uint64_t{0}, [](std::size_t i) { return std::uint64_t{i}; },
+        [](tempo::Task& w) {
+          return tempo::parallel_reduce(w, 0, 1000, std::uint64_t{0}, [](std::size_t i) { return std::uint64_t{i}; },
                                         std::plus<>());
         });
   });
@@ -132,4 +133,34 @@ TEST_CASE("a body's exception stops the loop and reaches the caller", "[loops][e
     }
     REQUIRE(pool.run([](tempo::Task& t) { return test::fib(t, 15); }) == 610);
   }
+}
+
+TEST_CASE("block arithmetic at the extremes: grain 1 and SIZE_MAX, ranges ending at SIZE_MAX", "[loops]") {
+  constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+  REQUIRE(tempo::detail::ceil_div(max, 1) == max);
+  REQUIRE(tempo::detail::ceil_div(max, max) == 1);
+  REQUIRE(tempo::detail::ceil_div(max, 2) == max / 2 + 1);
+  REQUIRE(tempo::detail::ceil_div(max - 1, max) == 1);
+  REQUIRE(tempo::detail::reduce_block(max, 1) == max / 4096 + 1);
+  REQUIRE(tempo::detail::reduce_block(max, max) == max);
+  REQUIRE(tempo::detail::reduce_block(10, 1) == 1);
+
+  tempo::ThreadPool pool(test::opts(3, 10us));
+  const std::size_t n = 5000;
+  for (std::size_t first : {std::size_t{0}, max - n}) {
+    for (std::size_t g : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, max / 2, max / 2 + 1, max - 1, max}) {
+      CAPTURE(first, g);
+      const std::size_t sum = pool.parallel_reduce(first, first + n, tempo::grain(g), std::size_t{0},
+                                                   [first](std::size_t i) { return i - first; }, std::plus<>());
+      REQUIRE(sum == n * (n - 1) / 2);
+      std::vector<std::uint8_t> seen(n, 0);
+      pool.parallel_for(first, first + n, tempo::grain(g), [&](std::size_t i) { seen[i - first] += 1; });
+      REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(n));
+    }
+  }
+  // The very last indices, and empty ranges at the top.
+  REQUIRE(pool.parallel_reduce(max - 1, max, tempo::grain(max), std::size_t{0}, [](std::size_t i) { return i; },
+                               std::plus<>()) == max - 1);
+  REQUIRE(pool.parallel_reduce(max, max, 5, [](std::size_t) { return 1; }, std::plus<>()) == 5);
+  pool.parallel_for(max, max, [](std::size_t) { FAIL("empty range ran"); });
 }

@@ -66,10 +66,10 @@ TEST_CASE("nested joins with random fan-out and random work", "[stress]") {
       return h + r;
     }
     if (kids == 1) return h + walk(t, h, depth - 1);
-    auto [a, b] = t->join([&](tempo::Task& t) { return walk(&t, h, depth - 1); },
-                          [&](tempo::Task& t) {
-                            std::uint64_t r = walk(&t, h + 1, depth - 1);
-                            if (kids == 3) r += walk(&t, h + 2, depth - 1);
+    auto [a, b] = t->join([&](tempo::Task& w) { return walk(&w, h, depth - 1); },
+                          [&](tempo::Task& w) {
+                            std::uint64_t r = walk(&w, h + 1, depth - 1);
+                            if (kids == 3) r += walk(&w, h + 2, depth - 1);
                             return r;
                           });
     return h + a + b;

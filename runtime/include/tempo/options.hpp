@@ -5,17 +5,23 @@
 #include <cstdint>
 
 namespace tempo {
+// The most threads a pool may have (Options::threads, TEMPO_THREADS): far
+// above any machine's core count, low enough that a typo fails at once
+// instead of creating threads until memory runs out.
+inline constexpr std::size_t max_threads = 4096;
+
 namespace detail {
-// TEMPO_HEARTBEAT_US when set (a positive integer), else 100 us. Throws
-// std::invalid_argument naming the variable when its value is not a number.
+// TEMPO_HEARTBEAT_US when set (an integer from 1 to 60,000,000), else 100 us.
+// Throws std::invalid_argument naming the variable for any other value.
 std::chrono::nanoseconds default_heartbeat();
 }  // namespace detail
 
 struct Options {
-  // Worker threads, counting the thread that calls run(). 0 = TEMPO_THREADS when
-  // set, else all hardware threads.
+  // Worker threads, counting the thread that calls run(), at most max_threads.
+  // 0 = TEMPO_THREADS when set, else all hardware threads.
   std::size_t threads = 0;
-  // How often a busy worker is asked to hand its oldest fork to an idle thread.
+  // How often a busy worker is asked to hand its oldest fork to an idle thread:
+  // positive, at most 60 s.
   std::chrono::nanoseconds heartbeat = detail::default_heartbeat();
 };
 

@@ -20,13 +20,16 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <span>
+#include <concepts>
+#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "tempo/concepts.hpp"
 #include "tempo/detail/clock.hpp"
+#include "tempo/grain.hpp"
 #include "tempo/task.hpp"
 #include "tempo/thread_pool.hpp"
 
@@ -48,6 +51,14 @@ decltype(auto) call_body(Body& body, Task& t, std::size_t i) {
 inline void check_range(const char* what, std::size_t first, std::size_t last) {
   if (first > last) throw std::invalid_argument(std::string(what) + ": first > last");
 }
+inline void check_grain(const char* what, std::size_t grain) {
+  if (grain == 0) throw std::invalid_argument(std::string(what) + ": grain must be at least 1");
+}
+
+// ceil(n / block) without the overflow of (n + block - 1) / block.
+constexpr std::size_t ceil_div(std::size_t n, std::size_t block) noexcept {
+  return n / block + (n % block != 0 ? 1 : 0);
+}
 
 template <class Body>
 class ForLoop {
@@ -68,9 +79,9 @@ class ForLoop {
       else if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
       else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
       if (cancelled_.load(std::memory_order_relaxed)) [[unlikely]] return;
-      if (t.heartbeat_pending()) [[unlikely]] {
-        if (end - i >= 2 * grain_) {
-          if (std::size_t idle = t.loop_heartbeat()) return split(t, i, end, idle + 1);
+      if (SchedulerAccess::heartbeat_pending(t)) [[unlikely]] {
+        if ((end - i) / 2 >= grain_) {  // not 2 * grain_: that overflows for huge grains
+          if (std::size_t idle = SchedulerAccess::loop_heartbeat(t)) return split(t, i, end, idle + 1);
         }
       }
     }
@@ -95,12 +106,12 @@ class ForLoop {
   // the forks out.
   [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end, std::size_t pieces) {
     const std::size_t mid = end - (end - i) / pieces;
-    auto upper = [this, mid, end](Task& t) { run(t, mid, end); };
+    auto upper = [this, mid, end](Task& w) { run(w, mid, end); };
     Fork<decltype(upper)> fork(t, upper);
-    if (pieces > 2 && mid - i >= 2 * grain_) {
+    if (pieces > 2 && (mid - i) / 2 >= grain_) {
       split(t, i, mid, pieces - 1);
     } else {
-      t.share_oldest();
+      SchedulerAccess::share_oldest(t);
       run(t, i, mid);
     }
     if (fork.join(t) == nullptr) upper(t);
@@ -117,12 +128,12 @@ class Reduction {
   Reduction(const R& identity, Map& map, Combine& combine, std::size_t first, std::size_t last, std::size_t block)
       : identity_(identity), map_(map), combine_(combine), first_(first), last_(last), block_(block) {}
 
-  std::size_t blocks() const noexcept { return (last_ - first_ + block_ - 1) / block_; }
+  std::size_t blocks() const noexcept { return ceil_div(last_ - first_, block_); }
 
   R run(Task& t, std::size_t lo, std::size_t hi) {
     if (hi - lo == 1) return leaf(t, lo);
     const std::size_t mid = lo + (hi - lo) / 2;
-    auto [a, b] = t.join([&](Task& t) { return run(t, lo, mid); }, [&](Task& t) { return run(t, mid, hi); });
+    auto [a, b] = t.join([&](Task& w) { return run(w, lo, mid); }, [&](Task& w) { return run(w, mid, hi); });
     return combine_(std::move(a), std::move(b));
   }
 
@@ -133,8 +144,10 @@ class Reduction {
     R acc = identity_;
     // relaxed: a hint to skip work after an exception elsewhere.
     if (cancelled_.load(std::memory_order_relaxed)) return acc;
+    // block < blocks(), so block * block_ < last_ - first_: no overflow; and
+    // end is computed from the room left, not as begin + block_.
     const std::size_t begin = first_ + block * block_;
-    const std::size_t end = std::min(last_, begin + block_);
+    const std::size_t end = begin + std::min(block_, last_ - begin);
     try {
       for (std::size_t i = begin; i < end; ++i) acc = combine_(std::move(acc), call_body(map_, t, i));
     } catch (...) {
@@ -157,59 +170,138 @@ class Reduction {
 // Block size of parallel_reduce: at least `grain`, at most 4096 blocks.
 inline std::size_t reduce_block(std::size_t n, std::size_t grain) {
   constexpr std::size_t max_blocks = 4096;
-  return std::max({grain, std::size_t{1}, (n + max_blocks - 1) / max_blocks});
+  return std::max({grain, std::size_t{1}, ceil_div(n, max_blocks)});
 }
+template <class>
+inline constexpr bool always_false = false;
 }  // namespace detail
 
-// body(i) (or body(task, i)) for every i in [first, last). `grain`: the smallest chunk run
-// between heartbeat polls and the smallest piece a split creates.
+// body(i) (or body(task, i)) for every i in [first, last). The grain (default
+// 1): the smallest chunk run between heartbeat polls and the smallest piece a
+// split creates; chunks grow on their own, so a grain is rarely needed.
 template <class Body>
-void parallel_for(Task& t, std::size_t first, std::size_t last, std::size_t grain, Body&& body) {
-  detail::check_range("tempo::parallel_for", first, last);
-  if (grain == 0) throw std::invalid_argument("tempo::parallel_for: grain must be at least 1");
-  if (first == last) return;
-  detail::ForLoop<std::remove_reference_t<Body>> loop(body, grain);
-  loop.run(t, first, last);
+void parallel_for(Task& t, std::size_t first, std::size_t last, grain g, Body&& body) {
+  static_assert(index_body<Body>,
+                "tempo::parallel_for: the body must be callable as body(i) or body(task, i) with a std::size_t i");
+  if constexpr (index_body<Body>) {
+    detail::check_range("tempo::parallel_for", first, last);
+    detail::check_grain("tempo::parallel_for", g.value);
+    if (first == last) return;
+    detail::ForLoop<std::remove_reference_t<Body>> loop(body, g.value);
+    loop.run(t, first, last);
+  }
 }
 
 template <class Body>
 void parallel_for(Task& t, std::size_t first, std::size_t last, Body&& body) {
-  parallel_for(t, first, last, 1, std::forward<Body>(body));
+  parallel_for(t, first, last, grain{1}, std::forward<Body>(body));
 }
 
-// body(x) or body(task, x) for every element of s.
-template <class T, std::size_t Extent, class Body>
-void parallel_for_each(Task& t, std::span<T, Extent> s, Body&& body) {
-  parallel_for(t, 0, s.size(), [&](Task& t, std::size_t i) {
-    if constexpr (std::is_invocable_v<Body&, Task&, T&>) body(t, s[i]);
-    else body(s[i]);
-  });
+// The grain as a plain number (the first API's form) is refused: next to
+// indices and identities it was too easy to pass in the wrong place.
+template <std::integral G, class Body>
+void parallel_for(Task&, std::size_t, std::size_t, G, Body&&) {
+  static_assert(detail::always_false<G>, "tempo::parallel_for: pass the grain as tempo::grain{n}, not a plain number");
+}
+
+// body(x) or body(task, x) for every element x of a random-access range
+// (vector, array, span, a view such as std::views::iota(0, n)...).
+template <class Range, class Body>
+void parallel_for_each(Task& t, Range&& range, grain g, Body&& body) {
+  constexpr bool ok_range = std::ranges::random_access_range<Range> && std::ranges::sized_range<Range>;
+  static_assert(ok_range, "tempo::parallel_for_each: the range must be random-access and sized (vector, array, span, "
+                          "or such a view)");
+  if constexpr (ok_range) {
+    static_assert(element_body<Body, Range>,
+                  "tempo::parallel_for_each: the body must be callable as body(element) or body(task, element)");
+    if constexpr (element_body<Body, Range>) {
+      auto first = std::ranges::begin(range);
+      const auto n = static_cast<std::size_t>(std::ranges::size(range));
+      parallel_for(t, 0, n, g, [&](Task& w, std::size_t i) {
+        const auto d = static_cast<std::ranges::range_difference_t<Range>>(i);
+        if constexpr (std::is_invocable_v<Body&, Task&, std::ranges::range_reference_t<Range>>) body(w, first[d]);
+        else body(first[d]);
+      });
+    }
+  }
+}
+
+template <class Range, class Body>
+void parallel_for_each(Task& t, Range&& range, Body&& body) {
+  parallel_for_each(t, std::forward<Range>(range), grain{1}, std::forward<Body>(body));
 }
 
 // combine(...combine(combine(identity, map(first)), map(first+1))...) over
 // blocks, and the blocks' results combined along a fixed balanced tree.
 // `combine` must be associative for the result to equal a serial fold;
-// `identity` must be its neutral element.
-template <class R, class Map, class Combine>
-R parallel_reduce(Task& t, std::size_t first, std::size_t last, std::size_t grain, R identity, Map&& map,
-                  Combine&& combine) {
-  detail::check_range("tempo::parallel_reduce", first, last);
-  if (grain == 0) throw std::invalid_argument("tempo::parallel_reduce: grain must be at least 1");
-  if (first == last) return identity;
-  detail::Reduction<R, std::remove_reference_t<Map>, std::remove_reference_t<Combine>> reduction(
-      identity, map, combine, first, last, detail::reduce_block(last - first, grain));
-  return reduction.run(t, 0, reduction.blocks());
+// `identity` must be its neutral element. The result type is the common type
+// of the identity and map's result (tempo::reduce_result_t): an int identity
+// with a double map reduces in double; a combine that would narrow it (a
+// lambda taking ints while the reduction is in double) does not compile.
+// Grain (default 512): the smallest block; there are at most 4096 blocks.
+template <class Identity, class Map, class Combine>
+auto parallel_reduce(Task& t, std::size_t first, std::size_t last, grain g, Identity&& identity, Map&& map,
+                     Combine&& combine) {
+  static_assert(reduce_map<Map>, "tempo::parallel_reduce: map must be callable as map(i) or map(task, i) with a "
+                                 "std::size_t i, and return a value");
+  if constexpr (reduce_map<Map>) {
+    static_assert(reduce_identity<Identity, Map>,
+                  "tempo::parallel_reduce: the identity and map(i) have no common type to reduce in");
+    if constexpr (reduce_identity<Identity, Map>) {
+      using R = reduce_result_t<Identity, Map>;
+      static_assert(reduce_combine<Combine, R, map_result_t<Map>>,
+                    "tempo::parallel_reduce: combine must be callable as combine(acc, map(i)) and combine(acc, acc) "
+                    "and return acc's type without narrowing (acc: the common type of the identity and map(i))");
+      if constexpr (reduce_combine<Combine, R, map_result_t<Map>>) {
+        detail::check_range("tempo::parallel_reduce", first, last);
+        detail::check_grain("tempo::parallel_reduce", g.value);
+        R init(std::forward<Identity>(identity));
+        if (first == last) return init;
+        detail::Reduction<R, std::remove_reference_t<Map>, std::remove_reference_t<Combine>> reduction(
+            init, map, combine, first, last, detail::reduce_block(last - first, g.value));
+        return reduction.run(t, 0, reduction.blocks());
+      }
+    }
+  }
 }
 
-template <class R, class Map, class Combine>
-R parallel_reduce(Task& t, std::size_t first, std::size_t last, R identity, Map&& map, Combine&& combine) {
-  return parallel_reduce(t, first, last, 512, std::move(identity), std::forward<Map>(map),
+template <class Identity, class Map, class Combine>
+auto parallel_reduce(Task& t, std::size_t first, std::size_t last, Identity&& identity, Map&& map,
+                     Combine&& combine) {
+  return parallel_reduce(t, first, last, grain{512}, std::forward<Identity>(identity), std::forward<Map>(map),
                          std::forward<Combine>(combine));
+}
+
+template <std::integral G, class Identity, class Map, class Combine>
+void parallel_reduce(Task&, std::size_t, std::size_t, G, Identity&&, Map&&, Combine&&) {
+  static_assert(detail::always_false<G>,
+                "tempo::parallel_reduce: pass the grain as tempo::grain{n}, not a plain number");
 }
 
 template <class Body>
 void ThreadPool::parallel_for(std::size_t first, std::size_t last, Body&& body) {
   run([&](Task& t) { tempo::parallel_for(t, first, last, body); });
+}
+
+template <class Body>
+void ThreadPool::parallel_for(std::size_t first, std::size_t last, grain g, Body&& body) {
+  run([&](Task& t) { tempo::parallel_for(t, first, last, g, body); });
+}
+
+template <class Identity, class Map, class Combine>
+auto ThreadPool::parallel_reduce(std::size_t first, std::size_t last, Identity&& identity, Map&& map,
+                                 Combine&& combine) {
+  return run([&](Task& t) {
+    return tempo::parallel_reduce(t, first, last, std::forward<Identity>(identity), map, combine);
+  });
+}
+
+template <class Identity, class Map, class Combine>
+auto ThreadPool::parallel_reduce(std::size_t first, std::size_t last, grain g, Identity&& identity, Map&& map,
+                                 Combine&& combine) {
+  return run([&](Task& t) {
+    return tempo::parallel_reduce(t, first, last, g, std::forward<Identity>(identity), map, combine);
+  });
 }
 
 }  // namespace tempo

@@ -8,7 +8,9 @@
 #include <thread>
 #include <utility>
 
+#include "tempo/concepts.hpp"
 #include "tempo/detail/assert.hpp"
+#include "tempo/detail/chaos.hpp"
 #include "tempo/detail/job.hpp"
 #include "tempo/options.hpp"
 
@@ -16,6 +18,7 @@ namespace tempo {
 namespace detail {
 class PoolCore;
 class RunScope;
+struct SchedulerAccess;
 template <class F>
 class ForkCore;
 // Scope exit of an unjoined Fork: drop the queued job / wait for the taken one.
@@ -34,8 +37,12 @@ class alignas(64) Task {
   // f(*this, args...) after a heartbeat check. Use it for calls that may fork.
   template <class F, class... Args>
   decltype(auto) call(F&& f, Args&&... args) {
-    tick();
-    return std::invoke(std::forward<F>(f), *this, std::forward<Args>(args)...);
+    static_assert(std::invocable<F, Task&, Args...>,
+                  "tempo::Task::call: f must be callable as f(task, args...) with a tempo::Task& first");
+    if constexpr (std::invocable<F, Task&, Args...>) {
+      tick();
+      return std::invoke(std::forward<F>(f), *this, std::forward<Args>(args)...);
+    }
   }
 
   // Runs fa here and fb here too unless an idle worker took it at a heartbeat.
@@ -44,7 +51,7 @@ class alignas(64) Task {
   // waited for) and fa's exception propagates; fb's is then discarded. If only
   // fb throws, its exception propagates. Either way nothing is left running.
   template <class FA, class FB>
-  auto join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>>;
+  auto join(FA&& fa, FB&& fb);
 
   // The heartbeat check: one relaxed load; the promotion code is out of line.
   void tick() {
@@ -57,15 +64,12 @@ class alignas(64) Task {
   // Blocks until s.set() was called, running other shared work meanwhile.
   void wait(Signal& s);
 
-  // True when a heartbeat is pending; loops poll this between chunks.
-  bool heartbeat_pending() const noexcept { return heartbeat_.load(std::memory_order_relaxed); }
-  // Cold: handles a pending heartbeat inside a loop. Returns how many workers
-  // are idle when nothing older is queued here (the loop should split for
-  // them), else 0.
-  std::size_t loop_heartbeat();
-  // Cold: hands the oldest queued forks to idle workers, one each, if any are idle.
-  void share_oldest();
-
+  // This task's number in its pool, unique among the pool's tasks in use at
+  // one time (an index for per-worker arrays). The pool's own threads have
+  // 0 .. thread_count()-2; a thread that calls run() from outside gets
+  // thread_count()-1 or above: one number per outside caller running at the
+  // same time (reused afterwards), so with k concurrent outside callers the
+  // numbers stay below thread_count() - 1 + k.
   std::size_t worker_index() const noexcept { return index_; }
   // The number of worker threads of the pool this task belongs to (the pool's
   // thread_count()): what a cost model divides CPU work over.
@@ -79,6 +83,7 @@ class alignas(64) Task {
   friend void detail::abandon_taken(detail::JobBase&) noexcept;
   friend class detail::PoolCore;
   friend class detail::RunScope;
+  friend struct detail::SchedulerAccess;
 
   Task(detail::PoolCore& core, std::size_t index) noexcept;
 
@@ -94,6 +99,17 @@ class alignas(64) Task {
                  "tempo::Task used on a thread other than the one running it");
   }
 
+  // True when a heartbeat is pending; loops poll this between chunks.
+  bool heartbeat_pending() const noexcept { return heartbeat_.load(std::memory_order_relaxed); }
+  // Cold: handles a pending heartbeat inside a loop. Returns how many workers
+  // are idle when nothing older is queued here (the loop should split for
+  // them), else 0.
+  std::size_t loop_heartbeat();
+  // Cold: hands the oldest queued forks to idle workers, one each, if any are idle.
+  void share_oldest();
+
+  template <class FA, class FB>
+  std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
   [[gnu::cold, gnu::noinline]] void on_heartbeat();
   void promote_oldest_now();
   void wait_for_job(detail::JobBase& job);
@@ -137,10 +153,23 @@ class alignas(64) Task {
 };
 
 namespace detail {
+// The scheduler's hooks, for tempo's own loops and tests only (not API).
+struct SchedulerAccess {
+  static bool heartbeat_pending(const Task& t) noexcept { return t.heartbeat_pending(); }
+  static std::size_t loop_heartbeat(Task& t) { return t.loop_heartbeat(); }
+  static void share_oldest(Task& t) { t.share_oldest(); }
+  // Test hook: hands every fork queued on t to the shared queue now, as a
+  // heartbeat with idle workers would, whatever the idle count and the
+  // eligibility gate say; an idle worker (or t's own join) then runs them.
+  static void promote_all(Task& t);
+};
+
 // The fork itself, without clean-up on scope exit: Task::join uses it directly
 // so that its fast path is only the push, the heartbeat check and the pop.
 template <class F>
 class ForkCore : protected JobBase {
+  static_assert(branch<F>, "tempo::Fork: the job must be callable as f(task) with a tempo::Task&");
+
  public:
   using result_type = branch_result_t<F>;
 
@@ -151,6 +180,7 @@ class ForkCore : protected JobBase {
       depth_ = ++t.fork_depth_;
     }
     t.push(*this);
+    chaos();
   }
   ForkCore(const ForkCore&) = delete;
   ForkCore& operator=(const ForkCore&) = delete;
@@ -161,6 +191,7 @@ class ForkCore : protected JobBase {
   [[nodiscard]] result_type* join(Task& t) {
     TEMPO_ASSERT(execute != nullptr, "tempo::Fork::join called twice (join without a matching fork)");
     check_order(t);
+    chaos();
     if (prev != nullptr) [[likely]] {
       TEMPO_ASSERT(t.tail_ == this, "tempo::Fork joined out of order (forks must be joined in reverse order)");
       t.tail_ = prev;
@@ -254,7 +285,14 @@ class Signal {
 
 
 template <class FA, class FB>
-auto Task::join(FA&& fa, FB&& fb) -> std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> {
+auto Task::join(FA&& fa, FB&& fb) {
+  static_assert(branch<FA>, "tempo::Task::join: the first branch must be callable as f(task) with a tempo::Task&");
+  static_assert(branch<FB>, "tempo::Task::join: the second branch must be callable as f(task) with a tempo::Task&");
+  if constexpr (branch<FA> && branch<FB>) return join_branches<FA, FB>(fa, fb);
+}
+
+template <class FA, class FB>
+std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> Task::join_branches(FA& fa, FB& fb) {
   using RA = detail::branch_result_t<FA>;
   using RB = detail::branch_result_t<FB>;
   using FBv = std::remove_reference_t<FB>;

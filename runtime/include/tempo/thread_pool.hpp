@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "tempo/grain.hpp"
 #include "tempo/task.hpp"
 
 namespace tempo {
@@ -47,9 +48,17 @@ class ThreadPool {
     return std::invoke(std::forward<F>(f), scope.task());
   }
 
-  // run + tempo::parallel_for (defined in tempo/parallel.hpp).
+  // run + tempo::parallel_for / tempo::parallel_reduce (defined in
+  // tempo/parallel.hpp, which tempo/tempo.hpp includes).
   template <class Body>
   void parallel_for(std::size_t first, std::size_t last, Body&& body);
+  template <class Body>
+  void parallel_for(std::size_t first, std::size_t last, grain g, Body&& body);
+  template <class Identity, class Map, class Combine>
+  auto parallel_reduce(std::size_t first, std::size_t last, Identity&& identity, Map&& map, Combine&& combine);
+  template <class Identity, class Map, class Combine>
+  auto parallel_reduce(std::size_t first, std::size_t last, grain g, Identity&& identity, Map&& map,
+                       Combine&& combine);
 
   std::size_t thread_count() const noexcept;
   std::chrono::nanoseconds heartbeat() const noexcept;
