@@ -1,0 +1,132 @@
+// The daemon: answers, errors that keep it serving, bounded command lines, buffers
+// released between requests; and chunked streaming giving the same bytes as one piece.
+#include <random>
+
+#include "fanout.hpp"
+#include "util.hpp"
+
+using namespace tempo;
+using namespace ftest;
+
+TEST_CASE("tempo-fanout --daemon answers done/error/bye and keeps serving", "[fanout][tool][daemon]") {
+  const std::string d = tmpdir();
+  write_file(d + "/d1.sx", "(cuda-shake-fanout (output-bytes 32) (inputs \"616263\"))");
+  write_file(d + "/d2.bin", u32(32) + u32(1) + u32(3) + "abc");
+  write_file(d + "/bad.bin", u32(32) + u32(5));
+  write_file(d + "/cmds", "process " + d + "/d1.sx " + d + "/d1.out\n" + "process-bin " + d + "/bad.bin " + d +
+                              "/bad.out\n" + "frobnicate\n" + std::string(70000, 'y') + "\n" + "fro\x1b[2Jb\n" +
+                              "\n" + "process-bin " + d + "/d2.bin " + d + "/d2.out\r\n" + "quit\n" + "process " + d +
+                              "/d1.sx " + d + "/never.out\n");
+  std::string out;
+  REQUIRE(run(exe() + " --daemon < " + d + "/cmds", out) == 0);
+  std::istringstream lines(out);
+  std::vector<std::string> l;
+  for (std::string s; std::getline(lines, s);) l.push_back(s);
+  REQUIRE(l.size() == 7);
+  CHECK(l[0] == "done " + d + "/d1.out");
+  CHECK(l[1].rfind("error ", 0) == 0);
+  CHECK(l[1].find("count mismatch") != std::string::npos);
+  CHECK(l[2].rfind("error unknown command 'frobnicate'", 0) == 0);
+  CHECK(l[3] == "error command line longer than 65536 bytes");
+  CHECK(l[4].rfind("error ", 0) == 0);
+  CHECK(l[4].find("control byte '\\x1b'") != std::string::npos);
+  CHECK(l[5] == "done " + d + "/d2.out");
+  CHECK(l[6] == "bye");
+  for (const auto& s : l) CHECK(printable(s));
+  CHECK_FALSE(exists(d + "/bad.out"));
+  CHECK_FALSE(exists(d + "/never.out"));
+  const std::string bin = read_file(d + "/d2.out");
+  REQUIRE(bin.size() == 40);
+  CHECK(hex(reinterpret_cast<const std::uint8_t*>(bin.data() + 8), 32) == hash_hex("abc", 32));
+  CHECK(read_file(d + "/d1.out").find(hash_hex("abc", 32)) != std::string::npos);
+}
+
+TEST_CASE("tempo-fanout --backend cuda fails fast without a device", "[fanout][tool]") {
+  if (have_device()) {
+    SUCCEED("a device is present");
+    return;
+  }
+  const std::string d = tmpdir();
+  write_file(d + "/c.sx", "(cuda-shake-fanout (output-bytes 32) (inputs \"00\"))");
+  std::string out;
+  CHECK(run(exe() + " --backend cuda " + d + "/c.sx " + d + "/c.out", out) == 1);
+  CHECK((out.find("no CUDA device") != std::string::npos || out.find("without CUDA") != std::string::npos));
+  CHECK_FALSE(exists(d + "/c.out"));
+}
+
+TEST_CASE("chunked streaming writes the same bytes as one chunk (binary and S-expression)", "[fanout][daemon]") {
+  const std::string d = tmpdir();
+  std::mt19937 gen(3);
+  auto rng = [&] { return static_cast<std::uint32_t>(gen()); };
+  // Uniform (fast path) and mixed lengths; output sizes that do and do not divide the chunk.
+  for (const bool uniform : {true, false}) {
+    std::string bin = u32(48) + u32(999), sx = "(cuda-shake-fanout (output-bytes 48) (inputs";
+    for (int i = 0; i < 999; ++i) {
+      const std::uint32_t len = uniform ? 33 : rng() % 200;
+      std::string m;
+      for (std::uint32_t k = 0; k < len; ++k) m += static_cast<char>(rng());
+      bin += u32(len) + m;
+      sx += " \"" + hex(reinterpret_cast<const std::uint8_t*>(m.data()), m.size()) + "\"";
+    }
+    write_file(d + "/s.bin", bin);
+    write_file(d + "/s.sx", sx + "))");
+    ThreadPool pool(Options{.threads = 2});
+    std::string ref_bin, ref_sx;
+    for (const std::size_t chunk : {std::size_t{1} << 30, std::size_t{4800}, std::size_t{1000}, std::size_t{1}}) {
+      fanout::Options opt;
+      opt.backend = gpu::Backend::cpu;
+      opt.chunk_bytes = chunk;
+      opt.durable = false;
+      fanout::Processor p(pool, opt);
+      p.process(d + "/s.bin", d + "/s.bin.out", true);
+      p.process(d + "/s.sx", d + "/s.sx.out", false);
+      const std::string got_bin = read_file(d + "/s.bin.out");
+      std::string got_sx = read_file(d + "/s.sx.out");
+      got_sx = got_sx.substr(0, got_sx.find("(timing-ms"));
+      INFO("uniform " << uniform << " chunk " << chunk);
+      const std::size_t per = std::max<std::size_t>(1, chunk / 48);
+      CHECK(p.last().chunks == (999 + per - 1) / per);
+      if (ref_bin.empty()) {
+        ref_bin = got_bin;
+        ref_sx = got_sx;
+        REQUIRE(ref_bin.size() == 8 + 999 * 48);
+        const std::size_t first_len = uniform ? 33 : static_cast<unsigned char>(bin[8]) | (static_cast<unsigned char>(bin[9]) << 8);
+        CHECK(hex(reinterpret_cast<const std::uint8_t*>(ref_bin.data() + 8), 48) ==
+              hash_hex(bin.substr(12, first_len), 48));
+      } else {
+        CHECK(got_bin == ref_bin);
+        CHECK(got_sx == ref_sx);
+      }
+    }
+  }
+}
+
+TEST_CASE("daemon buffers: kept for reuse when small, released when over the limit", "[fanout][daemon][memory]") {
+  const std::string d = tmpdir();
+  std::string big = u32(32) + u32(20000);
+  for (int i = 0; i < 20000; ++i) big += u32(100) + std::string(100, 'b');  // about 2 MiB
+  write_file(d + "/big.bin", big);
+  write_file(d + "/small.bin", u32(32) + u32(2) + u32(1) + "a" + u32(1) + "b");
+  ThreadPool pool(Options{.threads = 2});
+  fanout::Options opt;
+  opt.backend = gpu::Backend::cpu;
+  opt.durable = false;
+  opt.retain_bytes = std::size_t{1} << 20;
+  opt.chunk_bytes = 64 << 10;
+  fanout::Processor p(pool, opt);
+  std::ostringstream answers;
+  // One request at a time, looking at what is kept after each.
+  std::istringstream one("process-bin " + d + "/small.bin " + d + "/o1\n");
+  p.serve(one, answers);
+  const std::size_t small_kept = p.retained_bytes();
+  CHECK(small_kept > 0);
+  CHECK(small_kept <= opt.retain_bytes);
+  std::istringstream two("process-bin " + d + "/big.bin " + d + "/o2\n");
+  p.serve(two, answers);
+  CHECK(p.retained_bytes() <= opt.retain_bytes);
+  std::istringstream three("process-bin " + d + "/small.bin " + d + "/o3\nquit\n");
+  p.serve(three, answers);
+  CHECK(answers.str() == "done " + d + "/o1\ndone " + d + "/o2\ndone " + d + "/o3\nbye\n");
+  CHECK(read_file(d + "/o2").size() == 8 + 20000 * 32);
+  CHECK(read_file(d + "/o3") == read_file(d + "/o1"));
+}
