@@ -95,6 +95,40 @@ void hash_chall2(tempo::Task* t, std::uint8_t chall2[chall2_bytes], const std::u
   h.squeeze(chall2, chall2_bytes);
 }
 
+// QuickSilver prover: w (ell bits) with masks u_star (2 lambda bits) and the VOLE columns
+// (their rows are the tags); a0 feeds chall3, a1 and a2 go into the signature.
+template <class B>
+void aes_prove(const std::uint8_t* w, const std::uint8_t* u_star, const std::uint8_t* cols, const std::uint8_t* pk,
+               const std::uint8_t* chall2, std::uint8_t a0[16], std::uint8_t a1[16], std::uint8_t a2[16]) {
+  SecretBuffer<gf128> w_tag(ell + 2 * lambda);
+  columns_to_rows(cols, w_tag.data());
+  ZkHash3<B> hs(chall2);
+  AesProver<B> prover{hs};
+  prover.constraints(w, w_tag.data(), pk, pk + 16);
+  const gf128 v0 = sum_poly(w_tag.data() + ell), v1 = sum_poly(w_tag.data() + ell + lambda);
+  const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
+  gf_store(a0, hs.h[0].finalize(v0));
+  gf_store(a1, hs.h[1].finalize(u0 ^ v1));
+  gf_store(a2, hs.h[2].finalize(u1));
+}
+
+// QuickSilver verifier: from d = w + u, the columns of q = v + delta * u and (a1, a2),
+// the a0 that an honest prover would have sent.
+template <class B>
+void aes_verify(const std::uint8_t* d, const std::uint8_t* qcols, const std::uint8_t* pk, const std::uint8_t* chall2,
+                const std::uint8_t* chall3, const std::uint8_t* a1, const std::uint8_t* a2, std::uint8_t a0[16]) {
+  const gf128 delta = gf_load(chall3);
+  std::vector<gf128> q(ell + 2 * lambda);
+  columns_to_rows(qcols, q.data());
+  const gf128 q_star = sum_poly(q.data() + ell) ^ B::mul(sum_poly(q.data() + ell + lambda), delta);
+  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+  ZkHash<B> zh(chall2);
+  AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
+  verifier.constraints(q.data(), pk, pk + 16);
+  const gf128 q_tilde = zh.finalize(q_star);
+  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), verifier.delta_sq) ^ q_tilde);
+}
+
 inline bool grinding_ok(const ParamSet& p, const std::uint8_t chall3[16]) {
   for (unsigned b = lambda - p.w_grind; b < lambda; ++b)
     if (get_bit(chall3, b)) return false;
@@ -143,40 +177,33 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   xor_bytes(sig + p.off_d(), w, u, ell_bytes);
   hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols.data(), sig + p.off_d(), nullptr);
 
-  // QuickSilver.
   std::uint8_t a0[16];
-  {
-    SecretBuffer<gf128> w_tag(ell + 2 * lambda);
-    columns_to_rows(cols.data(), w_tag.data());
-    ZkHash3<B> hs(chall2);
-    AesProver<B> prover{hs};
-    prover.constraints(w, w_tag.data(), pk, pk + 16);
-    const gf128 v0 = sum_poly(w_tag.data() + ell), v1 = sum_poly(w_tag.data() + ell + lambda);
-    const gf128 u0 = gf_load(u + ell_bytes), u1 = gf_load(u + ell_bytes + 16);
-    gf_store(a0, hs.h[0].finalize(v0));
-    gf_store(sig + p.off_a1(), hs.h[1].finalize(u0 ^ v1));
-    gf_store(sig + p.off_a2(), hs.h[2].finalize(u1));
-  }
+  aes_prove<B>(w, u + ell_bytes, cols.data(), pk, chall2, a0, sig + p.off_a1(), sig + p.off_a2());
 
   // Grinding: the first counter whose challenge has w_grind zero top bits and opens in T_open.
   RandomOracle h2;
   h2.absorb(chall2, chall2_bytes);
   h2.absorb(a0, 16);
   h2.absorb(sig + p.off_a1(), 32);
+  // Four counters per 4-way permutation; the first passing one in counter order wins.
   std::uint8_t* chall3 = sig + p.off_chall3();
-  for (std::uint32_t ctr = 0;; ++ctr) {
-    RandomOracle c = h2;
-    std::uint8_t le[4];
-    put_le32(le, ctr);
-    c.absorb(le, 4);
-    c.final(dom_h2_3);
-    c.squeeze(chall3, 16);
-    if (!grinding_ok(p, chall3)) continue;
-    std::uint16_t delta[max_tau];
-    decode_chall3(p, chall3, delta);
-    if (bavc_open(p, vc, delta, sig + p.off_decom())) {
-      put_le32(sig + p.off_ctr(), ctr);
-      break;
+  for (std::uint32_t base = 0;; base += 4) {
+    std::uint8_t ctrs[4][4], outs[4][16];
+    const std::uint8_t* in[4] = {ctrs[0], ctrs[1], ctrs[2], ctrs[3]};
+    std::uint8_t* out[4] = {outs[0], outs[1], outs[2], outs[3]};
+    for (std::uint32_t k = 0; k < 4; ++k) put_le32(ctrs[k], base + k);
+    Shake128x4 c(h2);
+    c.absorb(in, 4);
+    c.final_squeeze(dom_h2_3, out, 16);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      if (!grinding_ok(p, outs[k])) continue;
+      std::uint16_t delta[max_tau];
+      decode_chall3(p, outs[k], delta);
+      if (bavc_open(p, vc, delta, sig + p.off_decom())) {
+        std::memcpy(chall3, outs[k], 16);
+        put_le32(sig + p.off_ctr(), base + k);
+        return;
+      }
     }
   }
 }
@@ -218,20 +245,8 @@ bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   hash_chall1(chall1, p, mu, hcom, sig, iv);
   hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols.data(), sig + p.off_d(), chall3);
 
-  const gf128 delta_f = gf_load(chall3);
-  std::vector<gf128> q(ell + 2 * lambda);
-  columns_to_rows(cols.data(), q.data());
-  const gf128 q_star = sum_poly(q.data() + ell) ^ B::mul(sum_poly(q.data() + ell + lambda), delta_f);
-  const std::uint8_t* d = sig + p.off_d();
-  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta_f, get_bit(d, i));
-  ZkHash<B> zh(chall2);
-  AesVerifier<B> verifier{zh, delta_f, B::mul(delta_f, delta_f)};
-  verifier.constraints(q.data(), pk, pk + 16);
-  const gf128 q_tilde = zh.finalize(q_star);
-  const gf128 a0 = B::mul(gf_load(sig + p.off_a1()), delta_f) ^
-                   B::mul(gf_load(sig + p.off_a2()), verifier.delta_sq) ^ q_tilde;
   std::uint8_t a0b[16], chk[16];
-  gf_store(a0b, a0);
+  aes_verify<B>(sig + p.off_d(), cols.data(), pk, chall2, chall3, sig + p.off_a1(), sig + p.off_a2(), a0b);
   RandomOracle h;
   h.absorb(chall2, chall2_bytes);
   h.absorb(a0b, 16);

@@ -96,40 +96,68 @@ void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const s
 }
 
 // Leaf commitments of instance i: sd = PRG_4(key)[0..16), com = leaf_hash(uhash_i, PRG_4(key)).
-// hidden: the one leaf not computed (verifier; its commitment comes from the signature), or -1.
+// hidden: the one leaf not computed (verifier: its commitment comes from the signature) or -1.
+// com_out: N_i * 48 bytes in leaf order; sd_out: the seeds of the computed leaves.
 template <class B>
 void commit_leaves(const ParamSet& p, unsigned i, const std::uint8_t* nodes, const std::uint8_t iv[16],
                    const std::uint8_t* uhash, long hidden, const std::uint8_t* hidden_com, std::uint8_t* sd_out,
-                   std::uint8_t* com_out /* null: hash only */, std::uint8_t hi[32]) {
+                   std::uint8_t* com_out) {
   constexpr unsigned chunk = 32;
   const unsigned n = p.leaves(i);
-  RandomOracle h1;
-  std::uint8_t keys[16 * chunk], buf[64 * chunk], com[48 * chunk];
+  std::uint8_t keys[16 * chunk], buf[64 * chunk];
   std::size_t sd_pos = 0;
   for (unsigned j0 = 0; j0 < n; j0 += chunk) {
-    unsigned m = 0;
-    for (unsigned j = j0; j < j0 + chunk; ++j)
-      if (long(j) != hidden) std::memcpy(keys + 16 * m++, nodes + 16 * pos_in_tree(p, i, j), 16);
+    unsigned m = 0, js[chunk];
+    for (unsigned j = j0; j < j0 + chunk; ++j) {
+      if (long(j) == hidden) {
+        std::memcpy(com_out + 48 * std::size_t(j), hidden_com, 48);
+        continue;
+      }
+      std::memcpy(keys + 16 * m, nodes + 16 * pos_in_tree(p, i, j), 16);
+      js[m++] = j;
+    }
     B::prg(keys, m, iv, nullptr, p.L - 1 + i, buf, 64);
     for (unsigned q = 0; q < m; ++q) {
-      B::leaf_hash(com + 48 * q, uhash, buf + 64 * q);
+      B::leaf_hash(com_out + 48 * std::size_t(js[q]), uhash, buf + 64 * q);
       std::memcpy(sd_out + 16 * (sd_pos + q), buf + 64 * q, 16);
     }
     sd_pos += m;
-    for (unsigned j = j0, q = 0; j < j0 + chunk; ++j) {
-      if (long(j) == hidden) {
-        h1.absorb(hidden_com, 48);
-      } else {
-        h1.absorb(com + 48 * q, 48);
-        if (com_out) std::memcpy(com_out + 48 * std::size_t(j), com + 48 * q, 48);
-        ++q;
-      }
-    }
   }
-  h1.final(dom_h1);
-  h1.squeeze(hi, 32);
   secure_zero(keys, sizeof keys);
   secure_zero(buf, sizeof buf);
+}
+
+// h_i = H1(com_i,0 || ... ) for every instance, four instances of equal size per 4-way
+// sponge; then h = H1(h_0 || ... || h_tau-1).
+inline void hash_commitments(tempo::Task* t, const ParamSet& p, const std::uint8_t* com, std::uint8_t h[32]) {
+  struct Group {
+    unsigned first, count;
+  };
+  std::vector<Group> groups;
+  for (unsigned i = 0; i < p.tau;) {
+    unsigned c = 1;
+    while (c < 4 && i + c < p.tau && p.leaves(i + c) == p.leaves(i)) ++c;
+    groups.push_back({i, c});
+    i += c;
+  }
+  std::vector<std::uint8_t> his(32 * std::size_t(p.tau) + 32 * 3);
+  par_for(t, groups.size(), [&](std::size_t g) {
+    const Group gr = groups[g];
+    const std::uint8_t* in[4];
+    std::uint8_t* out[4];
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned i = gr.first + (k < gr.count ? k : 0);  // padding lanes repeat the first
+      in[k] = com + 48 * std::size_t(first_leaf(p, i));
+      out[k] = his.data() + 32 * std::size_t(k < gr.count ? gr.first + k : p.tau + k - 1);
+    }
+    Shake128x4 h1;
+    h1.absorb(in, 48 * std::size_t(p.leaves(gr.first)));
+    h1.final_squeeze(dom_h1, out, 32);
+  });
+  RandomOracle hh;
+  hh.absorb(his.data(), 32 * std::size_t(p.tau));
+  hh.final(dom_h1);
+  hh.squeeze(h, 32);
 }
 
 template <class B>
@@ -140,17 +168,14 @@ void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16],
   vc.com.assign(std::size_t(p.L) * 48, 0);
   std::memcpy(vc.nodes.data(), root, 16);
   expand_tree<B>(t, p, vc.nodes.data(), iv, nullptr);
-  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau)), his(32 * std::size_t(p.tau));
+  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
   leaf_hash_keys(p, iv, uhash.data());
   par_for(t, p.tau, [&](std::size_t i) {
     const std::size_t off = first_leaf(p, unsigned(i));
     commit_leaves<B>(p, unsigned(i), vc.nodes.data(), iv, uhash.data() + 48 * i, -1, nullptr,
-                     vc.sd.data() + 16 * off, vc.com.data() + 48 * off, his.data() + 32 * i);
+                     vc.sd.data() + 16 * off, vc.com.data() + 48 * off);
   });
-  RandomOracle h;
-  h.absorb(his.data(), his.size());
-  h.final(dom_h1);
-  h.squeeze(vc.h, 32);
+  hash_commitments(t, p, vc.com.data(), vc.h);
 }
 
 // BAVC.Open; false when the opening needs more than T_open nodes (the signer then grinds on).
@@ -207,18 +232,15 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
   for (; in != end; ++in)
     if (*in) return false;
   expand_tree<B>(t, p, nodes.data(), iv, s.data());
-  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau)), his(32 * std::size_t(p.tau));
+  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau)), com(48 * std::size_t(p.L));
   leaf_hash_keys(p, iv, uhash.data());
   seeds.assign(std::size_t(p.L - p.tau) * 16, 0);
   par_for(t, p.tau, [&](std::size_t i) {
-    const std::size_t off = first_leaf(p, unsigned(i)) - i;
+    const std::size_t first = first_leaf(p, unsigned(i));
     commit_leaves<B>(p, unsigned(i), nodes.data(), iv, uhash.data() + 48 * i, long(delta[i]), decom + 48 * i,
-                     seeds.data() + 16 * off, nullptr, his.data() + 32 * i);
+                     seeds.data() + 16 * (first - i), com.data() + 48 * first);
   });
-  RandomOracle hh;
-  hh.absorb(his.data(), his.size());
-  hh.final(dom_h1);
-  hh.squeeze(h, 32);
+  hash_commitments(t, p, com.data(), h);
   return true;
 }
 

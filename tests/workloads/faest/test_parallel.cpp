@@ -1,0 +1,72 @@
+// Forks inside one signature and batches on the pool: byte-identical to single serial calls.
+#include <catch2/catch.hpp>
+
+#include <array>
+
+#include <tempo/faest.hpp>
+#include <tempo/tempo.hpp>
+
+using tempo::faest::Params;
+
+TEST_CASE("One signature with forks inside equals the serial one", "[parallel]") {
+  tempo::ThreadPool pool(tempo::Options{.threads = 4});
+  const std::array<std::uint8_t, 16> rho{1, 2, 3};
+  for (Params ps : {Params::faest_128f, Params::faest_128s}) {
+    INFO(tempo::faest::name(ps));
+    const auto kp = tempo::faest::keygen(ps);
+    const std::vector<std::uint8_t> msg(77, 0x5a);
+    const auto serial = tempo::faest::sign(ps, kp.secret_key, msg, rho);
+    const auto forked = pool.run([&](tempo::Task& t) { return tempo::faest::sign(t, ps, kp.secret_key, msg, rho); });
+    CHECK(forked == serial);
+    CHECK(pool.run([&](tempo::Task& t) { return tempo::faest::verify(t, ps, kp.public_key, msg, serial); }));
+    auto bad = serial;
+    bad[10] ^= 1;
+    CHECK_FALSE(pool.run([&](tempo::Task& t) { return tempo::faest::verify(t, ps, kp.public_key, msg, bad); }));
+  }
+}
+
+TEST_CASE("Batch sign and verify on the pool equal single calls", "[parallel]") {
+  tempo::ThreadPool pool(tempo::Options{.threads = 3});
+  const Params ps = Params::faest_128f;
+  const std::size_t n = 6;
+  std::vector<tempo::faest::KeyPair> kps;
+  std::vector<std::vector<std::uint8_t>> sks, pks, msgs, rhos;
+  for (std::size_t i = 0; i < n; ++i) {
+    kps.push_back(tempo::faest::keygen(ps));
+    sks.push_back(kps.back().secret_key);
+    pks.push_back(kps.back().public_key);
+    msgs.emplace_back(i * 10, std::uint8_t(i));
+    rhos.emplace_back(16, std::uint8_t(100 + i));
+  }
+  // Explicit rho: byte-identical to sign().
+  std::vector<std::vector<std::uint8_t>> sigs(n, std::vector<std::uint8_t>(tempo::faest::signature_size(ps)));
+  std::vector<std::span<const std::uint8_t>> sk_s, msg_s, rho_s;
+  std::vector<std::span<std::uint8_t>> out_s;
+  for (std::size_t i = 0; i < n; ++i) sk_s.emplace_back(sks[i]), msg_s.emplace_back(msgs[i]), rho_s.emplace_back(rhos[i]);
+  for (auto& s : sigs) out_s.emplace_back(s);
+  pool.run([&](tempo::Task& t) {
+    tempo::faest::sign_batch_spans(t, ps, sk_s, msg_s, rho_s, out_s, tempo::faest::Backend::cpu);
+  });
+  for (std::size_t i = 0; i < n; ++i) CHECK(sigs[i] == tempo::faest::sign(ps, sks[i], msgs[i], rhos[i]));
+
+  // The container API (OS randomness), then verification of all with one forged.
+  std::vector<std::vector<std::uint8_t>> sigs2;
+  pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, ps, sks, msgs, sigs2); });
+  REQUIRE(sigs2.size() == n);
+  sigs2[3][100] ^= 1;
+  std::vector<bool> ok;
+  pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, ps, pks, msgs, sigs2, ok); });
+  REQUIRE(ok.size() == n);
+  for (std::size_t i = 0; i < n; ++i) {
+    CHECK(ok[i] == (i != 3));
+    CHECK(ok[i] == tempo::faest::verify(ps, pks[i], msgs[i], sigs2[i]));
+  }
+  // Mismatched sizes and the missing GPU path are clear errors.
+  std::vector<std::vector<std::uint8_t>> fewer(msgs.begin(), msgs.end() - 1);
+  CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, ps, sks, fewer, sigs2); }),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(pool.run([&](tempo::Task& t) {
+                    tempo::faest::verify_batch(t, ps, pks, msgs, sigs2, ok, tempo::faest::Backend::gpu);
+                  }),
+                  std::invalid_argument);
+}
