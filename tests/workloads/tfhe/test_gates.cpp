@@ -1,0 +1,117 @@
+// Truth tables of every gate over seeded keys and inputs, NOT, bootstrap and noise bounds.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "helpers.hpp"
+
+using namespace tempo::tfhe;
+using tfhe_test::seed;
+
+namespace {
+
+void truth_tables(const std::string& name, std::uint64_t key_seeds, int reps) {
+  const Gate gates[] = {Gate::and_, Gate::or_, Gate::xor_, Gate::nand, Gate::nor, Gate::xnor};
+  for (std::uint64_t k = 0; k < key_seeds; ++k) {
+    const Keys& keys = tfhe_test::keys(name, k);
+    std::uint64_t ctr = 0;
+    for (int rep = 0; rep < reps; ++rep)
+      for (Gate g : gates)
+        for (int xy = 0; xy < 4; ++xy) {
+          const bool x = xy & 1, y = xy >> 1;
+          const Ciphertext cx = encrypt_bit(keys.secret, x, seed(k, ++ctr));
+          const Ciphertext cy = encrypt_bit(keys.secret, y, seed(k, ++ctr));
+          const Ciphertext r = tfhe_test::pool().run(
+              [&](tempo::Task& t) { return eval_gate(t, keys.evaluation, g, cx, cy); });
+          INFO(name << " key " << k << " gate " << gate_name(g) << " x=" << x << " y=" << y);
+          REQUIRE(decrypt_bit(keys.secret, r) == gate_plain(g, x, y));
+        }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("encrypt/decrypt round trip and NOT", "[gates]") {
+  for (const char* name : {"TOY256", "PN10QP27"}) {
+    const Keys& keys = tfhe_test::keys(name, 0);
+    for (std::uint64_t i = 0; i < 200; ++i) {
+      const bool bit = (i * 7 + 3) % 5 < 2;
+      const Ciphertext c = encrypt_bit(keys.secret, bit, seed(99, i));
+      REQUIRE(decrypt_bit(keys.secret, c) == bit);
+      REQUIRE(decrypt_bit(keys.secret, eval_not(c)) == !bit);
+      REQUIRE(std::abs(noise_of(keys.secret, c, bit)) <= static_cast<std::int64_t>(keys.secret.params().eta));
+    }
+  }
+}
+
+TEST_CASE("every gate's truth table, TOY256, several keys", "[gates]") {
+  truth_tables("TOY256", tfhe_test::full() ? 8 : 2, tfhe_test::full() ? 4 : 1);
+}
+
+TEST_CASE("every gate's truth table, PN10QP27", "[gates][slow]") {
+  truth_tables("PN10QP27", tfhe_test::full() ? 3 : 1, 1);
+}
+
+TEST_CASE("every gate's truth table, PN11QP54", "[gates][slow][full]") {
+  if (!tfhe_test::full()) SUCCEED("TEMPO_TFHE_FULL=1 runs PN11QP54");
+  else truth_tables("PN11QP54", 1, 1);
+}
+
+TEST_CASE("three-input gates", "[gates]") {
+  const Keys& keys = tfhe_test::keys("TOY256", 0);
+  std::uint64_t ctr = 1000;
+  for (Gate3 g : {Gate3::majority, Gate3::parity, Gate3::carry})
+    for (int v = 0; v < 8; ++v) {
+      const bool x = v & 1, y = (v >> 1) & 1, z = (v >> 2) & 1;
+      if (g == Gate3::carry && x && y) continue;  // carry's precondition: g and p exclusive
+      const auto cx = encrypt_bit(keys.secret, x, seed(7, ++ctr));
+      const auto cy = encrypt_bit(keys.secret, y, seed(7, ++ctr));
+      const auto cz = encrypt_bit(keys.secret, z, seed(7, ++ctr));
+      const auto r = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate3(t, keys.evaluation, g, cx, cy, cz); });
+      REQUIRE(decrypt_bit(keys.secret, r) == gate3_plain(g, x, y, z));
+    }
+}
+
+TEST_CASE("bootstrap refreshes and its noise stays within the prediction", "[gates][noise]") {
+  for (const char* name : {"TOY256", "PN10QP27"}) {
+    const Keys& keys = tfhe_test::keys(name, 1);
+    const Params p = keys.secret.params();
+    const NoiseEstimate est = p.noise();
+    const int count = std::string(name) == "TOY256" ? 64 : (tfhe_test::full() ? 64 : 8);
+    double sum2 = 0;
+    std::int64_t worst = 0;
+    for (int i = 0; i < count; ++i) {
+      const bool bit = i & 1;
+      const auto c = encrypt_bit(keys.secret, bit, seed(11, static_cast<std::uint64_t>(i)));
+      const auto r = tfhe_test::pool().run([&](tempo::Task& t) { return eval_bootstrap(t, keys.evaluation, c); });
+      REQUIRE(decrypt_bit(keys.secret, r) == bit);
+      const std::int64_t e = noise_of(keys.secret, r, bit);
+      sum2 += static_cast<double>(e * e);
+      worst = std::max(worst, std::abs(e));
+    }
+    const double var = sum2 / count;
+    INFO(name << " measured variance " << var << " predicted " << est.output_var << " worst " << worst);
+    // Each sample within 6 predicted standard deviations; the sample variance within 2x.
+    REQUIRE(static_cast<double>(worst) <= 6.0 * std::sqrt(est.output_var));
+    REQUIRE(var <= 2.0 * est.output_var);
+    REQUIRE(est.failure_per_gate < 1e-6);
+  }
+}
+
+TEST_CASE("batch of gates on the pool matches single gates", "[gates][batch]") {
+  const Keys& keys = tfhe_test::keys("TOY256", 2);
+  std::vector<Ciphertext> xs, ys, out(24);
+  std::vector<bool> px, py;
+  for (std::uint64_t i = 0; i < 24; ++i) {
+    px.push_back(i & 1);
+    py.push_back((i >> 1) & 1);
+    xs.push_back(encrypt_bit(keys.secret, px.back(), seed(21, i)));
+    ys.push_back(encrypt_bit(keys.secret, py.back(), seed(22, i)));
+  }
+  tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, keys.evaluation, Gate::xor_, xs, ys, out, Backend::cpu); });
+  for (std::size_t i = 0; i < 24; ++i) {
+    REQUIRE(decrypt_bit(keys.secret, out[i]) == (px[i] != py[i]));
+    const auto single = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate(t, keys.evaluation, Gate::xor_, xs[i], ys[i]); });
+    REQUIRE(single == out[i]);  // deterministic: the same bytes either way
+  }
+}

@@ -1,0 +1,190 @@
+// tempo::tfhe -- binary TFHE/FHEW gate bootstrapping with exact integer arithmetic.
+//
+//   auto params = tempo::tfhe::Params::preset("PN10QP27");       // "PN11QP54", "TOY256"
+//   tempo::tfhe::Keys keys = tempo::tfhe::keygen_from_seed(params, seed);   // 32-byte seed
+//   Ciphertext c = encrypt_bit(keys.secret, true, seed2);         // deterministic in seed2
+//   Ciphertext r = eval_gate(t, keys.evaluation, Gate::and_, x, y);
+//   bool b = decrypt_bit(keys.secret, r);
+//
+// Scheme (FHEW with GINX/CGGI blind rotation, OpenFHE's layout): an LWE ciphertext (a, b)
+// mod q (a power of two dividing 2N) encrypts bit m with phase b - <a, s> = m*q/4 + e under a
+// uniform ternary key s of dimension n. A gate adds a weighted sum of its inputs and a
+// constant, then bootstraps: blind rotation over Z_Q[X]/(X^N+1) with RGSW keys of s (two per
+// coefficient: [s_i = 1] and [s_i = -1]), external products through tempo::ntt, sample
+// extraction, modulus switch Q -> Q_ks, LWE key switch N -> n (base B_ks, OpenFHE's table
+// form), modulus switch Q_ks -> q. Every step is integer arithmetic with a unique result, so
+// any backend that computes it correctly produces the same bytes.
+//
+// Randomness: TurboSHAKE256 (tempo::crypto) keyed by the seed and a domain label per use;
+// errors are centered binomial (integer only, constant time). See workloads/tfhe/README.md
+// for the parameter sources, the noise analysis and the predicted failure probabilities.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tempo/tempo.hpp>
+
+namespace tempo::tfhe {
+
+// Per-gate noise prediction (variances in units of the LWE modulus q; see README).
+struct NoiseEstimate {
+  double blind_rotation_var_Q;  // accumulator error variance after blind rotation, mod Q
+  double ks_var;                // key-switching error variance, mod Q_ks
+  double output_var;            // bootstrapped ciphertext error variance, mod q
+  double fresh_var;             // fresh encryption error variance, mod q
+  double worst_margin_sigmas;   // decision margin / std-dev for the noisiest gate (carry)
+  double failure_per_gate;      // predicted probability that one gate decrypts wrong
+};
+
+struct Params {
+  std::string_view name;
+  std::uint8_t id = 0;            // stored in ciphertexts and keys, checked by every call
+  // Ring (blind rotation): Z_Q[X]/(X^N + 1), RGSW gadget base 2^log_bg with `levels` digits.
+  std::size_t N = 0;
+  std::uint64_t Q = 0;            // NTT-friendly prime, Q = 1 mod 2N
+  unsigned log_bg = 0;
+  unsigned levels = 0;            // log_bg * levels >= log2(Q): the decomposition is exact
+  // LWE: dimension n, modulus q = 2^log_q (q divides 2N).
+  std::size_t n = 0;
+  unsigned log_q = 0;
+  // Key switching: modulus Q_ks = 2^log_qks, base 2^log_bks, ks_levels digits.
+  unsigned log_qks = 0;
+  unsigned log_bks = 0;
+  unsigned ks_levels = 0;
+  // Every error is centered binomial with parameter eta (variance eta/2).
+  unsigned eta = 0;
+  bool secure = false;            // true only where `source` gives a published security level
+  std::string_view source;        // where the dimensions and their security level come from
+
+  std::uint32_t q() const noexcept { return std::uint32_t{1} << log_q; }
+  std::uint32_t qks() const noexcept { return std::uint32_t{1} << log_qks; }
+
+  // "PN10QP27", "PN11QP54", "TOY256" (insecure, for tests). std::invalid_argument otherwise.
+  static Params preset(std::string_view name);
+  static std::span<const std::string_view> preset_names() noexcept;
+  NoiseEstimate noise() const;
+};
+
+// Hardware for batches. Default: TEMPO_BACKEND ("cpu", "cuda", "auto"; unset = auto).
+// cuda without a CUDA TFHE path or device throws std::runtime_error at once (no silent
+// fallback); auto uses the CPU when no device path exists.
+enum class Backend { auto_, cpu, cuda };
+Backend backend_from_env();
+Backend parse_backend(std::string_view name);
+bool backend_available(Backend b) noexcept;
+
+// LWE ciphertext mod q: b - <a, s> = m*q/4 + e.
+struct Ciphertext {
+  std::uint8_t params_id = 0;
+  std::vector<std::uint32_t> a;   // n coefficients in [0, q)
+  std::uint32_t b = 0;
+  friend bool operator==(const Ciphertext&, const Ciphertext&) = default;
+};
+
+// Secret keys: the LWE key s (n, ternary) and the ring key S (N, ternary). Wiped when destroyed.
+class SecretKey {
+ public:
+  SecretKey() = default;
+  SecretKey(Params p, std::vector<std::int8_t> lwe, std::vector<std::int8_t> ring);
+  SecretKey(const SecretKey&) = default;
+  SecretKey(SecretKey&&) noexcept = default;
+  SecretKey& operator=(const SecretKey&) = default;
+  SecretKey& operator=(SecretKey&&) noexcept = default;
+  ~SecretKey();
+  const Params& params() const noexcept { return params_; }
+  std::span<const std::int8_t> lwe() const noexcept { return lwe_; }
+  std::span<const std::int8_t> ring() const noexcept { return ring_; }
+  friend bool operator==(const SecretKey&, const SecretKey&) = default;
+
+ private:
+  Params params_{};
+  std::vector<std::int8_t> lwe_;
+  std::vector<std::int8_t> ring_;
+};
+
+namespace detail {
+struct EvalData;
+}
+
+// Public evaluation key: bootstrapping key (RGSW, in the tempo::ntt forward domain) and the
+// key-switching key. Immutable; copies share the data; usable from many threads at once.
+class EvaluationKey {
+ public:
+  EvaluationKey() = default;
+  explicit EvaluationKey(std::shared_ptr<const detail::EvalData> d);
+  const Params& params() const;
+  const detail::EvalData& data() const;
+  bool empty() const noexcept { return !data_; }
+
+ private:
+  std::shared_ptr<const detail::EvalData> data_;
+};
+
+struct Keys {
+  SecretKey secret;
+  EvaluationKey evaluation;
+};
+
+// seed: exactly 32 bytes (std::invalid_argument otherwise). Same seed -> same bytes.
+Keys keygen_from_seed(const Params& params, std::span<const std::uint8_t> seed);
+// Key generation spread over the pool (same bytes as the serial version).
+Keys keygen_from_seed(Task& t, const Params& params, std::span<const std::uint8_t> seed);
+
+Ciphertext encrypt_bit(const SecretKey& sk, bool bit, std::span<const std::uint8_t> seed);
+bool decrypt_bit(const SecretKey& sk, const Ciphertext& c);
+// Phase error e = (b - <a,s>) - m*q/4 as a signed value in [-q/2, q/2), for noise tests.
+std::int64_t noise_of(const SecretKey& sk, const Ciphertext& c, bool bit);
+
+enum class Gate { and_, or_, xor_, nand, nor, xnor };
+// Three-input gates evaluated with one bootstrap of a weighted sum:
+//   majority(x,y,z), parity(x^y^z) (a full adder's carry and sum), and
+//   carry(g, p, g') = g | (p & g') for prefix adders, valid when g and p are never both 1.
+enum class Gate3 { majority, parity, carry };
+
+std::string_view gate_name(Gate g) noexcept;
+bool gate_plain(Gate g, bool x, bool y) noexcept;
+bool gate3_plain(Gate3 g, bool x, bool y, bool z) noexcept;
+
+Ciphertext eval_gate(Task& t, const EvaluationKey& ek, Gate g, const Ciphertext& x,
+                     const Ciphertext& y);
+Ciphertext eval_gate3(Task& t, const EvaluationKey& ek, Gate3 g, const Ciphertext& x,
+                      const Ciphertext& y, const Ciphertext& z);
+Ciphertext eval_not(const Ciphertext& x);  // no bootstrap
+Ciphertext eval_bootstrap(Task& t, const EvaluationKey& ek, const Ciphertext& c);
+
+// out[i] = g(xs[i], ys[i]); out must have xs.size() elements. Spread over the pool (cpu) or
+// run on the device (cuda); auto picks.
+void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
+                std::span<const Ciphertext> ys, std::span<Ciphertext> out,
+                Backend backend = backend_from_env());
+
+// The pieces of a bootstrap, for benchmarks and tests (inputs/outputs as documented).
+// Key switch of an extracted N-dimensional LWE mod Q_ks to the n-dimensional key mod Q_ks.
+std::vector<std::uint32_t> key_switch(const EvaluationKey& ek, std::span<const std::uint32_t> a_N,
+                                      std::uint32_t b);
+
+// Serialization: little-endian, versioned, with the parameter id; from_bytes rejects
+// truncated input, another parameter set (when `expected` is given) and out-of-range values
+// with std::invalid_argument naming the problem.
+std::vector<std::byte> to_bytes(const Ciphertext& c);
+std::vector<std::byte> to_bytes(const SecretKey& sk);
+std::vector<std::byte> to_bytes(const EvaluationKey& ek);
+Ciphertext ciphertext_from_bytes(std::span<const std::byte> bytes, const Params* expected = nullptr);
+SecretKey secret_key_from_bytes(std::span<const std::byte> bytes, const Params* expected = nullptr);
+EvaluationKey evaluation_key_from_bytes(std::span<const std::byte> bytes,
+                                        const Params* expected = nullptr);
+
+// SHA3-256 of to_bytes(ek), computed without building the whole byte string (for equality
+// checks of large keys).
+std::array<std::uint8_t, 32> digest(const EvaluationKey& ek);
+
+}  // namespace tempo::tfhe
+
+#include <tempo/tfhe/circuit.hpp>

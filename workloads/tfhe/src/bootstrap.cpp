@@ -1,0 +1,174 @@
+// Gate bootstrapping: blind rotation (GINX, ternary key), sample extraction, modulus
+// switching and LWE key switching. Exact integer arithmetic; results are canonical.
+#include <algorithm>
+#include <bit>
+
+#include "internal.hpp"
+
+namespace tempo::tfhe::detail {
+
+namespace {
+
+// Balanced base-2^log_bg digits of the centered coefficients of `in` (mod Q): digit r of
+// coefficient j goes to out[r][j] as an element of [0, Q). Sum_r d_r B^r = x exactly.
+void decompose(std::span<const u64> in, const Params& p, u64* out) {
+  const std::size_t N = p.N;
+  const std::int64_t Q = static_cast<std::int64_t>(p.Q);
+  const std::int64_t half = std::int64_t{1} << (p.log_bg - 1);
+  const std::int64_t mask = (std::int64_t{1} << p.log_bg) - 1;
+  for (std::size_t j = 0; j < N; ++j) {
+    std::int64_t x = static_cast<std::int64_t>(in[j]);
+    x -= (x > Q / 2) ? Q : 0;
+    for (unsigned r = 0; r < p.levels; ++r) {
+      const std::int64_t d = ((x + half) & mask) - half;
+      x = (x - d) >> p.log_bg;
+      out[r * N + j] = static_cast<u64>(d + (d < 0 ? Q : 0));
+    }
+  }
+}
+
+// Q < 2^32: products < 2^54, sums of 2L <= 10 of them < 2^58, so 64-bit lazy sums.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void mac_small(const u64* __restrict d, const u64* __restrict key, std::size_t rows, std::size_t N,
+               u64* __restrict s0, u64* __restrict s1) {
+  for (std::size_t j = 0; j < N; ++j) { s0[j] = 0; s1[j] = 0; }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const u64* dr = d + r * N;
+    const u64* k0 = key + (2 * r) * N;
+    const u64* k1 = key + (2 * r + 1) * N;
+    for (std::size_t j = 0; j < N; ++j) {
+      const u64 x = static_cast<std::uint32_t>(dr[j]);
+      s0[j] += x * static_cast<std::uint32_t>(k0[j]);
+      s1[j] += x * static_cast<std::uint32_t>(k1[j]);
+    }
+  }
+}
+
+void mac_large(const u64* d, const u64* key, std::size_t rows, std::size_t N, u128* s0, u128* s1) {
+  for (std::size_t j = 0; j < N; ++j) { s0[j] = 0; s1[j] = 0; }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const u64* dr = d + r * N;
+    const u64* k0 = key + (2 * r) * N;
+    const u64* k1 = key + (2 * r + 1) * N;
+    for (std::size_t j = 0; j < N; ++j) {
+      s0[j] += static_cast<u128>(dr[j]) * k0[j];
+      s1[j] += static_cast<u128>(dr[j]) * k1[j];
+    }
+  }
+}
+
+struct Workspace {
+  std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
+  std::vector<u64> s64;    // 4N lazy sums (small modulus)
+  std::vector<u128> s128;  // 4N lazy sums (large modulus)
+  explicit Workspace(const Params& p)
+      : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N) {}
+};
+
+// ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC).
+void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t alpha) {
+  const Params& p = ek.params;
+  const Ring& ring = ek.ring;
+  const std::size_t N = p.N, rows = 2 * p.levels;
+  decompose(w.acc_a, p, w.digits.data());
+  decompose(w.acc_b, p, w.digits.data() + p.levels * N);
+  for (std::size_t r = 0; r < rows; ++r)
+    ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
+  ring.monomial_minus_one(alpha, w.mp);
+  ring.monomial_minus_one(2 * N - alpha, w.mm);
+  const Modulus& m = ring.mod;
+  if (m.small()) {
+    w.s64.resize(4 * N);
+    u64* s = w.s64.data();
+    mac_small(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
+    mac_small(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
+    for (std::size_t j = 0; j < N; ++j) {
+      w.u0[j] = m.reduce64(m.reduce64(s[j]) * w.mp[j] + m.reduce64(s[2 * N + j]) * w.mm[j]);
+      w.u1[j] = m.reduce64(m.reduce64(s[N + j]) * w.mp[j] + m.reduce64(s[3 * N + j]) * w.mm[j]);
+    }
+  } else {
+    w.s128.resize(4 * N);
+    u128* s = w.s128.data();
+    mac_large(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
+    mac_large(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
+    for (std::size_t j = 0; j < N; ++j) {
+      w.u0[j] = m.reduce128(static_cast<u128>(m.reduce128(s[j])) * w.mp[j] +
+                            static_cast<u128>(m.reduce128(s[2 * N + j])) * w.mm[j]);
+      w.u1[j] = m.reduce128(static_cast<u128>(m.reduce128(s[N + j])) * w.mp[j] +
+                            static_cast<u128>(m.reduce128(s[3 * N + j])) * w.mm[j]);
+    }
+  }
+  ring.plan.inverse_unchecked(w.u0);
+  ring.plan.inverse_unchecked(w.u1);
+  for (std::size_t j = 0; j < N; ++j) {
+    w.acc_a[j] = m.add(w.acc_a[j], w.u0[j]);
+    w.acc_b[j] = m.add(w.acc_b[j], w.u1[j]);
+  }
+}
+
+}  // namespace
+
+void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32_t b, Ciphertext& out) {
+  const Params& p = ek.params;
+  const std::size_t N = p.N, two_n = 2 * N;
+  const unsigned shift = static_cast<unsigned>(std::bit_width(two_n) - 1) - p.log_q;  // 2N / q
+  Workspace w(p);
+
+  // ACC = (0, X^-beta * tv), tv = Q/8 in every coefficient: the constant coefficient of
+  // X^-phase * tv is +Q/8 for phase in [0, N) and -Q/8 for [N, 2N).
+  const u64 c = p.Q / 8;
+  const std::size_t beta = (static_cast<std::size_t>(b) << shift) & (two_n - 1);
+  for (std::size_t j = 0; j < N; ++j) {
+    const std::size_t e = (j + two_n - beta) & (two_n - 1);
+    if (e < N) w.acc_b[e] = c;
+    else w.acc_b[e - N] = p.Q - c;
+  }
+  for (std::size_t i = 0; i < p.n; ++i) {
+    const std::size_t alpha = (static_cast<std::size_t>(a[i]) << shift) & (two_n - 1);
+    if (alpha != 0) rotate_step(ek, w, i, alpha);
+  }
+
+  // Extract the constant coefficient (key S), add Q/8, switch to Q_ks: round(x Q_ks / Q).
+  const u64 Q = p.Q;
+  const std::uint32_t qks_mask = p.qks() - 1;
+  auto to_ks = [&](u64 x) {
+    return static_cast<std::uint32_t>(((static_cast<u128>(x) << p.log_qks) + Q / 2) / Q) & qks_mask;
+  };
+  std::vector<std::uint32_t> ext(N);
+  ext[0] = to_ks(w.acc_a[0]);
+  for (std::size_t j = 1; j < N; ++j) ext[j] = to_ks(w.acc_a[N - j] == 0 ? 0 : Q - w.acc_a[N - j]);
+  const std::uint32_t b_ks = to_ks(ek.ring.mod.add(w.acc_b[0], c));
+
+  const std::vector<std::uint32_t> ka = key_switch_raw(ek, ext, b_ks);
+  // Q_ks -> q with rounding.
+  const unsigned down = p.log_qks - p.log_q;
+  const std::uint32_t qmask = p.q() - 1;
+  out.params_id = p.id;
+  out.a.resize(p.n);
+  for (std::size_t t = 0; t < p.n; ++t) out.a[t] = ((ka[t] + (1u << (down - 1))) >> down) & qmask;
+  out.b = ((ka[p.n] + (1u << (down - 1))) >> down) & qmask;
+}
+
+// (0, b) - sum_{i,j} K[i][j][digit_j(a_i)], mod Q_ks. Returns n+1 values (mask, then b).
+std::vector<std::uint32_t> key_switch_raw(const EvalData& ek, std::span<const std::uint32_t> a,
+                                          std::uint32_t b) {
+  const Params& p = ek.params;
+  const std::size_t row = ek.ks_row(), base = ek.ks_base();
+  std::vector<std::uint16_t> acc(row, 0);
+  acc[p.n] = static_cast<std::uint16_t>(b);
+  const std::uint32_t dmask = (1u << p.log_bks) - 1;
+  for (std::size_t i = 0; i < p.N; ++i) {
+    for (unsigned j = 0; j < p.ks_levels; ++j) {
+      const std::uint32_t d = (a[i] >> (p.log_bks * j)) & dmask;
+      if (d == 0) continue;  // public ciphertext digit
+      const std::uint16_t* k = ek.ks.data() + ((i * p.ks_levels + j) * base + (d - 1)) * row;
+      for (std::size_t t = 0; t < row; ++t) acc[t] = static_cast<std::uint16_t>(acc[t] - k[t]);
+    }
+  }
+  const std::uint32_t mask = p.qks() - 1;
+  std::vector<std::uint32_t> out(row);
+  for (std::size_t t = 0; t < row; ++t) out[t] = acc[t] & mask;
+  return out;
+}
+
+}  // namespace tempo::tfhe::detail

@@ -1,0 +1,154 @@
+// Gates: a weighted sum of the inputs plus a constant, then one bootstrap.
+#include <stdexcept>
+#include <string>
+
+#include "internal.hpp"
+
+namespace tempo::tfhe {
+
+namespace detail {
+
+// Inputs encode m*q/4. The combination must put the phase in [0, q/2) exactly when the
+// output is 1, with q/8 of margin on each side (XOR-like gates double the inputs and get
+// q/4). Offsets in units of q/8 (README "Gates" has the table of phases).
+Linear linear_of(Gate g) noexcept {
+  switch (g) {
+    case Gate::and_: return {{1, 1, 0}, -3};
+    case Gate::or_: return {{1, 1, 0}, -1};
+    case Gate::xor_: return {{2, 2, 0}, -2};
+    case Gate::nand: return {{1, 1, 0}, 1};
+    case Gate::nor: return {{1, 1, 0}, 3};
+    case Gate::xnor: return {{2, 2, 0}, 2};
+  }
+  return {{0, 0, 0}, 0};
+}
+
+Linear linear_of(Gate3 g) noexcept {
+  switch (g) {
+    case Gate3::majority: return {{1, 1, 1}, -3};
+    case Gate3::parity: return {{2, 2, 2}, -2};
+    case Gate3::carry: return {{2, 1, 1}, -3};
+  }
+  return {{0, 0, 0}, 0};
+}
+
+Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
+                       unsigned count) {
+  const Params& p = ek.params;
+  for (unsigned k = 0; k < count; ++k) {
+    check_same_params(p, in[k]->params_id, "gate input");
+    if (in[k]->a.size() != p.n) throw std::invalid_argument("tempo::tfhe: gate input has the wrong dimension");
+  }
+  const std::uint32_t mask = p.q() - 1;
+  std::vector<std::uint32_t> a(p.n, 0);
+  std::uint32_t b = static_cast<std::uint32_t>(lin.offset8) << (p.log_q - 3);
+  for (unsigned k = 0; k < count; ++k) {
+    const std::uint32_t wk = static_cast<std::uint32_t>(lin.w[k]);
+    for (std::size_t t = 0; t < p.n; ++t) a[t] += wk * in[k]->a[t];
+    b += wk * in[k]->b;
+  }
+  for (auto& v : a) v &= mask;
+  Ciphertext out;
+  bootstrap(ek, a, b & mask, out);
+  return out;
+}
+
+}  // namespace detail
+
+std::string_view gate_name(Gate g) noexcept {
+  switch (g) {
+    case Gate::and_: return "and";
+    case Gate::or_: return "or";
+    case Gate::xor_: return "xor";
+    case Gate::nand: return "nand";
+    case Gate::nor: return "nor";
+    case Gate::xnor: return "xnor";
+  }
+  return "?";
+}
+
+bool gate_plain(Gate g, bool x, bool y) noexcept {
+  switch (g) {
+    case Gate::and_: return x && y;
+    case Gate::or_: return x || y;
+    case Gate::xor_: return x != y;
+    case Gate::nand: return !(x && y);
+    case Gate::nor: return !(x || y);
+    case Gate::xnor: return x == y;
+  }
+  return false;
+}
+
+bool gate3_plain(Gate3 g, bool x, bool y, bool z) noexcept {
+  switch (g) {
+    case Gate3::majority: return (int(x) + int(y) + int(z)) >= 2;
+    case Gate3::parity: return (x != y) != z;
+    case Gate3::carry: return x || (y && z);
+  }
+  return false;
+}
+
+Ciphertext eval_gate(Task&, const EvaluationKey& ek, Gate g, const Ciphertext& x, const Ciphertext& y) {
+  const Ciphertext* in[2] = {&x, &y};
+  return detail::eval_linear(ek.data(), detail::linear_of(g), in, 2);
+}
+
+Ciphertext eval_gate3(Task&, const EvaluationKey& ek, Gate3 g, const Ciphertext& x, const Ciphertext& y,
+                      const Ciphertext& z) {
+  const Ciphertext* in[3] = {&x, &y, &z};
+  return detail::eval_linear(ek.data(), detail::linear_of(g), in, 3);
+}
+
+Ciphertext eval_not(const Ciphertext& x) {
+  const Params* p = detail::params_by_id(x.params_id);
+  if (p == nullptr) throw std::invalid_argument("tempo::tfhe::eval_not: unknown parameter set id");
+  const std::uint32_t mask = p->q() - 1;
+  Ciphertext r;
+  r.params_id = x.params_id;
+  r.a.resize(x.a.size());
+  for (std::size_t t = 0; t < x.a.size(); ++t) r.a[t] = (0u - x.a[t]) & mask;
+  r.b = ((1u << (p->log_q - 2)) - x.b) & mask;
+  return r;
+}
+
+Ciphertext eval_bootstrap(Task&, const EvaluationKey& ek, const Ciphertext& c) {
+  const Ciphertext* in[1] = {&c};
+  return detail::eval_linear(ek.data(), detail::Linear{{1, 0, 0}, -1}, in, 1);
+}
+
+namespace {
+void require_backend(Backend backend) {
+  if (backend == Backend::cuda && !backend_available(Backend::cuda))
+    throw std::runtime_error(
+        "tempo::tfhe: backend cuda requested (TEMPO_BACKEND or argument) but this build has no CUDA "
+        "TFHE path or no device is visible");
+}
+}  // namespace
+
+void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
+                std::span<const Ciphertext> ys, std::span<Ciphertext> out, Backend backend) {
+  require_backend(backend);
+  if (xs.size() != ys.size() || out.size() != xs.size())
+    throw std::invalid_argument("tempo::tfhe::eval_gates: xs, ys and out must have the same length");
+  const detail::EvalData& d = ek.data();
+  const detail::Linear lin = detail::linear_of(g);
+  tempo::parallel_for(t, std::size_t{0}, xs.size(), [&](std::size_t i) {
+    const Ciphertext* in[2] = {&xs[i], &ys[i]};
+    out[i] = detail::eval_linear(d, lin, in, 2);
+  });
+}
+
+std::vector<std::uint32_t> key_switch(const EvaluationKey& ek, std::span<const std::uint32_t> a_N,
+                                      std::uint32_t b) {
+  const detail::EvalData& d = ek.data();
+  if (a_N.size() != d.params.N)
+    throw std::invalid_argument("tempo::tfhe::key_switch: input must have N = " + std::to_string(d.params.N) +
+                                " coefficients");
+  for (std::size_t i = 0; i < a_N.size(); ++i)
+    if (a_N[i] >= d.params.qks())
+      throw std::invalid_argument("tempo::tfhe::key_switch: coefficient " + std::to_string(i) + " = " +
+                                  std::to_string(a_N[i]) + " is not below Q_ks");
+  return detail::key_switch_raw(d, a_N, b & (d.params.qks() - 1));
+}
+
+}  // namespace tempo::tfhe

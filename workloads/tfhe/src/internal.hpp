@@ -1,0 +1,128 @@
+// Internals of tempo::tfhe: the seeded XOF, samplers, the ring helper and the key data.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tempo/crypto.hpp>
+#include <tempo/ntt.hpp>
+#include <tempo/tfhe.hpp>
+
+namespace tempo::tfhe::detail {
+
+using u64 = std::uint64_t;
+using u128 = unsigned __int128;
+
+// Overwrites memory the optimizer cannot prove dead (secret wiping).
+void secure_wipe(void* p, std::size_t n) noexcept;
+
+void check_seed(std::span<const std::uint8_t> seed);
+void check_same_params(const Params& p, std::uint8_t id, const char* what);
+
+// TurboSHAKE256 keyed by (label, seed, index): one independent stream per use, so that key
+// generation can run its pieces in any order or in parallel and still give the same bytes.
+class Xof {
+ public:
+  Xof(std::string_view label, std::span<const std::uint8_t> seed, u64 index = 0);
+  ~Xof();
+  Xof(const Xof&) = delete;
+  Xof& operator=(const Xof&) = delete;
+
+  std::uint8_t byte();
+  u64 word(unsigned bytes);                 // little-endian, bytes <= 8
+  u64 uniform(u64 q, unsigned bits);        // uniform in [0, q) by rejection, q <= 2^bits
+  std::int8_t ternary();                    // uniform in {-1, 0, 1}
+  std::int32_t cbd(unsigned eta);           // centered binomial, constant time, eta <= 32
+
+ private:
+  void refill();
+  tempo::crypto::Keccak sponge_;
+  std::array<std::uint8_t, 1088> buf_{};   // 8 TurboSHAKE256 blocks per squeeze
+  std::size_t pos_ = sizeof(buf_);
+};
+
+// x mod Q. reduce64: any 64-bit x (floor(2^64/Q) Barrett, one correction). reduce128: x < 2^112
+// when Q >= 2^49 (the high word is folded with 2^64 mod Q, then k-bit Barrett, k = bitlen(Q)).
+struct Modulus {
+  u64 Q = 0;
+  unsigned k = 0;
+  u64 m64 = 0;      // floor(2^64 / Q)
+  u64 mu = 0;       // floor(2^(2k) / Q), for k >= 33
+  u64 r64 = 0;      // 2^64 mod Q
+  explicit Modulus(u64 q = 0);
+  bool small() const noexcept { return k <= 32; }   // products and 8-term sums fit 64 bits
+  u64 reduce64(u64 x) const noexcept {
+    const u64 est = static_cast<u64>((static_cast<u128>(x) * m64) >> 64);
+    const u64 r = x - est * Q;
+    return r >= Q ? r - Q : r;
+  }
+  u64 reduce128(u128 x) const noexcept {
+    const u64 hi = static_cast<u64>(x >> 64);
+    if (hi != 0) x = static_cast<u128>(hi) * r64 + static_cast<u64>(x);
+    if (static_cast<u64>(x >> 64) == 0) return reduce64(static_cast<u64>(x));
+    const u64 q1 = static_cast<u64>(x >> (k - 1));
+    const u64 q3 = static_cast<u64>((static_cast<u128>(q1) * mu) >> (k + 1));
+    u64 r = static_cast<u64>(x) - q3 * Q;
+    r = r >= Q ? r - Q : r;
+    r = r >= Q ? r - Q : r;
+    return r;
+  }
+  u64 mul(u64 a, u64 b) const noexcept { return reduce128(static_cast<u128>(a) * b); }
+  u64 add(u64 a, u64 b) const noexcept { const u64 s = a + b; return s >= Q ? s - Q : s; }
+  u64 sub(u64 a, u64 b) const noexcept { return a >= b ? a - b : a + Q - b; }
+};
+
+// Z_Q[X]/(X^N+1) with tempo::ntt; the forward transform evaluates at psi^(2 brv(i) + 1).
+struct Ring {
+  std::size_t N;
+  Modulus mod;
+  tempo::ntt::Plan plan;
+  std::vector<u64> psi_pow;          // psi^e, e in [0, 2N)
+  std::vector<std::uint32_t> slot;   // 2 brv(i) + 1
+  explicit Ring(const Params& p);
+  // out[i] = (X^e)(slot i) - 1, e in [0, 2N): the transform of X^e - 1.
+  void monomial_minus_one(std::size_t e, std::span<u64> out) const;
+};
+
+// Bootstrapping key and key-switching key with their derived sizes.
+struct EvalData {
+  Params params;
+  Ring ring;
+  // bk[((i*2 + sign)*2L + row)*2 + col][N]: RGSW rows in the transform domain; sign 0: [s_i=1],
+  // sign 1: [s_i=-1]; col 0 is the mask a, col 1 is b = a*S + e (+ the gadget term).
+  std::vector<u64> bk;
+  // ks[((i*ks_levels + j)*(B_ks-1) + (v-1))*(n+1) + c] mod Q_ks: LWE of v*S_i*B_ks^j under s;
+  // c < n is the mask, c = n is b. v = 0 is the zero ciphertext and is not stored.
+  std::vector<std::uint16_t> ks;
+  explicit EvalData(const Params& p) : params(p), ring(p) {}
+  std::size_t rgsw_stride() const { return 2 * params.levels * 2 * params.N; }
+  const u64* rgsw(std::size_t i, unsigned sign) const { return bk.data() + (2 * i + sign) * rgsw_stride(); }
+  std::size_t ks_row() const { return params.n + 1; }
+  std::size_t ks_base() const { return (std::size_t{1} << params.log_bks) - 1; }
+};
+
+// Blind rotation + extraction + modulus switch + key switch + modulus switch.
+// in: LWE mod q (already offset); out: refreshed LWE mod q encrypting (phase in [0, q/2)).
+void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32_t b,
+               Ciphertext& out);
+// (0, b) - sum_{i,j} K[i][j][digit_j(a_i)] mod Q_ks for an N-dimensional a mod Q_ks: n+1 values.
+std::vector<std::uint32_t> key_switch_raw(const EvalData& ek, std::span<const std::uint32_t> a,
+                                          std::uint32_t b);
+const Params* params_by_id(std::uint8_t id) noexcept;
+
+// Weights and constant (in units of q/8) of a gate's linear combination.
+struct Linear {
+  int w[3];
+  int offset8;
+};
+Linear linear_of(Gate g) noexcept;
+Linear linear_of(Gate3 g) noexcept;
+Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
+                       unsigned count);
+
+}  // namespace tempo::tfhe::detail

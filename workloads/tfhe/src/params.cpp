@@ -1,0 +1,91 @@
+// Parameter presets, their sources and the noise model (README.md explains each number).
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "internal.hpp"
+
+namespace tempo::tfhe {
+
+namespace {
+
+// OpenFHE STD128 (binfhecontext.cpp, v1.1 and later, GINX): n = 556, N = 1024, q = 2048,
+// log2 Q = 27, Q_ks = 2^15, B_ks = 32, B_g = 2^7, sigma = 3.19, uniform ternary secrets;
+// OpenFHE states >= 128 bits classical security (lattice estimator). The ring side also sits
+// at the Homomorphic Encryption Standard's 128-bit bound for N = 1024, ternary secret (27 bits).
+constexpr Params kPN10QP27{
+    .name = "PN10QP27", .id = 1, .N = 1024, .Q = 134215681, .log_bg = 7, .levels = 4,
+    .n = 556, .log_q = 11, .log_qks = 15, .log_bks = 5, .ks_levels = 3, .eta = 21,
+    .secure = true,
+    .source = "OpenFHE STD128 (GINX; n=556, N=1024, q=2048, logQ=27, Qks=2^15, Bks=32, Bg=2^7, "
+              "sigma=3.19) + HE Standard 2018 Table (N=1024, ternary, logQ<=27): 128-bit classical"};
+
+// Ring: Homomorphic Encryption Standard (Albrecht et al. 2018), N = 2048, ternary secret,
+// sigma = 3.2, log2 Q <= 54 for 128-bit classical security. LWE side (n, Q_ks, sigma, key
+// switch) exactly as OpenFHE STD128 above, whose security it inherits.
+constexpr Params kPN11QP54{
+    .name = "PN11QP54", .id = 2, .N = 2048, .Q = 18014398509404161ULL, .log_bg = 11, .levels = 5,
+    .n = 556, .log_q = 11, .log_qks = 15, .log_bks = 5, .ks_levels = 3, .eta = 21,
+    .secure = true,
+    .source = "HE Standard 2018 Table (N=2048, ternary, sigma=3.2, logQ<=54): 128-bit classical; "
+              "LWE side (n=556, Qks=2^15, Bks=32) from OpenFHE STD128"};
+
+// For tests only: small enough for sanitizer runs. No security claim.
+constexpr Params kTOY256{
+    .name = "TOY256", .id = 3, .N = 256, .Q = 134215681, .log_bg = 7, .levels = 4,
+    .n = 64, .log_q = 9, .log_qks = 15, .log_bks = 5, .ks_levels = 3, .eta = 21,
+    .secure = false, .source = "none: INSECURE toy set for tests (n=64, N=256)"};
+
+constexpr std::string_view kNames[] = {"PN10QP27", "PN11QP54", "TOY256"};
+
+}  // namespace
+
+Params Params::preset(std::string_view name) {
+  if (name == "PN10QP27") return kPN10QP27;
+  if (name == "PN11QP54") return kPN11QP54;
+  if (name == "TOY256") return kTOY256;
+  throw std::invalid_argument("tempo::tfhe::Params::preset: unknown parameter set '" +
+                              std::string(name) + "' (expected PN10QP27, PN11QP54 or TOY256)");
+}
+
+std::span<const std::string_view> Params::preset_names() noexcept { return kNames; }
+
+namespace detail {
+const Params* params_by_id(std::uint8_t id) noexcept {
+  switch (id) {
+    case 1: return &kPN10QP27;
+    case 2: return &kPN11QP54;
+    case 3: return &kTOY256;
+    default: return nullptr;
+  }
+}
+}  // namespace detail
+
+// Variances, all for independent centered terms (README "Noise"):
+//  blind rotation: per LWE coefficient with a_i != 0, two keys, each error term
+//    (X^a - 1) * sum_k d_k e_k with 2L digit polynomials of variance B_g^2/12 and N terms each;
+//  modulus switch Q -> Q_ks: scaled error plus rounding (1 + N E[S^2]) / 12, E[S^2] = 2/3;
+//  key switch: N * ks_levels table entries, each a fresh error of variance eta/2;
+//  modulus switch Q_ks -> q: scaled error plus rounding (1 + n E[s^2]) / 12.
+NoiseEstimate Params::noise() const {
+  NoiseEstimate r{};
+  const double sigma2 = eta / 2.0;
+  const double bg = std::ldexp(1.0, static_cast<int>(log_bg));
+  const double vd = bg * bg / 12.0;
+  const double per_iter = 2.0 * 2.0 * 2.0 * levels * static_cast<double>(N) * vd * sigma2;
+  r.blind_rotation_var_Q = static_cast<double>(n) * per_iter;
+  const double to_ks = std::ldexp(1.0, static_cast<int>(log_qks)) / static_cast<double>(Q);
+  const double v1 = r.blind_rotation_var_Q * to_ks * to_ks + (1.0 + static_cast<double>(N) * 2.0 / 3.0) / 12.0;
+  r.ks_var = static_cast<double>(N) * ks_levels * sigma2;
+  const double to_q = std::ldexp(1.0, static_cast<int>(log_q) - static_cast<int>(log_qks));
+  r.output_var = (v1 + r.ks_var) * to_q * to_q + (1.0 + static_cast<double>(n) * 2.0 / 3.0) / 12.0;
+  r.fresh_var = sigma2;
+  // Noisiest gate: carry (weights 2,1,1 -> 6 variances) with margin q/8; parity3 (2,2,2 ->
+  // 12 variances, margin q/4) and xor (8, q/4) are milder.
+  const double margin = std::ldexp(1.0, static_cast<int>(log_q) - 3);
+  r.worst_margin_sigmas = margin / std::sqrt(6.0 * r.output_var);
+  r.failure_per_gate = std::erfc(r.worst_margin_sigmas / std::sqrt(2.0));
+  return r;
+}
+
+}  // namespace tempo::tfhe
