@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "arith.hpp"
@@ -41,6 +42,10 @@ struct Tables {
   // Layout and Shoup companions (of the kernel's shift) private to the chosen kernel.
   std::vector<u64> kfwd, kfwd_s, kinv, kinv_s;
   const Kernels* kernels = nullptr;
+  // The device copies of the tables on Engine::shared() (a gpu::DeviceConstants, made on
+  // first use; type-erased to keep the gpu headers out of here).
+  mutable std::mutex device_mu;
+  mutable std::shared_ptr<void> shared_device_tables;
 };
 
 // Kernel sets; the SIMD ones exist only on x86-64 builds (nullptr otherwise or when

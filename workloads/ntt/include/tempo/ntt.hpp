@@ -3,3 +3,4 @@
 #pragma once
 
 #include <tempo/ntt/plan.hpp>
+#include <tempo/ntt/batch.hpp>

@@ -1,0 +1,131 @@
+// CPU = GPU byte equality (skips itself without a device), Lux-style: seeds x presets x
+// 2 surfaces (single polynomial through the batch API, and one batch of all the seeds'
+// polynomials), each checking forward, inverse and the negacyclic product. Plus the
+// device-resident chain forward -> pointwise -> inverse. TEMPO_NTT_GPU_SEEDS (default
+// 1000) sets the seed count.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <tempo/ntt.hpp>
+#include <tempo/tempo.hpp>
+
+#include "reference.hpp"
+
+using namespace ntt_test;
+using tempo::ntt::Plan;
+namespace gpu = tempo::gpu;
+
+namespace {
+bool have_device() {
+  if (gpu::device_count() > 0) return true;
+  std::printf("SKIPPED [gpu]: no CUDA device (compiled with CUDA: %s)\n", gpu::cuda_compiled() ? "yes" : "no");
+  return false;
+}
+std::size_t seeds() {
+  const char* e = std::getenv("TEMPO_NTT_GPU_SEEDS");
+  return e ? std::strtoull(e, nullptr, 10) : 1000;
+}
+}  // namespace
+
+TEST_CASE("CPU and GPU give the same bytes", "[gpu]") {
+  if (!have_device()) return;
+  tempo::ThreadPool pool;
+  const auto cuda = gpu::Backend::cuda;
+  std::size_t gates = 0, passed = 0;
+  for (const char* name : {"MLDSA", "PN10QP27", "PN11QP54"}) {
+    const Plan p = Plan::preset(name);
+    const std::size_t n = p.n(), S = seeds();
+    std::vector<u64> all_a(S * n), all_b(S * n), want_f(S * n), want_prod(S * n);
+    for (std::size_t s = 0; s < S; ++s) {
+      Rng r(s * 1000003 + n);
+      for (std::size_t j = 0; j < n; ++j) all_a[s * n + j] = r.below(p.q());
+      for (std::size_t j = 0; j < n; ++j) all_b[s * n + j] = r.below(p.q());
+      if (s == 0) std::fill(all_a.begin(), all_a.begin() + n, p.q() - 1);
+      auto a = std::span(all_a).subspan(s * n, n), b = std::span(all_b).subspan(s * n, n);
+      std::copy(a.begin(), a.end(), want_f.begin() + static_cast<std::ptrdiff_t>(s * n));
+      p.forward(std::span(want_f).subspan(s * n, n));
+      tempo::ntt::multiply(p, a, b, std::span(want_prod).subspan(s * n, n));
+    }
+    // Surface 1: one polynomial per call.
+    for (std::size_t s = 0; s < S; ++s) {
+      std::vector<u64> x(all_a.begin() + static_cast<std::ptrdiff_t>(s * n), all_a.begin() + static_cast<std::ptrdiff_t>((s + 1) * n));
+      std::vector<u64> prod(n);
+      pool.run([&](tempo::Task& t) {
+        tempo::ntt::forward_batch(t, p, x, cuda);
+        bool ok = std::equal(x.begin(), x.end(), want_f.begin() + static_cast<std::ptrdiff_t>(s * n));
+        tempo::ntt::inverse_batch(t, p, x, cuda);
+        ok = ok && std::equal(x.begin(), x.end(), all_a.begin() + static_cast<std::ptrdiff_t>(s * n));
+        tempo::ntt::multiply_batch(t, p, std::span(all_a).subspan(s * n, n), std::span(all_b).subspan(s * n, n), prod,
+                                   cuda);
+        ok = ok && std::equal(prod.begin(), prod.end(), want_prod.begin() + static_cast<std::ptrdiff_t>(s * n));
+        ++gates;
+        passed += ok;
+        CHECK(ok);
+      });
+    }
+    // Surface 2: every seed's polynomial in one batch.
+    std::vector<u64> x = all_a, prod(S * n);
+    pool.run([&](tempo::Task& t) {
+      const auto rf = tempo::ntt::forward_batch(t, p, x, cuda);
+      REQUIRE(rf.gpu_items == S);
+      std::vector<u64> fx = x;
+      tempo::ntt::inverse_batch(t, p, x, cuda);
+      tempo::ntt::multiply_batch(t, p, all_a, all_b, prod, cuda);
+      for (std::size_t s = 0; s < S; ++s) {
+        const auto o = static_cast<std::ptrdiff_t>(s * n), e = static_cast<std::ptrdiff_t>((s + 1) * n);
+        const bool ok = std::equal(fx.begin() + o, fx.begin() + e, want_f.begin() + o) &&
+                        std::equal(x.begin() + o, x.begin() + e, all_a.begin() + o) &&
+                        std::equal(prod.begin() + o, prod.begin() + e, want_prod.begin() + o);
+        ++gates;
+        passed += ok;
+        CHECK(ok);
+      }
+    });
+  }
+  std::printf("NTT CPU=GPU gate: %zu of %zu assertions passed\n", passed, gates);
+  CHECK(passed == gates);
+}
+
+TEST_CASE("device-resident chain forward -> pointwise -> inverse", "[gpu]") {
+  if (!have_device()) return;
+  tempo::ThreadPool pool;
+  gpu::Engine& e = gpu::Engine::shared();
+  for (const char* name : {"MLDSA", "PN10QP27", "PN11QP54", "PN14QP60"}) {
+    INFO(name);
+    const Plan p = Plan::preset(name);
+    const std::size_t n = p.n(), count = 100;
+    Rng r(5);
+    auto a = random_poly(r, count * n, p.q()), b = random_poly(r, count * n, p.q());
+    std::vector<u64> want(count * n);
+    for (std::size_t i = 0; i < count; ++i)
+      tempo::ntt::multiply(p, std::span(a).subspan(i * n, n), std::span(b).subspan(i * n, n),
+                           std::span(want).subspan(i * n, n));
+    auto bytes = [](std::vector<u64>& v) { return std::span(reinterpret_cast<std::uint8_t*>(v.data()), v.size() * 8); };
+    pool.run([&](tempo::Task& t) {
+      auto A = gpu::DeviceBatch::upload(e, bytes(a), n * 8, gpu::Backend::cuda);
+      auto B = gpu::DeviceBatch::upload(e, bytes(b), n * 8, gpu::Backend::cuda);
+      REQUIRE(A.on_device());
+      const tempo::ntt::NttOp fwd(p, tempo::ntt::OpKind::forward), pw(p, tempo::ntt::OpKind::pointwise),
+          inv(p, tempo::ntt::OpKind::inverse);
+      e.run_resident(t, fwd, {&A}, A);
+      e.run_resident(t, fwd, {&B}, B);
+      e.run_resident(t, pw, {&A, &B}, A);
+      e.run_resident(t, inv, {&A}, A);
+      std::vector<u64> got(count * n);
+      A.download(bytes(got));
+      REQUIRE(got == want);
+    });
+  }
+}
+
+TEST_CASE("Backend::cuda without a device is an error, not a fallback", "[gpu-contract]") {
+  if (gpu::device_count() > 0) return;
+  tempo::ThreadPool pool(tempo::Options{.threads = 2});
+  const Plan p = Plan::preset("MLDSA");
+  std::vector<u64> a(256, 1);
+  CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::ntt::forward_batch(t, p, a, gpu::Backend::cuda); }),
+                  std::runtime_error);
+}

@@ -1,0 +1,236 @@
+// The NTT batch operation on the offload engine and the batch entry points.
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include <tempo/ntt/batch.hpp>
+#include <tempo/tempo.hpp>
+
+#include "gpu_tables.hpp"
+#include "tables.hpp"
+
+namespace tempo::ntt {
+namespace detail {
+void check_values(const char* fn, const char* arg, const u64* a, std::size_t n, u64 q);
+}  // namespace detail
+
+namespace {
+
+using detail::u64;
+
+const char* kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::forward: return "fwd";
+    case OpKind::inverse: return "inv";
+    case OpKind::pointwise: return "pointwise";
+    default: return "mul";
+  }
+}
+
+std::span<const std::uint8_t> bytes_of(const std::vector<std::uint8_t>& v) { return {v.data(), v.size()}; }
+
+// Scratch for multiply's second transform, one per worker thread.
+std::vector<u64>& scratch(std::size_t n) {
+  thread_local std::vector<u64> s;
+  if (s.size() < n) s.resize(n);
+  return s;
+}
+
+std::string op_key(const Plan& plan, OpKind kind) {
+  return std::string("ntt-") + kind_name(kind) + "/n" + std::to_string(plan.n()) + "/q" + std::to_string(plan.q());
+}
+
+gpu::DeviceConstants shared_tables(const Plan& plan) {
+  const detail::Tables& t = plan.tables();
+  std::lock_guard lock(t.device_mu);
+  if (!t.shared_device_tables)
+    t.shared_device_tables = std::make_shared<gpu::DeviceConstants>(
+        gpu::Engine::shared(), bytes_of(detail::device_table_bytes(t)));
+  return *static_cast<gpu::DeviceConstants*>(t.shared_device_tables.get());
+}
+
+}  // namespace
+
+NttOp::NttOp(const Plan& plan, OpKind kind)
+    : plan_(plan), kind_(kind), key_(op_key(plan, kind)), tables_(shared_tables(plan)) {}
+
+NttOp::NttOp(const Plan& plan, OpKind kind, gpu::Engine& engine)
+    : plan_(plan),
+      kind_(kind),
+      key_(op_key(plan, kind)),
+      tables_(engine, bytes_of(detail::device_table_bytes(plan.tables()))) {}
+
+double NttOp::work(double) const {
+  const double n = static_cast<double>(plan_.n()), bf = n / 2 * plan_.log_n();
+  switch (kind_) {
+    case OpKind::pointwise: return n / 4;
+    case OpKind::multiply: return 3 * bf + n / 4;
+    default: return bf;
+  }
+}
+
+gpu::CostPrior NttOp::prior() const {
+  gpu::CostPrior p;
+  p.cpu_per_work = 1.0e-6;   // ~1 ns per butterfly on one core (AVX2; AVX-512 is faster)
+  p.cpu_per_byte = 0;
+  p.gpu_per_work = 2.0e-9;   // ~0.5 T butterflies/s on an H100/H200-class device
+  return p;
+}
+
+void NttOp::cpu(const gpu::Chunk& c) const {
+  const detail::Tables& t = plan_.tables();
+  const std::size_t n = t.n, bytes = n * sizeof(u64);
+  for (std::size_t i = 0; i < c.count; ++i) {
+    u64* out = reinterpret_cast<u64*>(c.out + i * c.out_stride);
+    const auto* a = reinterpret_cast<const u64*>(c.in[0].data + i * c.in[0].stride);
+    switch (kind_) {
+      case OpKind::forward:
+        if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
+        t.kernels->forward(t, out);
+        break;
+      case OpKind::inverse:
+        if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
+        t.kernels->inverse(t, out);
+        break;
+      case OpKind::pointwise: {
+        const auto* b = reinterpret_cast<const u64*>(c.in[1].data + i * c.in[1].stride);
+        t.kernels->pointwise(t, a, b, out, false);
+        break;
+      }
+      case OpKind::multiply: {
+        const auto* b = reinterpret_cast<const u64*>(c.in[1].data + i * c.in[1].stride);
+        u64* tb = scratch(n).data();
+        std::memcpy(tb, b, bytes);
+        if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
+        t.kernels->forward(t, out);
+        t.kernels->forward(t, tb);
+        t.kernels->pointwise(t, out, tb, out, false);
+        t.kernels->inverse(t, out);
+        break;
+      }
+    }
+  }
+}
+
+#if defined(TEMPO_NTT_HAVE_CUDA)
+bool NttOp::has_cuda() const { return true; }
+
+int NttOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const {
+  const cuda::Params p = detail::device_params(plan_.tables());
+  const auto* a = reinterpret_cast<const u64*>(c.in[0].data);
+  auto* out = reinterpret_cast<u64*>(c.out);
+  switch (kind_) {
+    case OpKind::forward: return cuda::forward(p, tables_.on(ctx), a, out, c.count, ctx.stream);
+    case OpKind::inverse: return cuda::inverse(p, tables_.on(ctx), a, out, c.count, ctx.stream);
+    case OpKind::pointwise:
+      return cuda::pointwise(p, a, reinterpret_cast<const u64*>(c.in[1].data), out, c.count, ctx.stream);
+    default:
+      return cuda::multiply(p, tables_.on(ctx), a, reinterpret_cast<const u64*>(c.in[1].data), out, c.count,
+                            ctx.stream);
+  }
+}
+#else
+bool NttOp::has_cuda() const { return false; }
+int NttOp::cuda(const gpu::Chunk&, const gpu::DeviceContext&) const { return 0; }
+#endif
+
+namespace {
+
+std::size_t poly_count(const char* fn, const char* arg, std::size_t size, std::size_t n) {
+  if (size % n != 0)
+    throw std::invalid_argument(std::string("tempo::ntt::") + fn + ": " + arg + " has " + std::to_string(size) +
+                                " coefficients, not a multiple of n = " + std::to_string(n));
+  return size / n;
+}
+
+// Values < q in every polynomial, scanned on the pool; names "polys[i]" by global index.
+void check_batch(Task& t, const char* fn, const char* arg, std::span<const u64> v, const detail::Tables& tb) {
+  const std::size_t n = tb.n, count = v.size() / n;
+  tempo::parallel_for(t, 0, count, [&](std::size_t i) {
+    const u64* p = v.data() + i * n;
+    u64 bad = 0;
+    for (std::size_t j = 0; j < n; ++j) bad |= static_cast<u64>(p[j] >= tb.q);
+    if (bad) {
+      for (std::size_t j = 0; j < n; ++j)
+        if (p[j] >= tb.q)
+          throw std::invalid_argument(std::string("tempo::ntt::") + fn + ": " + arg + "[" + std::to_string(i * n + j) +
+                                      "] (polynomial " + std::to_string(i) + ", coefficient " + std::to_string(j) +
+                                      ") = " + std::to_string(p[j]) + " is not below q = " + std::to_string(tb.q));
+    }
+  });
+}
+
+std::span<const std::uint8_t> as_bytes(std::span<const u64> v) {
+  return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
+}
+std::span<std::uint8_t> as_bytes(std::span<u64> v) {
+  return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
+}
+
+gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, gpu::Backend backend, OpKind kind,
+                       bool check) {
+  const char* fn = kind == OpKind::forward ? "forward_batch" : "inverse_batch";
+  poly_count(fn, "polys", polys.size(), plan.n());
+  if (check) check_batch(t, fn, "polys", polys, plan.tables());
+  gpu::RunOptions opt;
+  opt.backend = backend;
+  const NttOp op(plan, kind);
+  return gpu::Engine::shared().run(t, op, {gpu::Operand::fixed(as_bytes(std::span<const u64>(polys)), op.out_stride())},
+                                   as_bytes(polys), opt);
+}
+
+}  // namespace
+
+gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, gpu::Backend backend) {
+  return unary(t, plan, polys, backend, OpKind::forward, true);
+}
+gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, gpu::Backend backend) {
+  return unary(t, plan, polys, backend, OpKind::inverse, true);
+}
+gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
+                                         gpu::Backend backend) {
+  return unary(t, plan, polys, backend, OpKind::forward, false);
+}
+gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
+                                         gpu::Backend backend) {
+  return unary(t, plan, polys, backend, OpKind::inverse, false);
+}
+
+namespace {
+gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a, std::span<const u64> b,
+                               std::span<u64> out, gpu::Backend backend, bool check) {
+  const std::size_t n = plan.n();
+  const std::size_t count = poly_count("multiply_batch", "a", a.size(), n);
+  if (b.size() != a.size() || out.size() != a.size())
+    throw std::invalid_argument("tempo::ntt::multiply_batch: a, b and out must have the same size (" +
+                                std::to_string(a.size()) + ", " + std::to_string(b.size()) + ", " +
+                                std::to_string(out.size()) + ")");
+  if (count > 0 && out.data() == b.data() && out.data() != a.data()) {
+    // The engine allows out to alias input 0 only: swap (the product commutes).
+    std::swap(a, b);
+  }
+  if (check) {
+    check_batch(t, "multiply_batch", "a", a, plan.tables());
+    check_batch(t, "multiply_batch", "b", b, plan.tables());
+  }
+  gpu::RunOptions opt;
+  opt.backend = backend;
+  const NttOp op(plan, OpKind::multiply);
+  return gpu::Engine::shared().run(
+      t, op, {gpu::Operand::fixed(as_bytes(a), op.out_stride()), gpu::Operand::fixed(as_bytes(b), op.out_stride())},
+      as_bytes(out), opt);
+}
+}  // namespace
+
+gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
+                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, gpu::Backend backend) {
+  return multiply_impl(t, plan, a, b, out, backend, true);
+}
+gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
+                                          std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
+                                          gpu::Backend backend) {
+  return multiply_impl(t, plan, a, b, out, backend, false);
+}
+
+}  // namespace tempo::ntt
