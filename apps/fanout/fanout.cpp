@@ -120,8 +120,10 @@ Processor::Processor(ThreadPool& pool, Options opt) : pool_(pool), opt_(opt) {
 Processor::~Processor() { writer_.drain(); }
 
 std::size_t Processor::retained_bytes() const noexcept {
-  return in_.size() + req_.data.size() + chunk_[0].size() + chunk_[1].size() + text_.capacity() +
-         8 * (offsets_.capacity() + req_.offsets.capacity());
+  std::size_t offs = req_.offsets.capacity();
+  for (const auto& o : offsets_) offs += o.capacity();
+  return in_.size() + req_.data.size() + chunk_[0].size() + chunk_[1].size() + chunk_[2].size() + text_.capacity() +
+         8 * offs;
 }
 
 void Processor::trim() {
@@ -136,10 +138,9 @@ void Processor::trim() {
   req_.data = gpu::HostBuffer();
   req_.data_size = 0;
   std::vector<std::uint64_t>().swap(req_.offsets);
-  std::vector<std::uint64_t>().swap(offsets_);
+  for (auto& o : offsets_) std::vector<std::uint64_t>().swap(o);
   writer_.drain();  // text_ and chunk_ belong to the writer's last job until it is over
-  chunk_[0] = gpu::HostBuffer();
-  chunk_[1] = gpu::HostBuffer();
+  for (auto& c : chunk_) c = gpu::HostBuffer();
   std::string().swap(text_);
 }
 
@@ -180,8 +181,7 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
   const std::size_t n = req_.n, ob = req_.out_bytes;
   const std::size_t per = std::max<std::size_t>(1, opt_.chunk_bytes / ob);  // messages per chunk
   const std::size_t cap = std::min(per, n) * ob;
-  ensure_fresh(chunk_[0], cap + 1);
-  if (n > per) ensure_fresh(chunk_[1], cap + 1);
+  for (std::size_t j = 0; j < 3 && j * per < std::max<std::size_t>(n, 1); ++j) ensure_fresh(chunk_[j], cap + 1);
   if (binary) {
     std::uint8_t h[8];
     binary_header(h, n, ob);
@@ -194,27 +194,44 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
   HashTotals sum;
   double writer_busy = 0;  // written by the writer's jobs, read after wait()
   const std::uint8_t* const data = req_.data.data();
-  auto hash = [&](std::size_t a, std::size_t m, std::span<std::uint8_t> out) {
+  // Chunk k goes to the engine before chunk k-1 is waited for, so that the GPU's
+  // copies and kernels of neighbouring chunks overlap (on the CPU path submit()
+  // hashes nothing until join()). Three buffers: chunk k-1 being written, k being
+  // joined, k+1 submitted.
+  auto submit = [&](std::size_t k) {
+    const std::size_t a = k * per, m = std::min(per, n - a);
+    const std::span<std::uint8_t> out{chunk_[k % 3].data(), m * ob};
     if (req_.uniform) {
       const std::size_t len = req_.uniform_len;
       const gpu::FixedBatch batch{{data + a * len, m * len}, len, m};
-      return gpu::hash_batch(t, opt_.algo, batch, ob, out, opt_.backend);
+      return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
     }
-    const std::uint64_t* offs = req_.offsets.data() + a;
-    offsets_.resize(m + 1);
-    for (std::size_t j = 0; j <= m; ++j) offsets_[j] = offs[j] - offs[0];
-    const crypto::MessageBatch batch{{data + offs[0], static_cast<std::size_t>(offs[m] - offs[0])}, offsets_};
-    return gpu::hash_batch(t, opt_.algo, batch, ob, out, opt_.backend);
+    // The engine reads the offsets until join(): one rebased copy per buffer.
+    std::vector<std::uint64_t>& offs = offsets_[k % 3];
+    const std::uint64_t* src = req_.offsets.data() + a;
+    offs.resize(m + 1);
+    for (std::size_t j = 0; j <= m; ++j) offs[j] = src[j] - src[0];
+    const crypto::MessageBatch batch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs};
+    return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
   };
-  if (n == 0) sum.add(hash(0, 0, {}));  // still checks the algorithm against out_bytes
-  for (std::size_t a = 0, k = 0; a < n; a += per, ++k) {
-    const std::size_t m = std::min(per, n - a);
-    std::uint8_t* const digests = chunk_[k & 1].data();
+  if (n == 0) {  // still checks the algorithm against out_bytes
+    const gpu::FixedBatch none{{data, 0}, 0, 0};
+    sum.add(gpu::hash_batch(t, opt_.algo, none, ob, {}, opt_.backend));
+  }
+  const std::size_t chunks = n == 0 ? 0 : (n + per - 1) / per;
+  const auto th0 = Clock::now();
+  auto current = chunks > 0 ? submit(0) : gpu::Offload{};
+  b.hash += ms_since(th0);
+  for (std::size_t k = 0; k < chunks; ++k) {
     const auto th = Clock::now();
-    sum.add(hash(a, m, {digests, m * ob}));
+    auto next = k + 1 < chunks ? submit(k + 1) : gpu::Offload{};
+    sum.add(current.join(t));
+    current = std::move(next);
     b.hash += ms_since(th);
     ++b.chunks;
-    // Chunk k-1 written means its buffer is free for chunk k+1; a write error surfaces here.
+    const std::size_t m = std::min(per, n - k * per);
+    const std::uint8_t* const digests = chunk_[k % 3].data();
+    // post() first waits for chunk k-1's write; a write error surfaces here.
     writer_.post([this, &file, &writer_busy, digests, m, ob, binary] {
       const auto tw = Clock::now();
       if (binary) {

@@ -3,7 +3,8 @@
 //
 // A request is read whole (memory about the input's size, at most physical memory),
 // then hashed and written in chunks of about Options::chunk_bytes of digests: while
-// the pool (or the GPU) hashes chunk k, a writer thread writes chunk k-1. Memory
+// the pool (or the GPU) hashes chunk k (and the GPU already has chunk k+1), a writer
+// thread writes chunk k-1. Memory
 // therefore does not depend on what the request asks for (up to 16 GiB of output
 // from a few KiB of input), only on its size.
 #pragma once
@@ -98,9 +99,9 @@ class Processor {
   Options opt_;
   Request req_;                 // the parsed messages
   gpu::HostBuffer in_;          // the file as read
-  gpu::HostBuffer chunk_[2];    // digests of the chunk being hashed / written
+  gpu::HostBuffer chunk_[3];    // digests of chunks submitted / joined / being written
   std::string text_;            // S-expression entries of the chunk being written
-  std::vector<std::uint64_t> offsets_;  // one chunk's offsets, rebased
+  std::vector<std::uint64_t> offsets_[3];  // each in-flight chunk's offsets, rebased
   UniqueFd replaced_;           // OUT's old file, freed after the answer
   Breakdown last_;
   Writer writer_;
