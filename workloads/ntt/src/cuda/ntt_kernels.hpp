@@ -36,3 +36,18 @@ int multiply(const Params& p, const void* d_tables, const std::uint64_t* a, cons
              std::uint64_t* out, std::size_t count, void* stream);
 
 }  // namespace tempo::ntt::cuda
+
+namespace tempo::ntt::cuda {
+
+// Benchmarks only: `count` polynomials (from `host_in`, count * n values < q) resident on
+// device 0; `warmup` untimed then `reps` timed launches of `kind` (0 forward, 1 inverse,
+// 2 the resident product chain forward(a), forward(b), pointwise, inverse; -1 an empty
+// kernel, the launch floor), each timed by CUDA events around the launch (event_us[r])
+// and by the host clock around launch + stream synchronize (host_us[r]). Outputs go to a
+// separate buffer (inputs stay), so every rep computes the same; the first polynomial's
+// output comes back in first_out (n values) when non-null. Returns a cudaError_t.
+int time_kernels(const Params& p, const void* table_bytes, std::size_t table_len, int kind,
+                 const std::uint64_t* host_in, std::size_t count, int warmup, int reps, double* event_us,
+                 double* host_us, std::uint64_t* first_out);
+
+}  // namespace tempo::ntt::cuda
