@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tempo::ntt on the device machine, from carried binaries: $1/bin/{tempo_ntt_tests,bench_ntt}
+# and $1/lib (libbenchmark). Results to $OUT/ntt: test logs (the CPU=GPU gate prints
+# "NTT CPU=GPU gate: X of Y assertions passed"), bench JSON, summary.md/json. ~2-3 minutes.
+# Build here first: ninja -C build/ntt tempo_ntt_tests bench_ntt; then
+#   scripts/device/pack.sh build/ntt tempo_ntt_tests bench_ntt   (-> .carry/dev)
+#   run: scripts/device/ntt.sh .carry/dev    with carry [".carry/dev"]
+set -u
+C=${1:?usage: ntt.sh CARRY_DIR}
+O=${OUT:?OUT not set}/ntt; mkdir -p "$O"
+export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+B=$C/bin
+log() { echo "== $*" | tee -a "$O/log.txt"; }
+{ grep -m1 "model name" /proc/cpuinfo; nproc; grep -o -w 'avx2\|avx512f\|avx512dq\|avx512ifma' /proc/cpuinfo | sort -u; } > "$O/cpu.txt"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv > "$O/gpu.txt" 2>&1
+
+log "CPU tests on this host (AVX-512 paths run for real here): kat, random, every path vs portable"
+timeout 120 "$B/tempo_ntt_tests" "[plan],[kat],[random],[paths],[cuda-emulated],[batch]" > "$O/tests_cpu.txt" 2>&1
+log "rc=$?"; tail -2 "$O/tests_cpu.txt" | tee -a "$O/log.txt"
+TEMPO_NTT_CPU=portable timeout 60 "$B/tempo_ntt_tests" "[kat],[random]" > "$O/tests_portable.txt" 2>&1
+log "portable forced rc=$?"; tail -1 "$O/tests_portable.txt" | tee -a "$O/log.txt"
+TEMPO_NTT_CPU=avx2 timeout 60 "$B/tempo_ntt_tests" "[kat],[random]" > "$O/tests_avx2.txt" 2>&1
+log "avx2 forced rc=$?"; tail -1 "$O/tests_avx2.txt" | tee -a "$O/log.txt"
+
+log "GPU gate: 1000 seeds x 3 presets x 2 surfaces, CPU = GPU bytes; resident chain"
+timeout 200 "$B/tempo_ntt_tests" "[gpu]" > "$O/tests_gpu.txt" 2>&1
+log "rc=$?"; grep -E "gate|SKIPPED|passed|failed" "$O/tests_gpu.txt" | tail -4 | tee -a "$O/log.txt"
+
+log "bench: one core (each path), pool batches, GPU (kernel, host to host, resident)"
+timeout 400 "$B/bench_ntt" --benchmark_out="$O/bench_ntt.json" --benchmark_out_format=json > "$O/bench_ntt.txt" 2>&1
+log "rc=$?"; grep -E "^(cpu_api/(PN10QP27|n1024_q60|n2048_q60)/fwd|gpu_kernel/(PN10QP27|n1024_q60)/fwd)" "$O/bench_ntt.txt" | tee -a "$O/log.txt"
+
+log "TEMPO_BACKEND=auto vs cpu with the device hidden (CUDA_VISIBLE_DEVICES='')"
+CUDA_VISIBLE_DEVICES= timeout 120 "$B/bench_ntt" --benchmark_filter='cpu_batch/' \
+  --benchmark_out="$O/bench_nodevice.json" --benchmark_out_format=json > "$O/bench_nodevice.txt" 2>&1
+log "rc=$?"
+
+if command -v python3 > /dev/null; then
+  python3 bench/ntt/summarize.py "$O/bench_ntt.json" "$O/bench_nodevice.json" > "$O/summary.md" 2>&1
+  log "summary rc=$?"; cat "$O/summary.md" >> "$O/log.txt"
+fi
