@@ -117,7 +117,10 @@ Processor::Processor(ThreadPool& pool, Options opt) : pool_(pool), opt_(opt) {
   if (opt_.input_limit == 0) opt_.input_limit = physical_memory();
 }
 
-Processor::~Processor() { writer_.drain(); }
+Processor::~Processor() {
+  writer_.drain();
+  reaper_.drain();
+}
 
 std::size_t Processor::retained_bytes() const noexcept {
   std::size_t offs = req_.offsets.capacity();
@@ -128,10 +131,11 @@ std::size_t Processor::retained_bytes() const noexcept {
 
 void Processor::trim() {
   if (replaced_) {
-    // Freeing the old OUT's pages can take milliseconds: the writer does it.
+    // Freeing the old OUT's pages can take many milliseconds: done meanwhile, on
+    // a thread of its own so that the next request's writes do not wait for it.
     const int fd = replaced_.release();
-    writer_.drain();
-    writer_.post([fd] { ::close(fd); });
+    reaper_.drain();
+    reaper_.post([fd] { ::close(fd); });
   }
   if (retained_bytes() <= opt_.retain_bytes) return;
   in_ = gpu::HostBuffer();

@@ -73,8 +73,7 @@ class Processor {
   void trim();
 
  private:
-  // A thread that runs one job at a time, for output writes and for freeing
-  // replaced files off the critical path.
+  // A thread that runs one job at a time (output writes; freeing replaced files).
   class Writer {
    public:
     Writer();
@@ -104,7 +103,8 @@ class Processor {
   std::vector<std::uint64_t> offsets_[3];  // each in-flight chunk's offsets, rebased
   UniqueFd replaced_;           // OUT's old file, freed after the answer
   Breakdown last_;
-  Writer writer_;
+  Writer writer_;  // output writes
+  Writer reaper_;  // closes replaced OUT files (freeing their pages) off the critical path
 };
 
 }  // namespace tempo::fanout

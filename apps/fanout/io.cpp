@@ -107,6 +107,7 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
                               " bytes, over the limit of " + std::to_string(limit) + " bytes (physical memory)");
   };
   if (hint > limit) throw over(hint);
+  if (buf.size() < hint + 1) buf = gpu::HostBuffer();  // the old contents need no copying
   grow(buf, hint + 1, path, 0);
 
   std::size_t got = 0;

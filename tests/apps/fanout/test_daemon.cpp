@@ -130,3 +130,40 @@ TEST_CASE("daemon buffers: kept for reuse when small, released when over the lim
   CHECK(read_file(d + "/o2").size() == 8 + 20000 * 32);
   CHECK(read_file(d + "/o3") == read_file(d + "/o1"));
 }
+
+TEST_CASE("GPU: cuda, auto and cpu give the same bytes, chunked or not", "[fanout][gpu]") {
+  if (!have_device()) {
+    WARN("skipped: no CUDA device (" << (gpu::cuda_compiled() ? "built with CUDA" : "built without CUDA") << ")");
+    return;
+  }
+  const std::string d = tmpdir();
+  std::mt19937 gen(11);
+  auto rng = [&] { return static_cast<std::uint32_t>(gen()); };
+  for (const bool uniform : {true, false}) {
+    const std::uint32_t n = 300000;
+    std::string bin = u32(32) + u32(n);
+    bin.reserve(8 + n * 80);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t len = uniform ? 32 : rng() % 100;
+      bin += u32(len);
+      for (std::uint32_t k = 0; k < len; ++k) bin += static_cast<char>(rng());
+    }
+    write_file(d + "/g.bin", bin);
+    ThreadPool pool;
+    std::string ref;
+    for (const auto backend : {gpu::Backend::cpu, gpu::Backend::cuda, gpu::Backend::auto_select}) {
+      for (const std::size_t chunk : {std::size_t{1} << 30, std::size_t{1} << 20}) {
+        fanout::Options opt;
+        opt.backend = backend;
+        opt.chunk_bytes = chunk;
+        fanout::Processor p(pool, opt);
+        p.process(d + "/g.bin", d + "/g.out", true);
+        const std::string got = read_file(d + "/g.out");
+        INFO("uniform " << uniform << " backend " << gpu::backend_name(backend) << " chunk " << chunk);
+        if (ref.empty()) ref = got;
+        else CHECK(got == ref);
+      }
+    }
+    REQUIRE(ref.size() == 8 + std::size_t{n} * 32);
+  }
+}
