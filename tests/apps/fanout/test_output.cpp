@@ -157,3 +157,30 @@ TEST_CASE("OutputFile: commit replaces atomically; without commit nothing change
   CHECK_THROWS_WITH(fanout::OutputFile(d + "/missing-folder/x", true), Catch::Contains("cannot open the folder"));
   CHECK_THROWS_WITH(fanout::OutputFile("", true), Catch::Contains("empty"));
 }
+
+TEST_CASE("OUT: fsync of the file before the rename and of the folder after it (strace)", "[fanout][output]") {
+  std::string out;
+  if (run("strace -o /dev/null true", out) != 0) {
+    WARN("skipped: strace is missing or not permitted here (" << out.substr(0, 80) << ")");
+    return;
+  }
+  const std::string d = tmpdir() + "/sync";
+  ::mkdir(d.c_str(), 0755);
+  const std::string in = request(d);
+  const std::string trace = d + "/trace";
+  REQUIRE(run("strace -f -qq -e trace=fsync,fdatasync,rename,renameat,renameat2 -o " + trace + " " + exe() + " " + in +
+                  " " + d + "/r.out",
+              out) == 0);
+  std::vector<std::string> calls;  // in order: "fsync" (fsync or fdatasync) or "rename" (any form)
+  std::istringstream lines(read_file(trace));
+  for (std::string l; std::getline(lines, l);) {
+    if (l.find("sync(") != std::string::npos) calls.push_back("fsync");
+    else if (l.find("rename") != std::string::npos) calls.push_back("rename");
+  }
+  INFO(read_file(trace));
+  CHECK(calls == std::vector<std::string>{"fsync", "rename", "fsync"});
+  REQUIRE(run("strace -f -qq -e trace=fsync,fdatasync -o " + trace + " " + exe() + " --no-fsync " + in + " " + d +
+                  "/r.out",
+              out) == 0);
+  CHECK(read_file(trace).find("fsync(") == std::string::npos);
+}
