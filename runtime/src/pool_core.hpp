@@ -29,6 +29,8 @@ class PoolCore {
   void release_external(Task* t) noexcept;
   void enter_run() noexcept;
   void leave_run() noexcept;
+  // A hint (relaxed): some run() is in progress, so work may soon be shared.
+  bool runs_active() const noexcept { return active_runs_.load(std::memory_order_relaxed) > 0; }
 
   // Shared queue of promoted jobs (FIFO) and the idle list, both under mutex_.
   void push_shared(JobBase* job);

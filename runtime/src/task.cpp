@@ -1,5 +1,9 @@
 // The cold half of Task: heartbeat promotion, waiting (help, then sleep), and
 // Signal. docs/design.md gives the protocol and why no wake-up is lost.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "pool_core.hpp"
 #include "tempo/detail/clock.hpp"
 #include "tempo/task.hpp"
@@ -75,7 +79,9 @@ void Task::notify() noexcept {
 
 // Waits until wake_ differs from `seen`: spins for a few microseconds first
 // (work handed over at a heartbeat then starts at once, and the notifier skips
-// the system call), then blocks in the futex.
+// the system call), while a run is in progress keeps polling (yielding the
+// core between polls) for up to one and a half heartbeats, then blocks in the
+// futex.
 void Task::sleep_on_wake(std::uint32_t seen) noexcept {
   // About 25 us at 2 GHz: longer than a futex round trip, short enough that
   // an idle pool is asleep within microseconds.
@@ -86,6 +92,24 @@ void Task::sleep_on_wake(std::uint32_t seen) noexcept {
     if (wake_.load(std::memory_order_acquire) != seen) return;
     detail::cpu_relax();
   } while (detail::cycle_clock() - start < spin_ticks);
+  if (core_->runs_active()) {
+    // The next heartbeat's work then reaches this worker without a futex
+    // system call on the busy owner's side (notify() calls notify_one only for
+    // sleepers): with short spins, every promotion of small work cost its
+    // owner a system call. Bounded by 1.5 heartbeats (at most 1 ms), and
+    // yielding, so that an idle pool or a crowded machine loses nothing.
+    const auto now = std::chrono::steady_clock::now();
+    const auto poll_for = std::min<std::chrono::nanoseconds>(core_->heartbeat() + core_->heartbeat() / 2,
+                                                             std::chrono::milliseconds(1));
+    const auto deadline = now + poll_for;
+    do {
+      for (int i = 0; i < 32; ++i) {
+        if (wake_.load(std::memory_order_acquire) != seen) return;
+        detail::cpu_relax();
+      }
+      std::this_thread::yield();
+    } while (std::chrono::steady_clock::now() < deadline);
+  }
   sleeps_.bump();
   sleeping_.store(true, std::memory_order_seq_cst);
   detail::chaos();

@@ -2,16 +2,9 @@
 
 #include "../../common/bench_common.hpp"
 #include "fib.hpp"
+#include "shapes.hpp"
 
 namespace {
-std::uint64_t fib(tempo::Task& t, int n) {
-  if (n < 2) return static_cast<std::uint64_t>(n);
-  // join checks the heartbeat itself: the branches call directly.
-  auto [a, b] = t.join([n](tempo::Task& t) { return fib(t, n - 1); },
-                       [n](tempo::Task& t) { return fib(t, n - 2); });
-  return a + b;
-}
-
 // The same with the low-level tempo::Fork in the caller's frame.
 std::uint64_t fib_fork(tempo::Task& t, int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
@@ -35,7 +28,8 @@ void bench(benchmark::State& s) {
 }
 
 void reg(const tb::Config&) {
-  tb::add("fib/tempo", bench<fib>, true);
+  tb::add("fib/tempo", bench<tb::fib::fib_byval>, true);
+  tb::add("fib/tempo_byref", bench<tb::fib::fib_byref>, true);
   tb::add("fib/tempo_fork", bench<fib_fork>, true);
 }
 TB_REGISTER(reg);

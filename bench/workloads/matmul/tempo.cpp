@@ -12,7 +12,7 @@ void reg(const tb::Config& c) {
     tempo::ThreadPool pool(tempo::Options{.threads = static_cast<std::size_t>(tb::threads_of(s))});
     for (auto _ : s) {
       pool.run([&](tempo::Task& t) {
-        tempo::parallel_for(t, std::size_t{0}, static_cast<std::size_t>(p.blocks()), std::size_t{1},
+        tempo::parallel_for(t, std::size_t{0}, static_cast<std::size_t>(p.blocks()), tempo::grain{1},
                             [&p, o](std::size_t b) { tb::matmul::block(p, o, static_cast<int>(b)); });
       });
       s.PauseTiming();

@@ -1,25 +1,14 @@
-// tempo: a join at every node with two children, and the same with the
+// tempo: a join at every node with two children in both user shapes
+// (shapes.hpp: by value, and [&] with t.call), and the same with the
 // low-level tempo::Fork in the caller's frame (Spice's exact shape).
 #include <tempo/tempo.hpp>
 
 #include "../../common/bench_common.hpp"
+#include "shapes.hpp"
 #include "tree.hpp"
 
 namespace {
 using tb::tree::Node;
-
-std::int64_t sum(tempo::Task& t, const Node* n) {
-  std::int64_t r = n->value;
-  if (n->left && n->right) {
-    // join checks the heartbeat itself: the branches call directly.
-    auto [a, b] = t.join([n](tempo::Task& t) { return sum(t, n->left); },
-                         [n](tempo::Task& t) { return sum(t, n->right); });
-    return r + a + b;
-  }
-  if (n->left) r += sum(t, n->left);
-  if (n->right) r += sum(t, n->right);
-  return r;
-}
 
 std::int64_t sum_fork(tempo::Task& t, const Node* n) {
   std::int64_t r = n->value;
@@ -61,7 +50,10 @@ void bench(benchmark::State& s, std::size_t nodes) {
 
 void reg(const tb::Config& c) {
   for (std::size_t nodes : c.tree_nodes) {
-    tb::add(tb::tree::name("tempo", nodes), [nodes](benchmark::State& s) { bench<sum>(s, nodes); }, true);
+    tb::add(tb::tree::name("tempo", nodes), [nodes](benchmark::State& s) { bench<tb::tree::sum_byval>(s, nodes); },
+            true);
+    tb::add(tb::tree::name("tempo_byref", nodes), [nodes](benchmark::State& s) { bench<tb::tree::sum_byref>(s, nodes); },
+            true);
     tb::add(tb::tree::name("tempo_fork", nodes), [nodes](benchmark::State& s) { bench<sum_fork>(s, nodes); }, true);
   }
 }

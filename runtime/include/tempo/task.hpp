@@ -110,6 +110,8 @@ class alignas(64) Task {
 
   template <class FA, class FB>
   std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
+  template <class FA, class FBv>
+  detail::branch_result_t<FA> run_first(FA& fa, detail::ForkCore<FBv>& fork, FBv& fb);
   [[gnu::cold, gnu::noinline]] void on_heartbeat();
   void promote_oldest_now();
   void wait_for_job(detail::JobBase& job);
@@ -198,14 +200,7 @@ class ForkCore : protected JobBase {
       if constexpr (assertions_enabled) execute = nullptr;  // Fork::join marks it always
       return nullptr;
     }
-    t.wait_for_job(*this);  // may run this very job here, if it is still in the shared queue
-    execute = nullptr;
-    if (result_.state == ResultSlot<result_type>::has_error) {
-      std::exception_ptr error = std::move(result_.error);
-      result_.destroy();  // the slot is empty again: nothing for release_result to do
-      std::rethrow_exception(std::move(error));
-    }
-    return &result_.value;
+    return join_taken(t, *this);
   }
   // Destroys the thief's value or exception, if another thread ran the job
   // (the slot is never written otherwise). Safe to call more than once.
@@ -222,6 +217,15 @@ class ForkCore : protected JobBase {
     }
   }
 
+  // Out of line: the inlined join keeps only the pop, so the caller's frame
+  // needs fewer registers.
+  [[gnu::noinline, gnu::cold]] static result_type* join_taken(Task& t, ForkCore& self) {
+    t.wait_for_job(self);  // may run this very job here, if it is still in the shared queue
+    self.execute = nullptr;
+    if (self.result_.state == ResultSlot<result_type>::has_error) self.result_.rethrow();  // empties the slot
+    return &self.result_.value;
+  }
+
   static void run_promoted(JobBase* base, Task& thief) noexcept {
     auto* self = static_cast<ForkCore*>(base);
     self->result_.fill(*self->fn_, thief);
@@ -231,6 +235,20 @@ class ForkCore : protected JobBase {
   std::uint32_t depth_;  // set only when assertions are on
   ResultSlot<result_type> result_;
 };
+}  // namespace detail
+
+namespace detail {
+// The first branch of a join threw: the second still runs here (or, if another
+// thread took it, is waited for); its outcome is discarded.
+template <class FBv>
+[[gnu::cold, gnu::noinline]] void finish_after_throw(Task& t, ForkCore<FBv>& fork, FBv& fb) {
+  try {
+    if (fork.join(t) == nullptr) invoke_branch(fb, t);
+    else fork.release_result();
+  } catch (...) {
+    fork.release_result();
+  }
+}
 }  // namespace detail
 
 // A fork in the caller's stack frame (Spice's shape): the constructor queues
@@ -284,15 +302,28 @@ class Signal {
 };
 
 
+// Both always inlined: in the caller's frame the fork costs its stores; as a
+// separate function GCC kept it (a call, a prologue and an epilogue per join).
 template <class FA, class FB>
-auto Task::join(FA&& fa, FB&& fb) {
+[[gnu::always_inline]] inline auto Task::join(FA&& fa, FB&& fb) {
   static_assert(branch<FA>, "tempo::Task::join: the first branch must be callable as f(task) with a tempo::Task&");
   static_assert(branch<FB>, "tempo::Task::join: the second branch must be callable as f(task) with a tempo::Task&");
   if constexpr (branch<FA> && branch<FB>) return join_branches<FA, FB>(fa, fb);
 }
 
+template <class FA, class FBv>
+[[gnu::always_inline]] inline detail::branch_result_t<FA> Task::run_first(FA& fa, detail::ForkCore<FBv>& fork,
+                                                                         FBv& fb) {
+  try {
+    return detail::invoke_branch(fa, *this);
+  } catch (...) {
+    detail::finish_after_throw(*this, fork, fb);
+    throw;
+  }
+}
+
 template <class FA, class FB>
-std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> Task::join_branches(FA& fa, FB& fb) {
+[[gnu::always_inline]] inline std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> Task::join_branches(FA& fa, FB& fb) {
   using RA = detail::branch_result_t<FA>;
   using RB = detail::branch_result_t<FB>;
   using FBv = std::remove_reference_t<FB>;
@@ -307,23 +338,9 @@ std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> Task::join_b
   FBlocal fb_inline = fb;
   detail::ForkCore<FBv> fork(*this, fb);
   tick();  // makes even a single, un-nested fork shareable
-  struct OnThrow {  // fa threw: fb still runs (or is waited for); its outcome is discarded
-    Task& t;
-    detail::ForkCore<FBv>& fork;
-    FBv& fb;
-    bool armed = true;
-    ~OnThrow() {
-      if (!armed) return;
-      try {
-        if (fork.join(t) == nullptr) detail::invoke_branch(fb, t);
-        else fork.release_result();
-      } catch (...) {
-        fork.release_result();
-      }
-    }
-  } on_throw{*this, fork, fb};
-  RA a = detail::invoke_branch(fa, *this);
-  on_throw.armed = false;
+  // A try block rather than a guard object: the guard's fields were stored
+  // on every join; the landing pad needs nothing the frame does not hold.
+  RA a = run_first<FA, FBv>(fa, fork, fb);
   if (RB* taken = fork.join(*this)) [[unlikely]] {
     RB b = std::move(*taken);
     fork.release_result();

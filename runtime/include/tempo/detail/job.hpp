@@ -84,11 +84,19 @@ struct ResultSlot {
       state = has_error;
     }
   }
+  // Out of line and cold: keeps the exception path out of every join.
+  [[noreturn, gnu::cold, gnu::noinline]] void rethrow() {
+    std::exception_ptr e = std::move(error);
+    error.~exception_ptr();
+    state = empty;
+    std::rethrow_exception(std::move(e));
+  }
   void destroy() noexcept {
     if (state == has_value) value.~R();
-    if (state == has_error) error.~exception_ptr();
+    else if (state == has_error) [[unlikely]] drop_error();
     state = empty;
   }
+  [[gnu::cold, gnu::noinline]] void drop_error() noexcept { error.~exception_ptr(); }
 };
 
 }  // namespace detail

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 11's runtime targets on the device host (16 cores), each ratio from
+# one run of one binary: tempo beside the same source on a do-nothing
+# SerialTask (shapes: by value, and [&] with t.call), plain serial, oneTBB,
+# libgomp and (when carried) Rayon. About 3 minutes.
+#
+#   bash scripts/device/runtime.sh [CARRY]     (CARRY: default .carry/bench)
+# CARRY holds bin/tempo_bench (+ bin/tempo_idle_cpu, bin/rayon_bench when
+# built) and lib/ (libtbb, libgomp, libbenchmark...), as
+# scripts/collect_carry.sh makes it. Results: $OUT/runtime/*.json (Google
+# Benchmark JSON), idle_cpu.json, targets.json (the ratios), and the logs.
+set -u
+C=$(cd "${1:-$PWD/.carry/bench}" && pwd)
+OUT=${OUT:-$PWD/out}
+W=$OUT/runtime; mkdir -p "$W"
+export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+TB=$C/bin/tempo_bench
+unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS OMP_THREAD_LIMIT
+nproc > "$W/machine.txt"; (lscpu 2>/dev/null | head -20) >> "$W/machine.txt"
+
+# run NAME CAP_SECONDS BINARY ARGS...: one Google Benchmark run, JSON out.
+run() {
+  local name=$1 cap=$2 bin=$3; shift 3
+  echo "== $name ($(date -u +%T))"
+  timeout --signal=INT "$cap" "$bin" "$@" --benchmark_out="$W/$name.json" --benchmark_out_format=json \
+    > "$W/$name.txt" 2>&1
+  echo "rc=$?"
+}
+tree=--benchmark_filter='^tree_sum/(serial|serial_task|serial_task_byref|tempo|tempo_byref)/'
+# Interleaving the variants' repetitions keeps slow drift (frequency, the
+# neighbours) out of the ratios.
+mix=(--benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=false)
+
+# 1. 100M-node tree: 1 thread against the SerialTask code, 16 threads against plain serial.
+run tree100m 75 "$TB" --threads=1,16 --tree_nodes=100000000 "$tree" --benchmark_repetitions=5 \
+  --benchmark_min_time=0.01 "${mix[@]}"
+# 2. 1,023-node tree summed repeatedly (2M nodes per iteration), 1..16 threads.
+run tree1023 50 "$TB" --threads=1,2,4,8,16 --tree_nodes=1023 --tree_nodes_per_iter=2000000 "$tree" \
+  --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
+# 3. fib(32), 1 thread (16 for reference), both shapes and their SerialTask code.
+run fib 30 "$TB" --threads=1,16 --fib_n=32 \
+  --benchmark_filter='^fib/(serial|serial_task|serial_task_byref|tempo|tempo_byref)/' \
+  --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
+# 4. UTS T3 at 16 threads against serial, oneTBB (and Rayon below).
+run uts 40 "$TB" --threads=16 --uts=T3 --benchmark_filter='^uts_T3/(serial|tempo|tbb_task_group)' \
+  --benchmark_repetitions=3 --benchmark_min_time=0.1
+# 5. Mandelbrot 2048^2 and matmul 2048 at 16 threads against oneTBB and libgomp.
+run loops 45 "$TB" --threads=16 --mandel_size=2048 --mandel_iters=1000 --matmul_n=2048 \
+  --benchmark_filter='^(mandelbrot|matmul)/(tempo|tbb|omp)' --benchmark_repetitions=3 --benchmark_min_time=0.2 "${mix[@]}"
+if [[ -x $C/bin/rayon_bench ]]; then
+  run uts_rayon 25 "$C/bin/rayon_bench" --threads=1,16 --uts=T3 --benchmark_filter='^uts_' --benchmark_min_time=0.1
+else
+  echo "no rayon_bench carried: the Rayon UTS row is skipped"
+fi
+# 6. Idle pool: CPU time of 16 sleeping workers (target <= 0.1% of a core).
+[[ -x $C/bin/tempo_idle_cpu ]] && "$C/bin/tempo_idle_cpu" 16 5 > "$W/idle_cpu.json" && cat "$W/idle_cpu.json"
+
+if command -v python3 >/dev/null; then
+  python3 "$(dirname "$0")/runtime_targets.py" "$W" > "$W/targets.json" && cat "$W/targets.json"
+else
+  echo "no python3 here: compute the ratios later with scripts/device/runtime_targets.py $W"
+fi

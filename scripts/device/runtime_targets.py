@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Issue 11's runtime targets from the JSON that scripts/device/runtime.sh
+writes: every ratio comes from one run of one binary. Prints JSON.
+Usage: runtime_targets.py DIR"""
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+
+def load(path):
+    """name -> median real time (ns) over repetitions, ignoring aggregates."""
+    times = {}
+    if not path.exists():
+        return {}
+    for b in json.loads(path.read_text()).get("benchmarks", []):
+        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+            continue
+        name = re.sub(r"/real_time$", "", b["run_name"] if "run_name" in b else b["name"])
+        unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        times.setdefault(name, []).append(b["real_time"] * unit)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def ratio(t, num, den):
+    return round(t[num] / t[den], 4) if num in t and den in t else None
+
+
+def main(d):
+    d = Path(d)
+    out = {}
+    # 1. 100M nodes: 1 thread vs the same code on SerialTask; 16 threads vs plain serial.
+    t = load(d / "tree100m.json")
+    n = "nodes:100000000"
+    out["tree100m_1thread_vs_serial_task"] = {
+        "target": "<= 1.05",
+        "byval": ratio(t, f"tree_sum/tempo/{n}/threads:1", f"tree_sum/serial_task/{n}"),
+        "byref": ratio(t, f"tree_sum/tempo_byref/{n}/threads:1", f"tree_sum/serial_task_byref/{n}"),
+    }
+    sp = lambda v: (round(t[f"tree_sum/serial/{n}"] / t[f"tree_sum/{v}/{n}/threads:16"], 2)
+                    if f"tree_sum/{v}/{n}/threads:16" in t and f"tree_sum/serial/{n}" in t else None)
+    out["tree100m_16threads_speedup_vs_serial"] = {"target": ">= 13", "byval": sp("tempo"), "byref": sp("tempo_byref")}
+    # 2. 1,023 nodes, 1..16 threads, each vs the same code on SerialTask.
+    t = load(d / "tree1023.json")
+    n = "nodes:1023"
+    rows = {}
+    for k in (1, 2, 4, 8, 16):
+        rows[k] = {
+            "byval": ratio(t, f"tree_sum/tempo/{n}/threads:{k}", f"tree_sum/serial_task/{n}"),
+            "byref": ratio(t, f"tree_sum/tempo_byref/{n}/threads:{k}", f"tree_sum/serial_task_byref/{n}"),
+        }
+    out["tree1023_vs_serial_task"] = {"target": "<= 1.15 at every thread count", "by_threads": rows}
+    # 3. fib(32) at 1 thread: ns per call (calls = 2 fib(33) - 1).
+    t = load(d / "fib.json")
+    calls = 2 * 3524578 - 1
+    ns = lambda k: round(t[k] / calls, 3) if k in t else None
+    out["fib_1thread_ns_per_call"] = {
+        "target": "<= 1.2",
+        "byval": ns("fib/tempo/threads:1"), "byref": ns("fib/tempo_byref/threads:1"),
+        "serial": ns("fib/serial"), "serial_task_byval": ns("fib/serial_task"),
+        "serial_task_byref": ns("fib/serial_task_byref"),
+    }
+    # 4. UTS T3 at 16 threads: speed-up over each runtime's own serial.
+    t = load(d / "uts.json")
+    r = load(d / "uts_rayon.json")
+    nodes = 4112897  # T3's published node count
+    def speedup(tab, serial, par):
+        return round(tab[serial] / tab[par], 2) if serial in tab and par in tab else None
+    rayon_par = next((k for k in r if k.startswith("uts_T3/") and k.endswith("threads:16")), None)
+    rayon_ser = next((k for k in r if k.startswith("uts_T3/") and "serial" in k), None)
+    out["uts_T3_16threads"] = {
+        "target": "speed-up >= Rayon's and >= oneTBB's",
+        "tempo_speedup": speedup(t, "uts_T3/serial", "uts_T3/tempo/threads:16"),
+        "tbb_speedup": speedup(t, "uts_T3/serial", "uts_T3/tbb_task_group/threads:16"),
+        "rayon_speedup": speedup(r, rayon_ser, rayon_par) if rayon_par and rayon_ser else None,
+        "tempo_ns_per_node": round(t["uts_T3/tempo/threads:16"] / nodes, 2) if "uts_T3/tempo/threads:16" in t else None,
+    }
+    # 5. Mandelbrot and matmul at 16 threads: tempo / best of oneTBB and libgomp.
+    t = load(d / "loops.json")
+    for w in ("mandelbrot", "matmul"):
+        base = [t[k] for k in (f"{w}/tbb/threads:16", f"{w}/omp_for/threads:16") if k in t]
+        tempo = t.get(f"{w}/tempo/threads:16")
+        out[f"{w}_16threads_vs_best"] = {"target": "<= 1.02",
+                                        "ratio": round(tempo / min(base), 4) if base and tempo else None}
+    idle = d / "idle_cpu.json"
+    if idle.exists():
+        out["idle_pool_percent_of_a_core"] = {"target": "<= 0.1", "value": json.loads(idle.read_text()).get("percent_of_a_core")}
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
