@@ -14,13 +14,16 @@ namespace tempo::gpu {
 namespace detail {
 
 BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output out) {
-  const std::string who = "tempo::gpu: " + op.key() + ": ";
+  struct Who {  // the message prefix, built only when something is wrong
+    const BatchOp& op;
+    operator std::string() const { return "tempo::gpu: " + op.key() + ": "; }
+  } who{op};
   const std::size_t want = op.inputs();
   if (want == 0 || want > kMaxInputs)
-    throw std::invalid_argument(who + "the op declares " + std::to_string(want) + " inputs (1.." +
+    throw std::invalid_argument(std::string(who) + "the op declares " + std::to_string(want) + " inputs (1.." +
                                 std::to_string(kMaxInputs) + " allowed)");
   if (inputs.size() != want)
-    throw std::invalid_argument(who + "expected " + std::to_string(want) + " inputs, got " +
+    throw std::invalid_argument(std::string(who) + "expected " + std::to_string(want) + " inputs, got " +
                                 std::to_string(inputs.size()));
   BatchView v;
   v.inputs = want;
@@ -32,12 +35,12 @@ BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output ou
     if (o.is_fixed()) {
       if (o.stride == 0) {
         if (!o.data.empty())
-          throw std::invalid_argument(who + "input " + std::to_string(k) + " has stride 0 but " +
+          throw std::invalid_argument(std::string(who) + "input " + std::to_string(k) + " has stride 0 but " +
                                       std::to_string(o.data.size()) + " bytes");
         n = out.size() / std::max<std::size_t>(v.out_stride, 1);  // zero-length items: count from the output
       } else {
         if (o.data.size() % o.stride != 0)
-          throw std::invalid_argument(who + "input " + std::to_string(k) + " holds " +
+          throw std::invalid_argument(std::string(who) + "input " + std::to_string(k) + " holds " +
                                       std::to_string(o.data.size()) + " bytes, not a multiple of its stride " +
                                       std::to_string(o.stride));
         n = o.data.size() / o.stride;
@@ -45,27 +48,27 @@ BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output ou
     } else {
       const auto& off = o.offsets;
       if (off.front() != 0)
-        throw std::invalid_argument(who + "input " + std::to_string(k) + ": offsets[0] is " +
+        throw std::invalid_argument(std::string(who) + "input " + std::to_string(k) + ": offsets[0] is " +
                                     std::to_string(off.front()) + ", not 0");
       if (off.back() != o.data.size())
-        throw std::invalid_argument(who + "input " + std::to_string(k) + ": the last offset is " +
+        throw std::invalid_argument(std::string(who) + "input " + std::to_string(k) + ": the last offset is " +
                                     std::to_string(off.back()) + " but the data holds " +
                                     std::to_string(o.data.size()) + " bytes");
       for (std::size_t i = 1; i < off.size(); ++i)
         if (off[i] < off[i - 1])
-          throw std::invalid_argument(who + "input " + std::to_string(k) + ": offsets decrease at index " +
+          throw std::invalid_argument(std::string(who) + "input " + std::to_string(k) + ": offsets decrease at index " +
                                       std::to_string(i));
       n = off.size() - 1;
     }
     if (k == 0) v.n = n;
     else if (n != v.n)
-      throw std::invalid_argument(who + "input " + std::to_string(k) + " has " + std::to_string(n) +
+      throw std::invalid_argument(std::string(who) + "input " + std::to_string(k) + " has " + std::to_string(n) +
                                   " items, input 0 has " + std::to_string(v.n));
     v.in[k] = o;
   }
-  if (v.out_stride == 0 && !out.empty()) throw std::invalid_argument(who + "the op has no output but out is not empty");
+  if (v.out_stride == 0 && !out.empty()) throw std::invalid_argument(std::string(who) + "the op has no output but out is not empty");
   if (v.out_stride != 0 && (out.size() % v.out_stride != 0 || out.size() / v.out_stride != v.n))
-    throw std::invalid_argument(who + "out holds " + std::to_string(out.size()) + " bytes, expected " +
+    throw std::invalid_argument(std::string(who) + "out holds " + std::to_string(out.size()) + " bytes, expected " +
                                 std::to_string(v.n) + " items x " + std::to_string(v.out_stride) + " bytes");
   // In place: only when the op allows it, and then exactly over input 0.
   const auto* ob = out.data();
@@ -76,7 +79,7 @@ BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output ou
     if (ib == ie || oe <= ib || ie <= ob) continue;  // disjoint
     const bool exact = k == 0 && ib == ob && v.in[0].is_fixed() && v.in[0].stride == v.out_stride;
     if (!exact || !op.in_place_ok())
-      throw std::invalid_argument(who + "out overlaps input " + std::to_string(k) +
+      throw std::invalid_argument(std::string(who) + "out overlaps input " + std::to_string(k) +
                                   (exact ? " and the op does not run in place" : " (only exact in-place over input 0 is allowed)"));
   }
   return v;
@@ -245,13 +248,38 @@ std::shared_ptr<Job> make_job(const std::shared_ptr<detail::EngineCore>& core, c
   return job;
 }
 
+// A positive number from the environment, or `dflt` (throws naming a bad value).
+double env_number(const char* name, double dflt) {
+  const char* s = std::getenv(name);
+  if (s == nullptr || *s == '\0') return dflt;
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (*end != '\0' || !(v >= 0) || v > 1e6)
+    throw std::invalid_argument(std::string(name) + "='" + s + "' is not a number from 0 to 1e6");
+  return v;
+}
+
+// Batches up to this many bytes (inputs + output) skip the pinned-memory query.
+constexpr std::uint64_t kTinyBytes = 64u << 10;
+
 // Fills in the device-side fields (pinned inputs, chunk caps).
 void plan_gpu(detail::EngineCore& core, Job& j) {
-  const std::size_t workers = std::max<std::size_t>(core.dev->workers(), 1);
   const BatchView& v = j.v;
-  for (std::size_t k = 0; k < v.inputs; ++k)
-    j.in_pinned[k] = v.in[k].data.empty() || detail::is_pinned(v.in[k].data.data(), v.in[k].data.size());
-  j.out_pinned = v.out_stride == 0 || detail::is_pinned(v.out, v.n * v.out_stride);
+  // Tiny batches are staged whatever their memory: asking the driver costs more.
+  const bool tiny = v.in_bytes(0, v.n) + v.n * v.out_stride <= kTinyBytes;
+  for (std::size_t k = 0; k < v.inputs; ++k) {
+    const auto& d = v.in[k].data;
+    j.in_pinned[k] = d.empty() || (!tiny && detail::is_pinned(d.data(), d.size()));
+  }
+  j.out_pinned = v.out_stride == 0 || (!tiny && detail::is_pinned(v.out, v.n * v.out_stride));
+  // Pinned batches need few streams (the copy engines do the work); pageable ones
+  // use every stream thread, whose staging memcpys are what limits them.
+  bool all_pinned = j.out_pinned;
+  for (std::size_t k = 0; k < v.inputs; ++k) all_pinned = all_pinned && j.in_pinned[k];
+  const auto per_device = core.dev->workers() / static_cast<std::size_t>(std::max(core.devices(), 1));
+  j.streams_per_device = all_pinned ? std::min(per_device, static_cast<std::size_t>(env_number("TEMPO_GPU_PINNED_STREAMS", 4)))
+                                    : per_device;
+  const std::size_t workers = std::max<std::size_t>(j.streams_per_device * static_cast<std::size_t>(core.devices()), 1);
   // Chunks: small enough that copies in, kernels and copies out of several chunks
   // overlap (~4 per stream thread), large enough to amortise ~10 us per operation,
   // and with enough items per kernel to fill the device when items are long.
@@ -259,7 +287,8 @@ void plan_gpu(detail::EngineCore& core, Job& j) {
   const double n = static_cast<double>(v.n);
   const double total = in_bytes + n * static_cast<double>(v.out_stride);
   const double per_item = std::max(1.0, in_bytes / n + static_cast<double>(v.out_stride));
-  double chunk = std::clamp(total / static_cast<double>(workers * 4), double(1 << 20), double(8 << 20));
+  const double max_chunk = env_number("TEMPO_GPU_CHUNK_MB", 8) * (1 << 20);
+  double chunk = std::clamp(total / static_cast<double>(workers * 4), std::min(double(1 << 20), max_chunk), max_chunk);
   const double per_worker_items = std::ceil(n / static_cast<double>(workers));
   chunk = std::max(chunk, std::min(per_item * std::min(per_worker_items, 2048.0), double(256 << 20)));
   j.chunk_items = static_cast<std::size_t>(std::clamp(std::floor(chunk / per_item), 1.0, double(16 << 20)));
@@ -347,7 +376,7 @@ void run_cpu(Task& t, Job& job, BatchReport& rep, Clock::time_point t0) {
   cpu_range(t, *job.op, job.v, {0, job.v.n}, job.v.n <= 1 ? 1 : cpu_block_items(job));
   rep.cpu_items = job.v.n;
   rep.cpu_ms = ms_between(t0, Clock::now());
-  if (rep.cpu_ms > 1.0 && job.v.n >= workers * 4 && job.op->has_cuda()) {
+  if (rep.cpu_ms > 0.2 && job.v.n >= workers * 4) {
     const double w = static_cast<double>(workers), n = static_cast<double>(job.v.n);
     const double bytes = static_cast<double>(job.v.in_bytes(0, job.v.n)) + n * static_cast<double>(job.v.out_stride);
     job.model->observe_cpu(job.work_per_item * n / w, bytes / w, rep.cpu_ms);

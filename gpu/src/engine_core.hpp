@@ -41,6 +41,7 @@ class DeviceSide {
   virtual void launch_resident(int device, const BatchOp& op, const Chunk& chunk,
                                std::function<void(int)> on_done) = 0;
   virtual Engine::RawRoundTrip raw_round_trip(std::size_t bytes, int reps) = 0;
+
 };
 
 // Devices visible to the process (cached; 0 without CUDA).

@@ -7,12 +7,13 @@
 // work. Done by tempo workers they would block a worker; done here, the tempo worker
 // that offloads only waits on a tempo::Signal (Task::wait runs other work, then sleeps).
 // Synchronisation uses blocking-sync events, so a stream thread sleeps rather than
-// spins while its chunk is on the device.
+// spins while its chunk is on the device; the direct lane spins briefly first.
 //
 // Pipeline of one stream thread: claim chunk k+1 from the batch's back end, stage it
 // (memcpy into pinned slot (k+1)%2 unless the caller's memory is pinned), enqueue
 // H2D, the op's launch, D2H, then finish chunk k (wait for its D2H, copy out). With
-// 4 threads per device, copies in, kernels and copies out of different chunks overlap.
+// several threads per device, copies in, kernels and copies out of different chunks
+// overlap (4 for pinned memory; all 12 for pageable, whose staging memcpys need them).
 // docs/gpu-engine.md has the whole model and the thread-safety argument.
 #include <cuda_runtime.h>
 
@@ -80,7 +81,7 @@ namespace {
 
 std::size_t streams_from_env() {
   const char* s = std::getenv("TEMPO_GPU_STREAMS");
-  if (s == nullptr || *s == '\0') return 4;
+  if (s == nullptr || *s == '\0') return 12;
   char* end = nullptr;
   const long v = std::strtol(s, &end, 10);
   if (*end != '\0' || v < 1 || v > 32)
@@ -88,9 +89,13 @@ std::size_t streams_from_env() {
   return static_cast<std::size_t>(v);
 }
 
+// How long the direct lane spins before it blocks: longer than any small batch.
+constexpr long kDirectSpinUs = 500;
+
 struct Inflight {
   Range r;
   int slot = 0;
+  bool timed = true;  // copy and kernel events recorded (not on the direct lane: they cost ~1 us each)
   double staging_in_ms = 0;
   std::vector<std::size_t> skipped;  // committed to the job only once the chunk completed
 };
@@ -102,12 +107,12 @@ class Lane {
   explicit Lane(int device) : device_(device) {}
 
   // Enqueues chunk r into slot `slot_index`. Throws CudaError.
-  Inflight enqueue(Job& job, Range r, int slot_index) {
+  Inflight enqueue(Job& job, Range r, int slot_index, bool timed) {
     init();
     Slot& slot = slots_[slot_index];
     const BatchView& v = job.v;
     const std::size_t n = r.size();
-    Inflight f{r, slot_index, 0, {}};
+    Inflight f{r, slot_index, timed, 0, {}};
     Chunk c;
     c.begin = r.begin;
     c.count = n;
@@ -146,7 +151,7 @@ class Lane {
     if (!job.out_pinned) slot.out.ensure(out_bytes);
 
     const cudaStream_t st = stream_->get();
-    TEMPO_CUDA(cudaEventRecord(slot.ev[0]->get(), st));
+    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[0]->get(), st));
     for (std::size_t k = 0; k < v.inputs; ++k) {
       const std::uint8_t* src = v.in[k].data.data() + v.begin(k, r.begin);
       if (!uniform[k]) {
@@ -169,25 +174,29 @@ class Lane {
       if (bytes[k] > 0) TEMPO_CUDA(cudaMemcpyAsync(d_in_[k].get(), h2d_src, bytes[k], cudaMemcpyHostToDevice, st));
       c.in[k].data = static_cast<const std::uint8_t*>(d_in_[k].get());
     }
-    TEMPO_CUDA(cudaEventRecord(slot.ev[1]->get(), st));
+    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[1]->get(), st));
     c.out = static_cast<std::uint8_t*>(d_out_.get());
     check(static_cast<cudaError_t>(job.op->cuda(c, DeviceContext{device_, st})), "BatchOp::cuda launch");
-    TEMPO_CUDA(cudaEventRecord(slot.ev[2]->get(), st));
+    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[2]->get(), st));
     void* dst = job.out_pinned ? static_cast<void*>(v.out + r.begin * v.out_stride) : slot.out.get();
     if (out_bytes > 0) TEMPO_CUDA(cudaMemcpyAsync(dst, c.out, out_bytes, cudaMemcpyDeviceToHost, st));
-    TEMPO_CUDA(cudaEventRecord(slot.ev[3]->get(), st));
+    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[3]->get(), st));
     return f;
   }
 
-  // Waits for the chunk (sleeping, or spinning first when `spin`), copies out, records stats.
-  void finish(Job& job, Inflight& f, bool spin) {
+  // Waits for the chunk (sleeping; spinning on the direct lane), copies out, records stats.
+  void finish(Job& job, Inflight& f) {
     Slot& slot = slots_[f.slot];
-    if (spin) {
-      const auto until = Clock::now() + std::chrono::microseconds(500);
-      while (cudaEventQuery(slot.ev[3]->get()) == cudaErrorNotReady && Clock::now() < until) {
+    if (f.timed) {
+      TEMPO_CUDA(cudaEventSynchronize(slot.ev[3]->get()));  // sleeps: blocking-sync event
+    } else {
+      // The direct lane, one small chunk: spin like a plain cudaStreamSynchronize
+      // would (no event to record: each driver call costs about a microsecond).
+      const auto until = Clock::now() + std::chrono::microseconds(kDirectSpinUs);
+      while (cudaStreamQuery(stream_->get()) == cudaErrorNotReady && Clock::now() < until) {
       }
+      TEMPO_CUDA(cudaStreamSynchronize(stream_->get()));
     }
-    TEMPO_CUDA(cudaEventSynchronize(slot.ev[3]->get()));
     const BatchView& v = job.v;
     const std::size_t out_bytes = f.r.size() * v.out_stride;
     double staging_out_ms = 0;
@@ -197,9 +206,11 @@ class Lane {
       staging_out_ms = ms_between(t0, Clock::now());
     }
     float h2d = 0, kern = 0, d2h = 0;
-    TEMPO_CUDA(cudaEventElapsedTime(&h2d, slot.ev[0]->get(), slot.ev[1]->get()));
-    TEMPO_CUDA(cudaEventElapsedTime(&kern, slot.ev[1]->get(), slot.ev[2]->get()));
-    TEMPO_CUDA(cudaEventElapsedTime(&d2h, slot.ev[2]->get(), slot.ev[3]->get()));
+    if (f.timed) {
+      TEMPO_CUDA(cudaEventElapsedTime(&h2d, slot.ev[0]->get(), slot.ev[1]->get()));
+      TEMPO_CUDA(cudaEventElapsedTime(&kern, slot.ev[1]->get(), slot.ev[2]->get()));
+      TEMPO_CUDA(cudaEventElapsedTime(&d2h, slot.ev[2]->get(), slot.ev[3]->get()));
+    }
     const auto now = Clock::now();
     const double items = static_cast<double>(f.r.size());
     std::lock_guard lock(job.m);
@@ -248,7 +259,7 @@ class Lane {
 };
 
 // Runs one job on a lane until no chunk is left (or the job failed / shutdown).
-void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool spin) {
+void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool direct) {
   std::size_t cap_bytes = job.chunk_bytes, cap_items = job.chunk_items;
   std::optional<Inflight> prev;
   int slot = 0;
@@ -259,7 +270,7 @@ void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool spin) {
       if (r.empty()) break;
       std::optional<Inflight> cur;
       try {
-        cur = lane.enqueue(job, r, slot);
+        cur = lane.enqueue(job, r, slot, /*timed=*/!direct);
       } catch (const CudaError& e) {
         if (!e.out_of_memory()) {
           job.give_back(r);
@@ -277,11 +288,11 @@ void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool spin) {
         if (cap_bytes < (64u << 10)) break;  // too small to be worth it: the CPU takes the rest
         continue;
       }
-      if (prev) lane.finish(job, *prev, spin);
+      if (prev) lane.finish(job, *prev);
       prev = std::move(cur);
       slot ^= 1;
     }
-    if (prev) lane.finish(job, *prev, spin);
+    if (prev) lane.finish(job, *prev);
   } catch (...) {
     job.fail(std::current_exception());
     lane.drain();
@@ -290,8 +301,8 @@ void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool spin) {
 
 class StreamWorker {
  public:
-  StreamWorker(int device, const std::atomic<bool>& stopping)
-      : device_(device), lane_(device), stopping_(stopping), thread_([this] { loop(); }) {}
+  StreamWorker(int device, std::size_t rank, const std::atomic<bool>& stopping)
+      : device_(device), rank_(rank), lane_(device), stopping_(stopping), thread_([this] { loop(); }) {}
   ~StreamWorker() {
     {
       std::lock_guard lock(m_);
@@ -320,12 +331,13 @@ class StreamWorker {
         job = std::move(queue_.front());
         queue_.pop_front();
       }
-      drive(lane_, *job, stopping_, /*spin=*/false);
+      if (rank_ < job->streams_per_device) drive(lane_, *job, stopping_, /*direct=*/false);
       if (job->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) job->mark_finished();
     }
   }
 
   int device_;
+  std::size_t rank_;  // among its device's stream threads
   Lane lane_;
   const std::atomic<bool>& stopping_;
   std::mutex m_;
@@ -359,11 +371,11 @@ class CudaDeviceSide final : public DeviceSide {
     try {
       for (int d = 0; d < n; ++d) {
         TEMPO_CUDA(cudaSetDevice(d));
-        // Blocking sync before the context exists (refused harmlessly once it does).
-        if (cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync) != cudaSuccess) cudaGetLastError();
+        // No device-wide flags: the stream threads sleep on blocking-sync events of
+        // their own, and the user's other CUDA code keeps the scheduling it chose.
         TEMPO_CUDA(cudaFree(nullptr));  // creates the primary context now (~0.3 s), once
         per_device_.push_back(std::make_unique<PerDevice>());
-        for (std::size_t s = 0; s < per; ++s) workers_.push_back(std::make_unique<StreamWorker>(d, stopping_));
+        for (std::size_t s = 0; s < per; ++s) workers_.push_back(std::make_unique<StreamWorker>(d, s, stopping_));
       }
     } catch (...) {
       cudaSetDevice(prev);  // the constructor leaves the caller's current device as it was
@@ -462,7 +474,7 @@ class CudaDeviceSide final : public DeviceSide {
     if (!lock.owns_lock()) return false;  // another caller has it: go through the stream threads
     DeviceScope scope(0);
     if (!direct_) direct_.emplace(0);
-    drive(*direct_, job, stopping_, /*spin=*/true);
+    drive(*direct_, job, stopping_, /*direct=*/true);
     return true;
   }
 

@@ -80,6 +80,8 @@ struct BatchView {
 // Throws std::invalid_argument naming the problem. Returns the item count.
 BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output out);
 
+struct EngineCore;
+
 struct Job {
   const BatchOp* op = nullptr;
   std::shared_ptr<const BatchOp> owned_op;  // set when the Offload keeps the op alive
@@ -90,6 +92,7 @@ struct Job {
   std::uint64_t max_device_item = 0;         // longer items (input 0) are left to the CPU
   double work_per_item = 1;                  // op.work at the average item size
 
+  std::size_t streams_per_device = 0;        // stream threads per device that take part
   // Chunk caps for the stream threads (input bytes, items).
   std::size_t chunk_bytes = 0, chunk_items = 0;
 

@@ -2,7 +2,7 @@
 //   XorKey:   in place over 64-byte items, item ^= key (device constants, 64 bytes)
 //   AddPairs: two inputs of 8-byte words, out = a + b (mod 2^64), per word
 //   Noop:     no work per item (engine overhead), 8-byte items
-//   Failing:  a kernel launch that returns a CUDA error (error propagation)
+//   Failing:  a kernel launch that returns a CUDA error (error propagation, out-of-memory fallback)
 #pragma once
 
 #include <cstdint>
@@ -56,7 +56,12 @@ class Failing final : public tempo::gpu::BatchOp {
   std::size_t out_stride() const override { return 8; }
   void cpu(const tempo::gpu::Chunk& c) const override;
   bool has_cuda() const override { return true; }
-  int cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) const override { return 2; /* out of memory */ }
+  // 98 = cudaErrorInvalidDeviceFunction (not out-of-memory, which the engine recovers from).
+  explicit Failing(int code = 98) : code_(code) {}
+  int cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) const override { return code_; }
+
+ private:
+  int code_;
 };
 
 }  // namespace gtest

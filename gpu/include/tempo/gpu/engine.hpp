@@ -54,9 +54,11 @@ struct BatchReport {
   std::size_t gpu_items = 0;
   std::size_t gpu_chunks = 0;
   int devices_used = 0;
-  double copy_in_ms = 0;   // host->device copies (CUDA events), plus staging memcpy when pageable
-  double kernel_ms = 0;    // kernels (CUDA events)
-  double copy_out_ms = 0;  // device->host copies (CUDA events), plus staging memcpy when pageable
+  // Device times (CUDA events; 0 for a small batch the caller drove itself, where
+  // recording them would cost more than the batch: see total_ms).
+  double copy_in_ms = 0;   // host->device copies, plus staging memcpy when pageable
+  double kernel_ms = 0;    // kernels
+  double copy_out_ms = 0;  // device->host copies, plus staging memcpy when pageable
   double cpu_ms = 0;       // wall time of the CPU share (0 when none)
   double total_ms = 0;     // wall time of the whole call
   bool fell_back = false;  // device memory ran out: smaller chunks or the CPU took over

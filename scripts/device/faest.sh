@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# FAEST (tempo::faest) on the device machine: the known-answer and scheme tests (all 200 NIST
+# vectors, both CPU backends), then the benchmarks as Google Benchmark JSON. About 2 minutes.
+#
+#   OUT=/some/dir bash scripts/device/faest.sh <folder holding tempo_faest_tests and bench_faest>
+#
+# Build: cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+#        ninja -C build/release tempo_faest_tests bench_faest
+#   binaries: build/release/tests/workloads/faest/tempo_faest_tests,
+#             build/release/bench/faest/bench_faest
+# The tests read tests/data/faest (compiled-in path); set TEMPO_FAEST_DATA to another copy
+# only by rebuilding. There is no GPU path for FAEST yet, so nothing here uses the GPU.
+set -u
+BIN=${1:?usage: OUT=dir faest.sh <folder with tempo_faest_tests and bench_faest>}
+OUT=${OUT:?set OUT to the output folder}
+mkdir -p "$OUT"
+status=0
+
+{ lscpu; nproc; date -u; } > "$OUT/faest_machine.txt" 2>&1
+
+run() {  # name, command...
+  local name=$1
+  shift
+  echo "== $name: $*" | tee -a "$OUT/faest_summary.txt"
+  "$@" > "$OUT/$name.txt" 2>&1
+  local rc=$?
+  tail -n 3 "$OUT/$name.txt" | tee -a "$OUT/faest_summary.txt"
+  echo "rc=$rc" | tee -a "$OUT/faest_summary.txt"
+  [ $rc -eq 0 ] || status=1
+}
+
+# Correctness first: every NIST KAT (200) and the v2 vectors, with AES-NI and portable paths.
+run faest_tests "$BIN/tempo_faest_tests" "[kat],[kat-full],[blocks],[scheme],[parallel]"
+run faest_tests_portable env TEMPO_FAEST_BACKEND=portable "$BIN/tempo_faest_tests" "[kat],[blocks]"
+
+pin1=""
+command -v taskset > /dev/null && pin1="taskset -c 2"
+# One core (median and p99 per call in the median_us / p99_us counters).
+run faest_bench_single $pin1 "$BIN/bench_faest" --benchmark_filter='Single' --benchmark_min_time=1 \
+  --benchmark_out="$OUT/faest_single.json" --benchmark_out_format=json
+# One signature with forks inside, 1..all threads; then batches on the pool.
+run faest_bench_forked "$BIN/bench_faest" --benchmark_filter='Forked' --benchmark_min_time=0.5 \
+  --benchmark_out="$OUT/faest_forked.json" --benchmark_out_format=json
+run faest_bench_batch "$BIN/bench_faest" --benchmark_filter='Batch' --benchmark_min_time=1 \
+  --benchmark_out="$OUT/faest_batch.json" --benchmark_out_format=json
+# The portable constant-time backend, one core, for the record.
+run faest_bench_portable env TEMPO_FAEST_BACKEND=portable $pin1 "$BIN/bench_faest" \
+  --benchmark_filter='Single_(Sign|Verify)/0' --benchmark_min_time=0.5 \
+  --benchmark_out="$OUT/faest_single_portable.json" --benchmark_out_format=json
+exit $status
