@@ -86,7 +86,7 @@ struct Tw {
 // K forward stages on x[0..2^K) (element m at poly index j0 + m * 2^log_lo), stage i with
 // len = 2^(log_len - i). Twiddle of the block holding j: fwd[n/(2 len) + j/(2 len)].
 template <typename W, int K>
-TEMPO_NTT_HD void fwd_regs(W (&x)[8], const Tw<W>& tw, u32 log_n, int log_len, int log_lo, u32 j0, W q) {
+TEMPO_NTT_HD void fwd_regs(W (&x)[8], const Tw<W>& tw, u32 log_n, int log_len, u32 j0, W q) {
 TEMPO_NTT_UNROLL
   for (int i = 0; i < K; ++i) {
     const int ll = log_len - i;
@@ -94,8 +94,9 @@ TEMPO_NTT_UNROLL
 TEMPO_NTT_UNROLL
     for (int m = 0; m < (1 << K); ++m) {
       if (m & half) continue;
-      const u32 j = j0 + (static_cast<u32>(m) << log_lo);
-      const u32 idx = (1u << (log_n - static_cast<u32>(ll) - 1)) + (j >> (ll + 1));
+      // Block of element m: (j0 >> (ll+1)) + (m >> (K-i)), so the 2^i distinct twiddles
+      // of this stage are loaded once each (same address -> one load after CSE).
+      const u32 idx = (1u << (log_n - static_cast<u32>(ll) - 1)) + (j0 >> (ll + 1)) + static_cast<u32>(m >> (K - i));
       ct(x[m], x[m + half], TEMPO_NTT_LDG(tw.fwd + idx), TEMPO_NTT_LDG(tw.fwd_s + idx), q);
     }
   }
@@ -112,8 +113,8 @@ TEMPO_NTT_UNROLL
 TEMPO_NTT_UNROLL
     for (int m = 0; m < (1 << K); ++m) {
       if (m & half) continue;
-      const u32 j = j0 + (static_cast<u32>(m) << log_lo);
-      const u32 idx = (1u << (log_n - static_cast<u32>(ll))) - 1 - (j >> (ll + 1));
+      // Block of element m: (j0 >> (ll+1)) + (m >> (i+1)) (see fwd_regs).
+      const u32 idx = (1u << (log_n - static_cast<u32>(ll))) - 1 - ((j0 >> (ll + 1)) + static_cast<u32>(m >> (i + 1)));
       if (ll == static_cast<int>(log_n) - 1) {
         const W a = x[m], b = x[m + half];
         x[m] = csub(mul_lazy(static_cast<W>(a + b), ninv, ninv_s, q), q);
@@ -183,7 +184,7 @@ TEMPO_NTT_UNROLL
       x[m] = ph.first ? static_cast<W>(g.gin[e]) : sm[e];
     }
     if (Forward)
-      fwd_regs<W, K>(x, tw, p.log_n, ph.log_len, log_lo, g.gofs + base, q);
+      fwd_regs<W, K>(x, tw, p.log_n, ph.log_len, g.gofs + base, q);
     else
       inv_regs<W, K>(x, tw, p.log_n, log_lo, g.gofs + base, q, static_cast<W>(p.n_inv), static_cast<W>(p.n_inv_s));
 TEMPO_NTT_UNROLL
