@@ -30,6 +30,7 @@ struct TB {
 std::vector<const BackendOps*> backends() {
   std::vector<const BackendOps*> v{&portable_backend()};
   if (ni_backend() != nullptr) v.push_back(ni_backend());
+  if (vaes_backend() != nullptr) v.push_back(vaes_backend());
   return v;
 }
 

@@ -1,6 +1,6 @@
-// The two instruction-set backends (AES-NI + PCLMULQDQ, and portable constant-time), each a
+// The instruction-set backends (VAES, AES-NI + PCLMULQDQ, portable constant-time), each a
 // table of its primitives and its instantiation of sign/verify. The portable one always
-// exists; the AES-NI one only on CPUs that have both instructions.
+// exists; the others only on CPUs that have their instructions.
 #pragma once
 
 #include <cstddef>
@@ -32,7 +32,10 @@ struct BackendOps {
 
 const BackendOps& portable_backend();
 const BackendOps* ni_backend();     // nullptr when the CPU lacks AES-NI or PCLMULQDQ
-const BackendOps& active_backend();  // AES-NI when present unless TEMPO_FAEST_BACKEND=portable
+const BackendOps* vaes_backend();   // nullptr when the CPU lacks VAES or AVX2 as well
+// The fastest the CPU has (vaes, then aesni, then portable); TEMPO_FAEST_BACKEND=portable,
+// aesni or vaes picks one (an unavailable choice falls back to the next slower).
+const BackendOps& active_backend();
 
 // The PRG's per-key counter block: iv with tweak added to its top little-endian word.
 inline void tweak_iv(std::uint8_t out[16], const std::uint8_t iv[16], std::uint32_t tweak) {

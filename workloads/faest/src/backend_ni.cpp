@@ -1,121 +1,53 @@
 // AES-NI + PCLMULQDQ backend. This file alone is compiled with -maes -mpclmul; it is used
 // only after a run-time check of the CPU (ni_backend() returns nullptr otherwise).
-#include <immintrin.h>
-
-#include "backend.hpp"
-#include "scheme.hpp"
+#include "backend_ni_common.hpp"
 
 namespace tempo::faest::detail {
 namespace {
 
-inline __m128i ld(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
-inline void st(void* p, __m128i v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
-
-// One AES-128 key-schedule step. SubWord through aesenclast on the broadcast last word
-// (ShiftRows is the identity on four equal columns), which pipelines far better than
-// aeskeygenassist; RotWord commutes with the bytewise S-box.
-inline __m128i key_step(__m128i k, int rc) {
-  __m128i t = _mm_aesenclast_si128(_mm_shuffle_epi32(k, 0xff), _mm_setzero_si128());
-  t = _mm_xor_si128(_mm_or_si128(_mm_srli_epi32(t, 8), _mm_slli_epi32(t, 24)), _mm_set1_epi32(rc));
-  k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
-  k = _mm_xor_si128(k, _mm_slli_si128(k, 8));
-  return _mm_xor_si128(k, t);
-}
-
-// Round keys of m <= 8 keys, interleaved so the latencies overlap.
-inline void expand_keys(const std::uint8_t* keys, std::size_t m, __m128i (*rk)[11]) {
-  static constexpr int rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
-  for (std::size_t i = 0; i < m; ++i) rk[i][0] = ld(keys + 16 * i);
-  for (int r = 1; r <= 10; ++r)
-    for (std::size_t i = 0; i < m; ++i) rk[i][r] = key_step(rk[i][r - 1], rcon[r - 1]);
-}
-
-struct Ni {
-  static gf128 mul(gf128 a, gf128 b) {
-    const __m128i x = ld(&a), y = ld(&b);
-    const __m128i lo = _mm_clmulepi64_si128(x, y, 0x00), hi = _mm_clmulepi64_si128(x, y, 0x11);
-    const __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
-    __m128i c_lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-    __m128i c_hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-    // x^128 = x^7 + x^2 + x + 1: fold the top word into words 1-2, then word 2 into 0-1.
-    const __m128i r = _mm_set_epi64x(0, 0x87);
-    __m128i t = _mm_clmulepi64_si128(c_hi, r, 0x01);
-    c_hi = _mm_xor_si128(c_hi, _mm_srli_si128(t, 8));
-    c_lo = _mm_xor_si128(c_lo, _mm_slli_si128(t, 8));
-    t = _mm_clmulepi64_si128(c_hi, r, 0x00);
-    c_lo = _mm_xor_si128(c_lo, t);
-    gf128 out;
-    st(&out, c_lo);
-    return out;
-  }
-  static std::uint64_t mul64(std::uint64_t a, std::uint64_t b) {
-    const __m128i p = _mm_clmulepi64_si128(_mm_cvtsi64_si128(std::int64_t(a)), _mm_cvtsi64_si128(std::int64_t(b)), 0);
-    alignas(16) std::uint64_t w[2];
-    _mm_store_si128(reinterpret_cast<__m128i*>(w), p);
-    const std::uint64_t lo = w[0], hi = w[1];
-    const std::uint64_t l2 = lo ^ hi ^ (hi << 1) ^ (hi << 3) ^ (hi << 4);
-    const std::uint64_t ov = (hi >> 63) ^ (hi >> 61) ^ (hi >> 60);
-    return l2 ^ ov ^ (ov << 1) ^ (ov << 3) ^ (ov << 4);
-  }
-  static void leaf_hash(std::uint8_t out[48], const std::uint8_t uhash[48], const std::uint8_t x[64]) {
-    const __m128i xv = ld(x);
-    __m128i c[4] = {_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()};
-    for (int i = 0; i < 3; ++i) {  // u = 3 x 128 bits; c holds 512 bits in 128-bit words
-      const __m128i u = ld(uhash + 16 * i);
-      const __m128i lo = _mm_clmulepi64_si128(u, xv, 0x00), hi = _mm_clmulepi64_si128(u, xv, 0x11);
-      const __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(u, xv, 0x01), _mm_clmulepi64_si128(u, xv, 0x10));
-      c[i] = _mm_xor_si128(c[i], _mm_xor_si128(lo, _mm_slli_si128(mid, 8)));
-      c[i + 1] = _mm_xor_si128(c[i + 1], _mm_xor_si128(hi, _mm_srli_si128(mid, 8)));
-    }
-    alignas(16) std::uint64_t w[8];
-    for (int i = 0; i < 4; ++i) _mm_store_si128(reinterpret_cast<__m128i*>(w + 2 * i), c[i]);
-    portable_reduce384(w);
-    std::uint64_t t[6];
-    std::memcpy(t, x + 16, 48);
-    for (int i = 0; i < 6; ++i) w[i] ^= t[i];
-    std::memcpy(out, w, 48);
-  }
-  static void portable_reduce384(std::uint64_t c[8]) {
-    for (int wi = 7; wi >= 6; --wi) {
-      const std::uint64_t t = c[wi];
-      c[wi - 6] ^= t ^ (t << 2) ^ (t << 3) ^ (t << 12);
-      c[wi - 5] ^= (t >> 62) ^ (t >> 61) ^ (t >> 52);
-    }
-  }
-  static void prg(const std::uint8_t* keys, std::size_t n, const std::uint8_t iv[16], const std::uint32_t* tweaks,
-                  std::uint32_t tweak, std::uint8_t* out, std::size_t outlen) {
-    constexpr std::size_t group = 8;
+struct Ni : NiField {
+  // M keys at once (M a compile-time constant, so the states stay in registers).
+  template <std::size_t M>
+  static void prg_group(const std::uint8_t* keys, const std::uint8_t iv[16], const std::uint32_t* tweaks,
+                        std::uint32_t tweak, std::uint8_t* out, std::size_t outlen) {
     const std::size_t full = outlen / 16, rest = outlen % 16;
-    __m128i rk[group][11], ctr[group], s[group];
+    __m128i rk[M][11], ctr[M], s[M];
     const __m128i one = _mm_set_epi32(0, 0, 0, 1);
-    for (std::size_t g = 0; g < n; g += group) {
-      const std::size_t m = n - g < group ? n - g : group;
-      expand_keys(keys + 16 * g, m, rk);
-      for (std::size_t i = 0; i < m; ++i) {
-        std::uint8_t c[16];
-        tweak_iv(c, iv, tweaks ? tweaks[g + i] : tweak);
-        ctr[i] = ld(c);
+    expand_keys(keys, M, rk);
+    for (std::size_t i = 0; i < M; ++i) {
+      std::uint8_t c[16];
+      tweak_iv(c, iv, tweaks ? tweaks[i] : tweak);
+      ctr[i] = ld(c);
+    }
+    for (std::size_t b = 0; b < full + (rest ? 1 : 0); ++b) {
+      for (std::size_t i = 0; i < M; ++i) {
+        s[i] = _mm_xor_si128(ctr[i], rk[i][0]);
+        ctr[i] = _mm_add_epi32(ctr[i], one);
       }
-      for (std::size_t b = 0; b < full + (rest ? 1 : 0); ++b) {
-        for (std::size_t i = 0; i < m; ++i) s[i] = _mm_xor_si128(ctr[i], rk[i][0]);
-        for (int r = 1; r < 10; ++r)
-          for (std::size_t i = 0; i < m; ++i) s[i] = _mm_aesenc_si128(s[i], rk[i][r]);
-        for (std::size_t i = 0; i < m; ++i) {
-          s[i] = _mm_aesenclast_si128(s[i], rk[i][10]);
-          ctr[i] = _mm_add_epi32(ctr[i], one);
-          std::uint8_t* o = out + (g + i) * outlen + 16 * b;
-          if (b < full) {
-            st(o, s[i]);
-          } else {
-            std::uint8_t tmp[16];
-            st(tmp, s[i]);
-            std::memcpy(o, tmp, rest);
-          }
+      for (int r = 1; r < 10; ++r)
+        for (std::size_t i = 0; i < M; ++i) s[i] = _mm_aesenc_si128(s[i], rk[i][r]);
+      for (std::size_t i = 0; i < M; ++i) s[i] = _mm_aesenclast_si128(s[i], rk[i][10]);
+      for (std::size_t i = 0; i < M; ++i) {
+        std::uint8_t* o = out + i * outlen + 16 * b;
+        if (b < full) {
+          st(o, s[i]);
+        } else {
+          std::uint8_t tmp[16];
+          st(tmp, s[i]);
+          std::memcpy(o, tmp, rest);
         }
       }
     }
     secure_zero(rk, sizeof rk);
     secure_zero(s, sizeof s);
+  }
+  static void prg(const std::uint8_t* keys, std::size_t n, const std::uint8_t iv[16], const std::uint32_t* tweaks,
+                  std::uint32_t tweak, std::uint8_t* out, std::size_t outlen) {
+    std::size_t g = 0;
+    for (; g + 8 <= n; g += 8)
+      prg_group<8>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
+    for (; g < n; ++g)
+      prg_group<1>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
   }
 };
 

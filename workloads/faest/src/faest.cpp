@@ -36,9 +36,11 @@ const ParamSet& param_set(Params p) {
 const BackendOps& active_backend() {
   static const BackendOps* ops = [] {
     const char* env = std::getenv("TEMPO_FAEST_BACKEND");
-    if (env != nullptr && std::string(env) == "portable") return &portable_backend();
+    const std::string want = env != nullptr ? env : "";
+    if (want == "portable") return &portable_backend();
+    const BackendOps* v = want == "aesni" ? nullptr : vaes_backend();
     const BackendOps* ni = ni_backend();
-    return ni != nullptr ? ni : &portable_backend();
+    return v != nullptr ? v : ni != nullptr ? ni : &portable_backend();
   }();
   return *ops;
 }

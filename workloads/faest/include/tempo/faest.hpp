@@ -68,8 +68,8 @@ bool verify(tempo::Task& t, Params p, std::span<const std::uint8_t> public_key,
 // The AES witness (extended key schedule, ell = 1280 bits) of a secret key; exposed for tests.
 std::vector<std::uint8_t> extend_witness(Params p, std::span<const std::uint8_t> secret_key);
 
-// Which implementation runs: "aesni+pclmul" or "portable" (constant-time, no tables).
-// TEMPO_FAEST_BACKEND=portable forces the portable one.
+// Which implementation runs: "vaes+pclmul", "aesni+pclmul" or "portable" (constant-time,
+// no tables). TEMPO_FAEST_BACKEND=portable (or aesni) forces a slower one.
 const char* cpu_backend_name();
 
 // ---- batches -----------------------------------------------------------------------------
