@@ -277,8 +277,8 @@ void plan_gpu(detail::EngineCore& core, Job& j) {
   bool all_pinned = j.out_pinned;
   for (std::size_t k = 0; k < v.inputs; ++k) all_pinned = all_pinned && j.in_pinned[k];
   const auto per_device = core.dev->workers() / static_cast<std::size_t>(std::max(core.devices(), 1));
-  j.streams_per_device = all_pinned ? std::min(per_device, static_cast<std::size_t>(env_number("TEMPO_GPU_PINNED_STREAMS", 4)))
-                                    : per_device;
+  static const auto pinned_streams = static_cast<std::size_t>(env_number("TEMPO_GPU_PINNED_STREAMS", 4));
+  j.streams_per_device = all_pinned ? std::max<std::size_t>(std::min(per_device, pinned_streams), 1) : per_device;
   const std::size_t workers = std::max<std::size_t>(j.streams_per_device * static_cast<std::size_t>(core.devices()), 1);
   // Chunks: small enough that copies in, kernels and copies out of several chunks
   // overlap (~4 per stream thread), large enough to amortise ~10 us per operation,
@@ -287,7 +287,7 @@ void plan_gpu(detail::EngineCore& core, Job& j) {
   const double n = static_cast<double>(v.n);
   const double total = in_bytes + n * static_cast<double>(v.out_stride);
   const double per_item = std::max(1.0, in_bytes / n + static_cast<double>(v.out_stride));
-  const double max_chunk = env_number("TEMPO_GPU_CHUNK_MB", 8) * (1 << 20);
+  static const double max_chunk = std::max(env_number("TEMPO_GPU_CHUNK_MB", 8), 0.0625) * (1 << 20);
   double chunk = std::clamp(total / static_cast<double>(workers * 4), std::min(double(1 << 20), max_chunk), max_chunk);
   const double per_worker_items = std::ceil(n / static_cast<double>(workers));
   chunk = std::max(chunk, std::min(per_item * std::min(per_worker_items, 2048.0), double(256 << 20)));

@@ -7,7 +7,7 @@
 // work. Done by tempo workers they would block a worker; done here, the tempo worker
 // that offloads only waits on a tempo::Signal (Task::wait runs other work, then sleeps).
 // Synchronisation uses blocking-sync events, so a stream thread sleeps rather than
-// spins while its chunk is on the device; the direct lane spins briefly first.
+// spins while its chunk is on the device; the direct lane waits like cudaStreamSynchronize.
 //
 // Pipeline of one stream thread: claim chunk k+1 from the batch's back end, stage it
 // (memcpy into pinned slot (k+1)%2 unless the caller's memory is pinned), enqueue
@@ -16,6 +16,9 @@
 // overlap (4 for pinned memory; all 12 for pageable, whose staging memcpys need them).
 // docs/gpu-engine.md has the whole model and the thread-safety argument.
 #include <cuda_runtime.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <condition_variable>
@@ -79,6 +82,44 @@ void host_free_pinned(void* p) noexcept {
 
 namespace {
 
+// Staging copies of large chunks: non-temporal stores skip the read-for-ownership of
+// the destination and keep the caches for the workers (a staged byte is not read
+// again by this CPU). Pageable batches are bound by host memory traffic.
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] void copy_streaming_avx2(void* dst, const void* src, std::size_t n) {
+  auto* d = static_cast<std::uint8_t*>(dst);
+  const auto* s = static_cast<const std::uint8_t*>(src);
+  std::size_t head = (32 - (reinterpret_cast<std::uintptr_t>(d) & 31)) & 31;
+  if (head > n) head = n;
+  std::memcpy(d, s, head);
+  std::size_t i = head;
+  for (; i + 128 <= n; i += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
+    const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 96), e);
+  }
+  _mm_sfence();  // the DMA engine (or the next reader) must see every byte
+  std::memcpy(d + i, s + i, n - i);
+}
+
+#endif
+
+void stage_copy(void* dst, const void* src, std::size_t n) {
+#if defined(__x86_64__)
+  static const bool streaming = [] {
+    const char* e = std::getenv("TEMPO_GPU_NT_COPY");
+    return __builtin_cpu_supports("avx2") && !(e && std::string(e) == "0");
+  }();
+  if (streaming && n >= (256u << 10)) return copy_streaming_avx2(dst, src, n);
+#endif
+  std::memcpy(dst, src, n);
+}
+
 std::size_t streams_from_env() {
   const char* s = std::getenv("TEMPO_GPU_STREAMS");
   if (s == nullptr || *s == '\0') return 12;
@@ -88,9 +129,6 @@ std::size_t streams_from_env() {
     throw std::invalid_argument("TEMPO_GPU_STREAMS='" + std::string(s) + "' is not a number from 1 to 32");
   return static_cast<std::size_t>(v);
 }
-
-// How long the direct lane spins before it blocks: longer than any small batch.
-constexpr long kDirectSpinUs = 500;
 
 struct Inflight {
   Range r;
@@ -167,7 +205,7 @@ class Lane {
       const void* h2d_src = src;
       if (!job.in_pinned[k] && bytes[k] > 0) {
         const auto t0 = Clock::now();
-        std::memcpy(slot.in[k].get(), src, bytes[k]);
+        stage_copy(slot.in[k].get(), src, bytes[k]);
         f.staging_in_ms += ms_between(t0, Clock::now());
         h2d_src = slot.in[k].get();
       }
@@ -190,11 +228,8 @@ class Lane {
     if (f.timed) {
       TEMPO_CUDA(cudaEventSynchronize(slot.ev[3]->get()));  // sleeps: blocking-sync event
     } else {
-      // The direct lane, one small chunk: spin like a plain cudaStreamSynchronize
-      // would (no event to record: each driver call costs about a microsecond).
-      const auto until = Clock::now() + std::chrono::microseconds(kDirectSpinUs);
-      while (cudaStreamQuery(stream_->get()) == cudaErrorNotReady && Clock::now() < until) {
-      }
+      // The direct lane, one small chunk: wait as a plain cudaStreamSynchronize does
+      // (it spins under the default scheduling); no event to record or query.
       TEMPO_CUDA(cudaStreamSynchronize(stream_->get()));
     }
     const BatchView& v = job.v;
@@ -202,7 +237,7 @@ class Lane {
     double staging_out_ms = 0;
     if (!job.out_pinned && out_bytes > 0) {
       const auto t0 = Clock::now();
-      std::memcpy(v.out + f.r.begin * v.out_stride, slot.out.get(), out_bytes);
+      stage_copy(v.out + f.r.begin * v.out_stride, slot.out.get(), out_bytes);
       staging_out_ms = ms_between(t0, Clock::now());
     }
     float h2d = 0, kern = 0, d2h = 0;
