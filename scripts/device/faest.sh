@@ -41,6 +41,9 @@ run faest_bench_single $pin1 "$BIN/bench_faest" --benchmark_filter='Single' --be
 # One signature with forks inside, 1..all threads; then batches on the pool.
 run faest_bench_forked "$BIN/bench_faest" --benchmark_filter='Forked' --benchmark_min_time=0.5 \
   --benchmark_out="$OUT/faest_forked.json" --benchmark_out_format=json
+# The same with a 20 us heartbeat: a ~1 ms signature then splits often enough to spread.
+run faest_bench_forked_hb20 env TEMPO_HEARTBEAT_US=20 "$BIN/bench_faest" --benchmark_filter='Forked' \
+  --benchmark_min_time=0.5 --benchmark_out="$OUT/faest_forked_hb20.json" --benchmark_out_format=json
 run faest_bench_batch "$BIN/bench_faest" --benchmark_filter='Batch' --benchmark_min_time=1 \
   --benchmark_out="$OUT/faest_batch.json" --benchmark_out_format=json
 # The portable constant-time backend, one core, for the record.
