@@ -2,6 +2,7 @@
 // switching and LWE key switching. Exact integer arithmetic; results are canonical.
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
 
 #include "internal.hpp"
 
@@ -11,35 +12,72 @@ namespace {
 
 // Balanced base-2^log_bg digits of the centered coefficients of `in` (mod Q): digit r of
 // coefficient j goes to out[r][j] as an element of [0, Q). Sum_r d_r B^r = x exactly.
-void decompose(std::span<const u64> in, const Params& p, u64* out) {
-  const std::size_t N = p.N;
-  const std::int64_t Q = static_cast<std::int64_t>(p.Q);
-  const std::int64_t half = std::int64_t{1} << (p.log_bg - 1);
-  const std::int64_t mask = (std::int64_t{1} << p.log_bg) - 1;
+// Digit-major loops over a scratch copy, so every inner loop is a plain vector loop.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void decompose_impl(const u64* __restrict in, std::size_t N, std::int64_t Q, unsigned log_bg, unsigned levels,
+                    std::int64_t* __restrict x, u64* __restrict out) {
+  const std::int64_t half = std::int64_t{1} << (log_bg - 1);
+  const std::int64_t mask = (std::int64_t{1} << log_bg) - 1;
   for (std::size_t j = 0; j < N; ++j) {
-    std::int64_t x = static_cast<std::int64_t>(in[j]);
-    x -= (x > Q / 2) ? Q : 0;
-    for (unsigned r = 0; r < p.levels; ++r) {
-      const std::int64_t d = ((x + half) & mask) - half;
-      x = (x - d) >> p.log_bg;
-      out[r * N + j] = static_cast<u64>(d + (d < 0 ? Q : 0));
+    const std::int64_t v = static_cast<std::int64_t>(in[j]);
+    x[j] = v - ((v > Q / 2) ? Q : 0);
+  }
+  for (unsigned r = 0; r < levels; ++r) {
+    u64* o = out + r * N;
+    for (std::size_t j = 0; j < N; ++j) {
+      const std::int64_t d = ((x[j] + half) & mask) - half;
+      x[j] = (x[j] - d) >> log_bg;
+      o[j] = static_cast<u64>(d + ((d < 0) ? Q : 0));
     }
+  }
+}
+
+void decompose(std::span<const u64> in, const Params& p, std::int64_t* scratch, u64* out) {
+  decompose_impl(in.data(), p.N, static_cast<std::int64_t>(p.Q), p.log_bg, p.levels, scratch, out);
+}
+
+// Q < 2^32 (k = bitlen(Q)): x mod Q for x < 2^(k+31) with 32x32-bit multiplies only, so the
+// loops that use it vectorize. The quotient estimate is at most 3 too small.
+struct SmallReducer {
+  u64 Q;
+  unsigned k;
+  u64 mu;  // floor(2^(k+31) / Q) < 2^32
+  explicit SmallReducer(u64 q, unsigned bits) : Q(q), k(bits), mu((u64{1} << (bits + 31)) / q) {}
+  u64 operator()(u64 x) const noexcept {
+    const u64 q1 = x >> (k - 1);
+    const u64 est = (static_cast<std::uint32_t>(q1) * mu) >> 32;
+    u64 r = x - est * Q;
+    r -= (r >= Q) ? Q : 0;
+    r -= (r >= Q) ? Q : 0;
+    r -= (r >= Q) ? Q : 0;
+    return r;
+  }
+};
+
+// u = R(R(sp) * mp + R(sm) * mm) for both columns (Q < 2^32).
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void combine_small(const u64* __restrict s, const u64* __restrict mp, const u64* __restrict mm, std::size_t N,
+                   SmallReducer red, u64* __restrict u0, u64* __restrict u1) {
+  for (std::size_t j = 0; j < N; ++j) {
+    const u64 a0 = red(s[j]), a1 = red(s[N + j]), b0 = red(s[2 * N + j]), b1 = red(s[3 * N + j]);
+    u0[j] = red(a0 * static_cast<std::uint32_t>(mp[j]) + b0 * static_cast<std::uint32_t>(mm[j]));
+    u1[j] = red(a1 * static_cast<std::uint32_t>(mp[j]) + b1 * static_cast<std::uint32_t>(mm[j]));
   }
 }
 
 // Q < 2^32: products < 2^54, sums of 2L <= 10 of them < 2^58, so 64-bit lazy sums.
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void mac_small(const u64* __restrict d, const u64* __restrict key, std::size_t rows, std::size_t N,
+void mac_small(const u64* __restrict d, const std::uint32_t* __restrict key, std::size_t rows, std::size_t N,
                u64* __restrict s0, u64* __restrict s1) {
   for (std::size_t j = 0; j < N; ++j) { s0[j] = 0; s1[j] = 0; }
   for (std::size_t r = 0; r < rows; ++r) {
     const u64* dr = d + r * N;
-    const u64* k0 = key + (2 * r) * N;
-    const u64* k1 = key + (2 * r + 1) * N;
+    const std::uint32_t* k0 = key + (2 * r) * N;
+    const std::uint32_t* k1 = key + (2 * r + 1) * N;
     for (std::size_t j = 0; j < N; ++j) {
       const u64 x = static_cast<std::uint32_t>(dr[j]);
-      s0[j] += x * static_cast<std::uint32_t>(k0[j]);
-      s1[j] += x * static_cast<std::uint32_t>(k1[j]);
+      s0[j] += x * k0[j];
+      s1[j] += x * k1[j];
     }
   }
 }
@@ -59,10 +97,11 @@ void mac_large(const u64* d, const u64* key, std::size_t rows, std::size_t N, u1
 
 struct Workspace {
   std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
+  std::vector<std::int64_t> scratch;
   std::vector<u64> s64;    // 4N lazy sums (small modulus)
   std::vector<u128> s128;  // 4N lazy sums (large modulus)
   explicit Workspace(const Params& p)
-      : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N) {}
+      : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N), scratch(p.N) {}
 };
 
 // ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC).
@@ -70,8 +109,8 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
   const Params& p = ek.params;
   const Ring& ring = ek.ring;
   const std::size_t N = p.N, rows = 2 * p.levels;
-  decompose(w.acc_a, p, w.digits.data());
-  decompose(w.acc_b, p, w.digits.data() + p.levels * N);
+  decompose(w.acc_a, p, w.scratch.data(), w.digits.data());
+  decompose(w.acc_b, p, w.scratch.data(), w.digits.data() + p.levels * N);
   for (std::size_t r = 0; r < rows; ++r)
     ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
   ring.monomial_minus_one(alpha, w.mp);
@@ -80,12 +119,9 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
   if (m.small()) {
     w.s64.resize(4 * N);
     u64* s = w.s64.data();
-    mac_small(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
-    mac_small(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
-    for (std::size_t j = 0; j < N; ++j) {
-      w.u0[j] = m.reduce64(m.reduce64(s[j]) * w.mp[j] + m.reduce64(s[2 * N + j]) * w.mm[j]);
-      w.u1[j] = m.reduce64(m.reduce64(s[N + j]) * w.mp[j] + m.reduce64(s[3 * N + j]) * w.mm[j]);
-    }
+    mac_small(w.digits.data(), ek.rgsw32(i, 0), rows, N, s, s + N);
+    mac_small(w.digits.data(), ek.rgsw32(i, 1), rows, N, s + 2 * N, s + 3 * N);
+    combine_small(s, w.mp.data(), w.mm.data(), N, SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
   } else {
     w.s128.resize(4 * N);
     u128* s = w.s128.data();
@@ -108,28 +144,14 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
 
 }  // namespace
 
-void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32_t b, Ciphertext& out) {
+namespace {
+
+// Extract the constant coefficient (key S), add Q/8, switch to Q_ks (round(x Q_ks / Q)), key
+// switch to s, switch to q.
+void finish(const EvalData& ek, const Workspace& w, Ciphertext& out) {
   const Params& p = ek.params;
-  const std::size_t N = p.N, two_n = 2 * N;
-  const unsigned shift = static_cast<unsigned>(std::bit_width(two_n) - 1) - p.log_q;  // 2N / q
-  Workspace w(p);
-
-  // ACC = (0, X^-beta * tv), tv = Q/8 in every coefficient: the constant coefficient of
-  // X^-phase * tv is +Q/8 for phase in [0, N) and -Q/8 for [N, 2N).
-  const u64 c = p.Q / 8;
-  const std::size_t beta = (static_cast<std::size_t>(b) << shift) & (two_n - 1);
-  for (std::size_t j = 0; j < N; ++j) {
-    const std::size_t e = (j + two_n - beta) & (two_n - 1);
-    if (e < N) w.acc_b[e] = c;
-    else w.acc_b[e - N] = p.Q - c;
-  }
-  for (std::size_t i = 0; i < p.n; ++i) {
-    const std::size_t alpha = (static_cast<std::size_t>(a[i]) << shift) & (two_n - 1);
-    if (alpha != 0) rotate_step(ek, w, i, alpha);
-  }
-
-  // Extract the constant coefficient (key S), add Q/8, switch to Q_ks: round(x Q_ks / Q).
-  const u64 Q = p.Q;
+  const std::size_t N = p.N;
+  const u64 Q = p.Q, c = p.Q / 8;
   const std::uint32_t qks_mask = p.qks() - 1;
   auto to_ks = [&](u64 x) {
     return static_cast<std::uint32_t>(((static_cast<u128>(x) << p.log_qks) + Q / 2) / Q) & qks_mask;
@@ -138,15 +160,50 @@ void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32
   ext[0] = to_ks(w.acc_a[0]);
   for (std::size_t j = 1; j < N; ++j) ext[j] = to_ks(w.acc_a[N - j] == 0 ? 0 : Q - w.acc_a[N - j]);
   const std::uint32_t b_ks = to_ks(ek.ring.mod.add(w.acc_b[0], c));
-
   const std::vector<std::uint32_t> ka = key_switch_raw(ek, ext, b_ks);
-  // Q_ks -> q with rounding.
   const unsigned down = p.log_qks - p.log_q;
   const std::uint32_t qmask = p.q() - 1;
   out.params_id = p.id;
   out.a.resize(p.n);
   for (std::size_t t = 0; t < p.n; ++t) out.a[t] = ((ka[t] + (1u << (down - 1))) >> down) & qmask;
   out.b = ((ka[p.n] + (1u << (down - 1))) >> down) & qmask;
+}
+
+}  // namespace
+
+// Several bootstraps walk the bootstrapping key together: key i's rows are read once from
+// memory for the whole group and reused from cache (the key is tens of megabytes).
+void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out) {
+  const Params& p = ek.params;
+  const std::size_t N = p.N, two_n = 2 * N;
+  const unsigned shift = static_cast<unsigned>(std::bit_width(two_n) - 1) - p.log_q;  // 2N / q
+  std::vector<Workspace> ws;
+  ws.reserve(in.size());
+  // ACC = (0, X^-beta * tv), tv = Q/8 in every coefficient: the constant coefficient of
+  // X^-phase * tv is +Q/8 for phase in [0, N) and -Q/8 for [N, 2N).
+  const u64 c = p.Q / 8;
+  for (const Lwe& x : in) {
+    if (x.a.size() != p.n) throw std::invalid_argument("tempo::tfhe: bootstrap input has the wrong dimension");
+    Workspace& w = ws.emplace_back(p);
+    const std::size_t beta = (static_cast<std::size_t>(x.b) << shift) & (two_n - 1);
+    for (std::size_t j = 0; j < N; ++j) {
+      const std::size_t e = (j + two_n - beta) & (two_n - 1);
+      if (e < N) w.acc_b[e] = c;
+      else w.acc_b[e - N] = p.Q - c;
+    }
+  }
+  for (std::size_t i = 0; i < p.n; ++i) {
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      const std::size_t alpha = (static_cast<std::size_t>(in[k].a[i]) << shift) & (two_n - 1);
+      if (alpha != 0) rotate_step(ek, ws[k], i, alpha);
+    }
+  }
+  for (std::size_t k = 0; k < in.size(); ++k) finish(ek, ws[k], out[k]);
+}
+
+void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32_t b, Ciphertext& out) {
+  const Lwe in{std::vector<std::uint32_t>(a.begin(), a.end()), b};
+  bootstrap_batch(ek, std::span<const Lwe>(&in, 1), std::span<Ciphertext>(&out, 1));
 }
 
 // (0, b) - sum_{i,j} K[i][j][digit_j(a_i)], mod Q_ks. Returns n+1 values (mask, then b).

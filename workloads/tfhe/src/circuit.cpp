@@ -100,15 +100,24 @@ std::vector<Ciphertext> Circuit::eval(Task& t, const EvaluationKey& ek, std::spa
     return (r & kNeg) ? eval_not(c) : c;
   };
   for (const auto& level : levels()) {
-    tempo::parallel_for(t, std::size_t{0}, level.size(), [&](std::size_t k) {
-      const Node& nd = nodes_[level[k]];
-      const unsigned na = arity(nd.kind);
-      Ciphertext ins[3];
-      const Ciphertext* ptr[3];
-      for (unsigned j = 0; j < na; ++j) { ins[j] = get(nd.in[j]); ptr[j] = &ins[j]; }
-      const detail::Linear lin = nd.kind == 1 ? detail::linear_of(static_cast<Gate>(nd.op))
-                                              : detail::linear_of(static_cast<Gate3>(nd.op));
-      v[level[k]] = detail::eval_linear(d, lin, ptr, na);
+    const std::size_t group = detail::group_size(level.size(), t.thread_count());
+    const std::size_t groups = (level.size() + group - 1) / group;
+    tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
+      const std::size_t first = gi * group, last = std::min(level.size(), first + group);
+      std::vector<detail::Lwe> lwe;
+      for (std::size_t k = first; k < last; ++k) {
+        const Node& nd = nodes_[level[k]];
+        const unsigned na = arity(nd.kind);
+        Ciphertext ins[3];
+        const Ciphertext* ptr[3];
+        for (unsigned j = 0; j < na; ++j) { ins[j] = get(nd.in[j]); ptr[j] = &ins[j]; }
+        const detail::Linear lin = nd.kind == 1 ? detail::linear_of(static_cast<Gate>(nd.op))
+                                                : detail::linear_of(static_cast<Gate3>(nd.op));
+        lwe.push_back(detail::combine(d, lin, ptr, na));
+      }
+      std::vector<Ciphertext> res(lwe.size());
+      detail::bootstrap_batch(d, lwe, res);
+      for (std::size_t k = first; k < last; ++k) v[level[k]] = std::move(res[k - first]);
     });
   }
   std::vector<Ciphertext> out;

@@ -1,4 +1,5 @@
 // Gates: a weighted sum of the inputs plus a constant, then one bootstrap.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -32,25 +33,36 @@ Linear linear_of(Gate3 g) noexcept {
   return {{0, 0, 0}, 0};
 }
 
-Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
-                       unsigned count) {
+Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, unsigned count) {
   const Params& p = ek.params;
   for (unsigned k = 0; k < count; ++k) {
     check_same_params(p, in[k]->params_id, "gate input");
     if (in[k]->a.size() != p.n) throw std::invalid_argument("tempo::tfhe: gate input has the wrong dimension");
   }
   const std::uint32_t mask = p.q() - 1;
-  std::vector<std::uint32_t> a(p.n, 0);
+  Lwe r;
+  r.a.assign(p.n, 0);
   std::uint32_t b = static_cast<std::uint32_t>(lin.offset8) << (p.log_q - 3);
   for (unsigned k = 0; k < count; ++k) {
     const std::uint32_t wk = static_cast<std::uint32_t>(lin.w[k]);
-    for (std::size_t t = 0; t < p.n; ++t) a[t] += wk * in[k]->a[t];
+    for (std::size_t t = 0; t < p.n; ++t) r.a[t] += wk * in[k]->a[t];
     b += wk * in[k]->b;
   }
-  for (auto& v : a) v &= mask;
+  for (auto& v : r.a) v &= mask;
+  r.b = b & mask;
+  return r;
+}
+
+Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, unsigned count) {
+  const Lwe x = combine(ek, lin, in, count);
   Ciphertext out;
-  bootstrap(ek, a, b & mask, out);
+  bootstrap_batch(ek, std::span<const Lwe>(&x, 1), std::span<Ciphertext>(&out, 1));
   return out;
+}
+
+std::size_t group_size(std::size_t count, std::size_t threads) noexcept {
+  const std::size_t per_thread = count / (threads == 0 ? 1 : threads);
+  return per_thread < 1 ? 1 : per_thread > 4 ? 4 : per_thread;
 }
 
 }  // namespace detail
@@ -132,9 +144,16 @@ void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Cipher
     throw std::invalid_argument("tempo::tfhe::eval_gates: xs, ys and out must have the same length");
   const detail::EvalData& d = ek.data();
   const detail::Linear lin = detail::linear_of(g);
-  tempo::parallel_for(t, std::size_t{0}, xs.size(), [&](std::size_t i) {
-    const Ciphertext* in[2] = {&xs[i], &ys[i]};
-    out[i] = detail::eval_linear(d, lin, in, 2);
+  const std::size_t group = detail::group_size(xs.size(), t.thread_count());
+  const std::size_t groups = (xs.size() + group - 1) / group;
+  tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
+    const std::size_t first = gi * group, last = std::min(xs.size(), first + group);
+    std::vector<detail::Lwe> in;
+    for (std::size_t i = first; i < last; ++i) {
+      const Ciphertext* pair[2] = {&xs[i], &ys[i]};
+      in.push_back(detail::combine(d, lin, pair, 2));
+    }
+    detail::bootstrap_batch(d, in, out.subspan(first, last - first));
   });
 }
 

@@ -55,7 +55,8 @@ struct Modulus {
   u64 mu = 0;       // floor(2^(2k) / Q), for k >= 33
   u64 r64 = 0;      // 2^64 mod Q
   explicit Modulus(u64 q = 0);
-  bool small() const noexcept { return k <= 32; }   // products and 8-term sums fit 64 bits
+  // Q < 2^27: sums of up to 16 products stay below 2^58 (bootstrap.cpp SmallReducer).
+  bool small() const noexcept { return k <= 27; }
   u64 reduce64(u64 x) const noexcept {
     const u64 est = static_cast<u64>((static_cast<u128>(x) * m64) >> 64);
     const u64 r = x - est * Q;
@@ -96,15 +97,38 @@ struct EvalData {
   // bk[((i*2 + sign)*2L + row)*2 + col][N]: RGSW rows in the transform domain; sign 0: [s_i=1],
   // sign 1: [s_i=-1]; col 0 is the mask a, col 1 is b = a*S + e (+ the gadget term).
   std::vector<u64> bk;
+  // The same key as 32-bit words when Q < 2^27 (half the memory traffic per bootstrap);
+  // bk is then empty. finalize() makes that choice once the key is complete.
+  std::vector<std::uint32_t> bk32;
   // ks[((i*ks_levels + j)*(B_ks-1) + (v-1))*(n+1) + c] mod Q_ks: LWE of v*S_i*B_ks^j under s;
   // c < n is the mask, c = n is b. v = 0 is the zero ciphertext and is not stored.
   std::vector<std::uint16_t> ks;
   explicit EvalData(const Params& p) : params(p), ring(p) {}
   std::size_t rgsw_stride() const { return 2 * params.levels * 2 * params.N; }
   const u64* rgsw(std::size_t i, unsigned sign) const { return bk.data() + (2 * i + sign) * rgsw_stride(); }
+  const std::uint32_t* rgsw32(std::size_t i, unsigned sign) const {
+    return bk32.data() + (2 * i + sign) * rgsw_stride();
+  }
+  std::size_t bk_size() const { return bk32.empty() ? bk.size() : bk32.size(); }
+  u64 bk_value(std::size_t idx) const { return bk32.empty() ? bk[idx] : bk32[idx]; }
+  void finalize() {
+    if (!ring.mod.small()) return;
+    bk32.assign(bk.begin(), bk.end());
+    std::vector<u64>().swap(bk);
+  }
   std::size_t ks_row() const { return params.n + 1; }
   std::size_t ks_base() const { return (std::size_t{1} << params.log_bks) - 1; }
 };
+
+// An LWE ciphertext mod q before its bootstrap (a gate's combination of its inputs).
+struct Lwe {
+  std::vector<std::uint32_t> a;
+  std::uint32_t b = 0;
+};
+// Bootstraps of several ciphertexts sharing each bootstrapping-key read (outputs as below).
+void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out);
+// How many bootstraps one task groups: up to 4, fewer when that would idle workers.
+std::size_t group_size(std::size_t count, std::size_t threads) noexcept;
 
 // Blind rotation + extraction + modulus switch + key switch + modulus switch.
 // in: LWE mod q (already offset); out: refreshed LWE mod q encrypting (phase in [0, q/2)).
@@ -122,6 +146,7 @@ struct Linear {
 };
 Linear linear_of(Gate g) noexcept;
 Linear linear_of(Gate3 g) noexcept;
+Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, unsigned count);
 Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
                        unsigned count);
 

@@ -90,6 +90,7 @@ Keys keygen_impl(const Params& p, std::span<const std::uint8_t> seed, const ForE
       }
     }
   });
+  ek->finalize();
   detail::secure_wipe(S_hat.data(), S_hat.size() * sizeof(u64));
   Keys keys{SecretKey(p, std::move(s), std::move(S)), EvaluationKey(std::move(ek))};
   return keys;

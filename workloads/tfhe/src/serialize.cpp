@@ -117,7 +117,8 @@ void write_eval(const detail::EvalData& d, Sink&& sink) {
   std::vector<std::uint8_t> buf;
   buf.reserve(1 << 16);
   auto flush = [&] { sink(buf.data(), buf.size()); buf.clear(); };
-  for (u64 v : d.bk) {
+  for (std::size_t idx = 0; idx < d.bk_size(); ++idx) {
+    const u64 v = d.bk_value(idx);
     for (int i = 0; i < 8; ++i) buf.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     if (buf.size() >= (1 << 16)) flush();
   }
@@ -158,6 +159,7 @@ EvaluationKey evaluation_key_from_bytes(std::span<const std::byte> bytes, const 
     r.fail("length " + std::to_string(bytes.size()) + ", expected " + std::to_string(want) + " for " + std::string(p.name));
   d->bk.resize(nbk);
   for (std::size_t i = 0; i < nbk; ++i) d->bk[i] = r.bounded(8, p.Q, "bootstrapping key", i);
+  d->finalize();
   d->ks.resize(nks);
   for (std::size_t i = 0; i < nks; ++i) d->ks[i] = static_cast<std::uint16_t>(r.bounded(2, p.qks(), "key-switching key", i));
   r.finish();

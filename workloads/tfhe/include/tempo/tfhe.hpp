@@ -70,6 +70,7 @@ struct Params {
   static Params preset(std::string_view name);
   static std::span<const std::string_view> preset_names() noexcept;
   NoiseEstimate noise() const;
+  friend bool operator==(const Params&, const Params&) = default;
 };
 
 // Hardware for batches. Default: TEMPO_BACKEND ("cpu", "cuda", "auto"; unset = auto).

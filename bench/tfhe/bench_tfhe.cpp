@@ -1,0 +1,204 @@
+// tempo::tfhe benchmarks: gate bootstrap and key switch latency (median, p99), batched gates
+// on the pool, encrypted 256-bit ADD/MUL as task graphs. Lux method: warm-up discarded,
+// fixed iteration counts (key switch 100, bootstrap 30), median and p99 as counters.
+//
+// Flags besides Google Benchmark's: --params=PN10QP27,PN11QP54 (sets to run),
+// --threads=1,16 (pool sizes for the throughput rows), --mul_bits=256 (encrypted MUL width).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <tempo/tfhe.hpp>
+
+namespace {
+
+using namespace tempo::tfhe;
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> g_params = {"PN10QP27"};
+std::vector<unsigned> g_threads = {1};
+std::size_t g_mul_bits = 256;
+std::size_t g_add_bits = 256;
+
+std::array<std::uint8_t, 32> seed(std::uint64_t a) {
+  std::array<std::uint8_t, 32> s{};
+  for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(a >> (8 * i));
+  s[31] = 0xbe;
+  return s;
+}
+
+tempo::ThreadPool& pool(unsigned threads) {
+  static std::map<unsigned, std::unique_ptr<tempo::ThreadPool>> pools;
+  auto& p = pools[threads];
+  if (!p) p = std::make_unique<tempo::ThreadPool>(tempo::Options{.threads = threads});
+  return *p;
+}
+
+const Keys& keys(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<Keys>> cache;
+  auto& k = cache[name];
+  if (!k) {
+    const Params p = Params::preset(name);
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    k = std::make_unique<Keys>(pool(hw).run([&](tempo::Task& t) { return keygen_from_seed(t, p, seed(1)); }));
+  }
+  return *k;
+}
+
+// Median and p99 of per-iteration times, as counters in microseconds.
+void report(benchmark::State& state, std::vector<double>& us) {
+  if (us.empty()) return;
+  std::sort(us.begin(), us.end());
+  state.counters["median_us"] = us[us.size() / 2];
+  state.counters["p99_us"] = us[std::min(us.size() - 1, (us.size() * 99) / 100)];
+}
+
+// One gate (AND) with its bootstrap, on a one-thread pool, user-shaped: public API, [&].
+void BM_GateBootstrap(benchmark::State& state, std::string name) {
+  const Keys& k = keys(name);
+  const Ciphertext x = encrypt_bit(k.secret, true, seed(2)), y = encrypt_bit(k.secret, true, seed(3));
+  auto& p1 = pool(1);
+  p1.run([&](tempo::Task& t) { return eval_gate(t, k.evaluation, Gate::and_, x, y); });  // warm-up
+  std::vector<double> us;
+  bool ok = true;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    const Ciphertext r = p1.run([&](tempo::Task& t) { return eval_gate(t, k.evaluation, Gate::and_, x, y); });
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    ok = ok && decrypt_bit(k.secret, r);
+  }
+  if (!ok) state.SkipWithError("wrong gate result");
+  report(state, us);
+}
+
+void BM_KeySwitch(benchmark::State& state, std::string name) {
+  const Keys& k = keys(name);
+  const Params p = k.secret.params();
+  std::vector<std::uint32_t> a(p.N);
+  for (std::size_t i = 0; i < p.N; ++i) a[i] = static_cast<std::uint32_t>((i * 2654435761u) & (p.qks() - 1));
+  benchmark::DoNotOptimize(key_switch(k.evaluation, a, 123));
+  std::vector<double> us;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    auto r = key_switch(k.evaluation, a, 123);
+    benchmark::DoNotOptimize(r.data());
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  report(state, us);
+}
+
+// A batch of gates spread over a pool of `threads`: gates/s.
+void BM_GateBatch(benchmark::State& state, std::string name, unsigned threads) {
+  const Keys& k = keys(name);
+  const std::size_t count = 4 * static_cast<std::size_t>(threads);
+  std::vector<Ciphertext> xs, ys, out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    xs.push_back(encrypt_bit(k.secret, i & 1, seed(100 + i)));
+    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1, seed(1000 + i)));
+  }
+  auto& pl = pool(threads);
+  for (auto _ : state)
+    pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cpu); });
+  for (std::size_t i = 0; i < count; ++i)
+    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) state.SkipWithError("wrong gate result");
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * count));
+  state.counters["gates_per_s"] =
+      benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Encrypted ADD / MUL on a pool of all cores, user-shaped.
+void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::size_t bits, unsigned threads) {
+  const Keys& k = keys(name);
+  std::vector<std::uint64_t> xv((bits + 63) / 64), yv(xv.size());
+  for (std::size_t i = 0; i < xv.size(); ++i) {
+    xv[i] = 0x9e3779b97f4a7c15ULL * (i + 1);
+    yv[i] = 0xc2b2ae3d27d4eb4fULL * (i + 3);
+  }
+  const EncryptedUint x = encrypt_uint(k.secret, xv, bits, seed(7)), y = encrypt_uint(k.secret, yv, bits, seed(8));
+  const Circuit c = multiply ? Circuit::multiplier(bits) : Circuit::adder(bits);
+  auto& pl = pool(threads);
+  std::vector<double> us;
+  EncryptedUint r;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    r = pl.run([&](tempo::Task& t) { return multiply ? mul(t, k.evaluation, x, y) : add(t, k.evaluation, x, y); });
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  // Check against plain arithmetic (mod 2^bits).
+  std::vector<bool> in;
+  for (std::size_t i = 0; i < bits; ++i) in.push_back((xv[i / 64] >> (i % 64)) & 1u);
+  for (std::size_t i = 0; i < bits; ++i) in.push_back((yv[i / 64] >> (i % 64)) & 1u);
+  const std::vector<bool> want = c.eval_plain(in);
+  const std::vector<std::uint64_t> got = decrypt_uint(k.secret, r);
+  for (std::size_t i = 0; i < bits; ++i)
+    if (((got[i / 64] >> (i % 64)) & 1u) != static_cast<std::uint64_t>(want[i])) {
+      state.SkipWithError("wrong encrypted result");
+      break;
+    }
+  report(state, us);
+  state.counters["gates"] = static_cast<double>(c.gate_count());
+  state.counters["depth"] = static_cast<double>(c.depth());
+  state.counters["gates_per_s"] = benchmark::Counter(static_cast<double>(c.gate_count()),
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--params=", 0) == 0) g_params = split(a.substr(9));
+    else if (a.rfind("--threads=", 0) == 0) {
+      g_threads.clear();
+      for (const auto& t : split(a.substr(10))) g_threads.push_back(static_cast<unsigned>(std::stoul(t)));
+    } else if (a.rfind("--mul_bits=", 0) == 0) g_mul_bits = std::stoul(a.substr(11));
+    else if (a.rfind("--add_bits=", 0) == 0) g_add_bits = std::stoul(a.substr(11));
+    else rest.push_back(argv[i]);
+  }
+  int rc = static_cast<int>(rest.size());
+  benchmark::Initialize(&rc, rest.data());
+  for (const auto& name : g_params) {
+    benchmark::RegisterBenchmark(("gate_bootstrap/" + name).c_str(), BM_GateBootstrap, name)
+        ->Iterations(30)->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(("key_switch/" + name).c_str(), BM_KeySwitch, name)
+        ->Iterations(100)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    for (unsigned th : g_threads)
+      benchmark::RegisterBenchmark(("gate_batch/" + name + "/threads:" + std::to_string(th)).c_str(), BM_GateBatch,
+                                   name, th)
+          ->MinTime(1.0)->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+  const unsigned top = *std::max_element(g_threads.begin(), g_threads.end());
+  const std::string first = g_params.front();
+  if (g_add_bits > 0)
+    benchmark::RegisterBenchmark(("add" + std::to_string(g_add_bits) + "/" + first + "/threads:" + std::to_string(top)).c_str(),
+                                 BM_Integer, first, false, g_add_bits, top)
+        ->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
+  if (g_mul_bits > 0)
+    benchmark::RegisterBenchmark(("mul" + std::to_string(g_mul_bits) + "/" + first + "/threads:" + std::to_string(top)).c_str(),
+                                 BM_Integer, first, true, g_mul_bits, top)
+        ->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
