@@ -26,6 +26,7 @@ void usage(std::FILE* f) {
       "  --backend defaults to $TEMPO_BACKEND, else auto.\n"
       "  --threads N: 0 to 4096; 0 (default) means $TEMPO_THREADS, else every hardware thread.\n"
       "  --no-fsync: replace OUT atomically but without syncing it to disk.\n"
+      "  TEMPO_FANOUT_CHUNK_BYTES: digest bytes hashed and written per step (default 4 MiB).\n"
       "  daemon commands on stdin: 'process IN OUT', 'process-bin IN OUT', 'quit'\n",
       f);
 }
