@@ -49,9 +49,12 @@ struct Case {
 
 std::vector<Case> cases() {
   const u64 q60 = 1152921504606584833ull;  // largest prime < 2^60 that is 1 mod 2^17
+  const u64 q50 = 1125899903827969ull;      // largest prime < 2^50 that is 1 mod 2^17 (IFMA range)
   std::vector<Case> v{{"MLDSA", ntt::Plan::preset("MLDSA")},
                       {"PN10QP27", ntt::Plan::preset("PN10QP27")},
                       {"PN11QP54", ntt::Plan::preset("PN11QP54")},
+                      {"n1024_q50", ntt::Plan(1024, q50)},
+                      {"n2048_q50", ntt::Plan(2048, q50)},
                       {"n1024_q60", ntt::Plan(1024, q60)},
                       {"n2048_q60", ntt::Plan(2048, q60)},
                       {"n4096_q60", ntt::Plan(4096, q60)},

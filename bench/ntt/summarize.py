@@ -56,6 +56,8 @@ def main():
     out.append("| --- | --- | --- | --- | --- |")
     target("1 core, n=1024, 60-bit q, forward (median)", r"cpu_api/n1024_q60/fwd", "median_us", "us", "<= 2.0 us", lambda v: v <= 2.0)
     target("1 core, n=2048, 60-bit q, forward (median)", r"cpu_api/n2048_q60/fwd", "median_us", "us", "<= 4.5 us", lambda v: v <= 4.5)
+    target("1 core, n=1024, 50-bit q (IFMA range), forward", r"cpu_api/n1024_q50/fwd", "median_us", "us", "<= 2.0 us", lambda v: v <= 2.0)
+    target("1 core, n=2048, 50-bit q (IFMA range), forward", r"cpu_api/n2048_q50/fwd", "median_us", "us", "<= 4.5 us", lambda v: v <= 4.5)
     target("1 core, n=1024, 60-bit q, portable path", r"cpu/n1024_q60/portable/fwd", "median_us", "us", "report", lambda v: True)
     target("1 core, PN10QP27 forward", r"cpu_api/PN10QP27/fwd", "median_us", "us", "report (HEXL 2.6 us anchor)", lambda v: True)
     target("1 core, PN11QP54 forward", r"cpu_api/PN11QP54/fwd", "median_us", "us", "report (Lux M1 173 us)", lambda v: True)

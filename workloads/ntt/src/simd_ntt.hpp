@@ -32,25 +32,42 @@ void prepare(Tables& t) {
   const std::size_t n = t.n;
   t.kfwd.clear();
   t.kinv.clear();
-  // Forward: stage len uses fwd[n/(2 len) + block].
-  for (std::size_t len = n / 2; len >= L; len >>= 1)
+  // Forward: stage len uses fwd[n/(2 len) + block]. Pairs of stages (len, len/2) run
+  // fused while len/2 >= L: per block of 2 len, the twiddle of len, then the two of len/2.
+  std::size_t len = n / 2;
+  for (; len >= 2 * L; len >>= 2)
+    for (std::size_t b = 0; b < n / (2 * len); ++b) {
+      t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
+      t.kfwd.push_back(t.fwd[n / len + 2 * b]);
+      t.kfwd.push_back(t.fwd[n / len + 2 * b + 1]);
+    }
+  if (len >= L)
     for (std::size_t b = 0; b < n / (2 * len); ++b) t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
   for (int s = 0; (L >> (s + 1)) >= 1; ++s) {
-    const std::size_t len = L >> (s + 1);
+    const std::size_t slen = L >> (s + 1);
     for (std::size_t base = 0; base < n; base += 2 * L)
       for (std::size_t k = 0; k < L; ++k)
-        t.kfwd.push_back(t.fwd[n / (2 * len) + (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * len)]);
+        t.kfwd.push_back(t.fwd[n / (2 * slen) + (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
   }
   // Inverse: stage len uses inv[n/len - 1 - block]; small stages run len = 1, 2, ..., L/2.
   // (m = 1, whose inv[] entry carries 1/n, only occurs in the last stage.)
   for (int s = V::small_stages - 1; s >= 0; --s) {
-    const std::size_t len = L >> (s + 1);
+    const std::size_t slen = L >> (s + 1);
     for (std::size_t base = 0; base < n; base += 2 * L)
       for (std::size_t k = 0; k < L; ++k)
-        t.kinv.push_back(t.inv[n / len - 1 - (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * len)]);
+        t.kinv.push_back(t.inv[n / slen - 1 - (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
   }
-  for (std::size_t len = L; len < n / 2; len <<= 1)
-    for (std::size_t b = 0; b < n / (2 * len); ++b) t.kinv.push_back(t.inv[n / len - 1 - b]);
+  // Large stages len = L, 2L, ... below n/2, fused in pairs (len, 2 len) while 2 len < n/2:
+  // per block of 4 len, the two twiddles of len, then the one of 2 len.
+  std::size_t ilen = L;
+  for (; 2 * ilen < n / 2; ilen <<= 2)
+    for (std::size_t b = 0; b < n / (4 * ilen); ++b) {
+      t.kinv.push_back(t.inv[n / ilen - 1 - 2 * b]);
+      t.kinv.push_back(t.inv[n / ilen - 2 - 2 * b]);
+      t.kinv.push_back(t.inv[n / (2 * ilen) - 1 - b]);
+    }
+  if (ilen < n / 2)
+    for (std::size_t b = 0; b < n / (2 * ilen); ++b) t.kinv.push_back(t.inv[n / ilen - 1 - b]);
   t.kinv.push_back(t.n_inv);
   t.kinv.push_back(t.inv[1]);  // already times 1/n
   t.kfwd_s.resize(t.kfwd.size());
@@ -68,16 +85,42 @@ void forward(const Tables& t, u64* a) {
   const std::size_t n = t.n;
   const u64* w = t.kfwd.data();
   const u64* ws = t.kfwd_s.data();
-  for (std::size_t len = n / 2; len >= L; len >>= 1) {
+  auto ct = [&](R& x, R& y, R W, R WS) {
+    const R u = V::csub(x, q2);
+    const R v = V::mul_lazy(y, W, WS, k);
+    x = V::add(u, v);
+    y = V::add(V::sub(u, v), q2);
+  };
+  std::size_t len = n / 2;
+  for (; len >= 2 * L; len >>= 2) {  // radix 4: stages len and len/2 in one pass
+    const std::size_t h = len / 2;
+    for (std::size_t start = 0; start < n; start += 2 * len, w += 3, ws += 3) {
+      const R WA = V::set1(w[0]), WAS = V::set1(ws[0]), WB = V::set1(w[1]), WBS = V::set1(ws[1]),
+              WC = V::set1(w[2]), WCS = V::set1(ws[2]);
+      u64* p = a + start;
+      for (std::size_t j = 0; j < h; j += L) {
+        R x0 = V::load(p + j), x1 = V::load(p + j + h), x2 = V::load(p + j + 2 * h), x3 = V::load(p + j + 3 * h);
+        ct(x0, x2, WA, WAS);
+        ct(x1, x3, WA, WAS);
+        ct(x0, x1, WB, WBS);
+        ct(x2, x3, WC, WCS);
+        V::store(p + j, x0);
+        V::store(p + j + h, x1);
+        V::store(p + j + 2 * h, x2);
+        V::store(p + j + 3 * h, x3);
+      }
+    }
+  }
+  if (len >= L) {
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
       u64* x = a + start;
       u64* y = x + len;
       for (std::size_t j = 0; j < len; j += L) {
-        const R u = V::csub(V::load(x + j), q2);
-        const R v = V::mul_lazy(V::load(y + j), W, WS, k);
-        V::store(x + j, V::add(u, v));
-        V::store(y + j, V::add(V::sub(u, v), q2));
+        R u = V::load(x + j), v = V::load(y + j);
+        ct(u, v, W, WS);
+        V::store(x + j, u);
+        V::store(y + j, v);
       }
     }
   }
@@ -122,15 +165,40 @@ void inverse(const Tables& t, u64* a) {
       V::store(a + j + L, v1);
     }
   }
-  for (std::size_t len = L; len < n / 2; len <<= 1) {
+  auto gs = [&](R& x, R& y, R W, R WS) {
+    const R u = V::csub(V::add(x, y), q2);
+    y = V::mul_lazy(V::add(V::sub(x, y), q2), W, WS, k);
+    x = u;
+  };
+  std::size_t len = L;
+  for (; 2 * len < n / 2; len <<= 2) {  // radix 4: stages len and 2 len in one pass
+    for (std::size_t start = 0; start < n; start += 4 * len, w += 3, ws += 3) {
+      const R WA = V::set1(w[0]), WAS = V::set1(ws[0]), WB = V::set1(w[1]), WBS = V::set1(ws[1]),
+              WC = V::set1(w[2]), WCS = V::set1(ws[2]);
+      u64* p = a + start;
+      for (std::size_t j = 0; j < len; j += L) {
+        R x0 = V::load(p + j), x1 = V::load(p + j + len), x2 = V::load(p + j + 2 * len), x3 = V::load(p + j + 3 * len);
+        gs(x0, x1, WA, WAS);
+        gs(x2, x3, WB, WBS);
+        gs(x0, x2, WC, WCS);
+        gs(x1, x3, WC, WCS);
+        V::store(p + j, x0);
+        V::store(p + j + len, x1);
+        V::store(p + j + 2 * len, x2);
+        V::store(p + j + 3 * len, x3);
+      }
+    }
+  }
+  if (len < n / 2) {
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
       u64* x = a + start;
       u64* y = x + len;
       for (std::size_t j = 0; j < len; j += L) {
-        const R xv = V::load(x + j), yv = V::load(y + j);
-        V::store(x + j, V::csub(V::add(xv, yv), q2));
-        V::store(y + j, V::mul_lazy(V::add(V::sub(xv, yv), q2), W, WS, k));
+        R xv = V::load(x + j), yv = V::load(y + j);
+        gs(xv, yv, W, WS);
+        V::store(x + j, xv);
+        V::store(y + j, yv);
       }
     }
   }
