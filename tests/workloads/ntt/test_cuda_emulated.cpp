@@ -22,15 +22,21 @@ void emulate_chunks(const Params& p, const void* tables, const u64* in, u64* out
   const int log_c = dev::chunk_log(p);
   const std::size_t C = std::size_t{1} << log_c, chunks = count * (p.n >> log_c);
   const dev::Tw<W> tw(tables, p.n);
-  std::vector<W> sm(C);
+  std::vector<W> sm(dev::smem_words(log_c));
   for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+    auto geom = [&](std::uint32_t t) {
+      return dev::ChunkGeom{in + chunk * C, out + chunk * C, static_cast<std::uint32_t>((chunk % (p.n >> log_c)) * C), t};
+    };
+    // Poison shared memory: a phase must never read what no one wrote.
+    std::fill(sm.begin(), sm.end(), static_cast<W>(0xdeadbeefdeadbeefull));
     dev::Phase ph = dev::first_phase(Forward, log_c);
+    if (!ph.in_global)
+      for (std::uint32_t t = 0; t < C / 8; ++t) dev::copy_in(geom(t), sm.data(), log_c);
     do {
-      for (std::uint32_t t = 0; t < C / 8; ++t) {
-        const dev::ChunkGeom g{in + chunk * C, out + chunk * C, static_cast<std::uint32_t>((chunk % (p.n >> log_c)) * C), t};
-        dev::phase<W, Forward>(g, sm.data(), tw, p, ph);
-      }
+      for (std::uint32_t t = 0; t < C / 8; ++t) dev::phase<W, Forward>(geom(t), sm.data(), tw, p, ph);
     } while (dev::next_phase(Forward, log_c, ph));
+    if (!ph.out_global)
+      for (std::uint32_t t = 0; t < C / 8; ++t) dev::copy_out(geom(t), sm.data(), log_c);
   }
 }
 

@@ -128,28 +128,34 @@ TEMPO_NTT_UNROLL
   }
 }
 
-// Shared-memory chunk size: 32 KiB per chunk.
+// Shared-memory chunk size: 32 KiB of coefficients per chunk (plus 1/8 padding).
 TEMPO_NTT_HD int chunk_log(const Params& p) {
   const u32 cap = p.word32 ? 13u : 12u;
   return static_cast<int>(p.log_n < cap ? p.log_n : cap);
 }
+// Shared-memory index of coefficient e: one pad word after every 8, so that a warp whose
+// threads each hold 8 consecutive coefficients hits distinct banks (and consecutive ones
+// still do). A chunk of C coefficients takes C + C/8 words.
+TEMPO_NTT_HD u32 pad(u32 e) { return e + (e >> 3); }
+TEMPO_NTT_HD std::size_t smem_words(int log_c) { return (std::size_t{9} << log_c) >> 3; }
 
 // One phase of the chunk kernel: K stages from log_len (forward: downwards; inverse:
-// log_len is the lowest and they go upwards). first: read the chunk from global memory;
-// last: write it there (fully reduced); otherwise shared memory.
+// log_len is the lowest and they go upwards). A phase whose threads touch runs of at least
+// 32 consecutive coefficients (log_lo >= 5) reads (first phase) or writes (last phase)
+// global memory directly; otherwise the kernel stages the chunk through shared memory with
+// coalesced copies (copy_in before the first phase, copy_out after the last).
 struct Phase {
   int k, log_len;
   bool first, last;
+  bool in_global, out_global;
 };
 // The first phase, then next_phase until it returns false (no arrays: they would live in
 // local memory on the device).
 TEMPO_NTT_HD Phase phase_at(bool forward, int log_c, int ll, bool first) {
-  if (forward) {
-    const int k = ll >= 2 ? 3 : ll + 1;
-    return Phase{k, ll, first, ll - k < 0};
-  }
-  const int k = log_c - ll >= 3 ? 3 : log_c - ll;
-  return Phase{k, ll, first, ll + k >= log_c};
+  const int k = forward ? (ll >= 2 ? 3 : ll + 1) : (log_c - ll >= 3 ? 3 : log_c - ll);
+  const bool last = forward ? ll - k < 0 : ll + k >= log_c;
+  const int log_lo = forward ? ll - k + 1 : ll;
+  return Phase{k, ll, first, last, first && log_lo >= 5, last && log_lo >= 5};
 }
 TEMPO_NTT_HD Phase first_phase(bool forward, int log_c) { return phase_at(forward, log_c, forward ? log_c - 1 : 0, true); }
 TEMPO_NTT_HD bool next_phase(bool forward, int log_c, Phase& ph) {
@@ -164,6 +170,18 @@ struct ChunkGeom {
   u32 gofs;        // index of the chunk's first coefficient within its polynomial
   u32 t;           // thread within the chunk (C/8 threads per chunk)
 };
+
+// Coalesced staging between the chunk in global memory and shared memory.
+template <typename W>
+TEMPO_NTT_HD void copy_in(const ChunkGeom& g, W* sm, int log_c) {
+  const u32 C = 1u << log_c, tpc = C >> 3;
+  for (u32 e = g.t; e < C; e += tpc) sm[pad(e)] = static_cast<W>(g.gin[e]);
+}
+template <typename W>
+TEMPO_NTT_HD void copy_out(const ChunkGeom& g, const W* sm, int log_c) {
+  const u32 C = 1u << log_c, tpc = C >> 3;
+  for (u32 e = g.t; e < C; e += tpc) g.gout[e] = static_cast<u64>(sm[pad(e)]);
+}
 
 // One thread's share of one phase: 8 / 2^K sub-transforms of 2^K coefficients.
 template <typename W, int K, bool Forward>
@@ -181,7 +199,7 @@ TEMPO_NTT_UNROLL
 TEMPO_NTT_UNROLL
     for (int m = 0; m < (1 << K); ++m) {
       const u32 e = base + (static_cast<u32>(m) << log_lo);
-      x[m] = ph.first ? static_cast<W>(g.gin[e]) : sm[e];
+      x[m] = ph.in_global ? static_cast<W>(g.gin[e]) : sm[pad(e)];
     }
     if (Forward)
       fwd_regs<W, K>(x, tw, p.log_n, ph.log_len, g.gofs + base, q);
@@ -190,15 +208,14 @@ TEMPO_NTT_UNROLL
 TEMPO_NTT_UNROLL
     for (int m = 0; m < (1 << K); ++m) {
       const u32 e = base + (static_cast<u32>(m) << log_lo);
-      if (ph.last) {
-        W v = x[m];
-        // Forward: [0,4q) -> [0,q). Inverse: reduced by its last stage when the chunk holds
-        // it, else left in [0,2q) for the cross-chunk stages.
-        if (Forward) v = csub(csub(v, static_cast<W>(2 * q)), q);
+      W v = x[m];
+      // Forward's last phase: [0,4q) -> [0,q). Inverse: reduced by its last stage when the
+      // chunk holds it, else left in [0,2q) for the cross-chunk stages.
+      if (Forward && ph.last) v = csub(csub(v, static_cast<W>(2 * q)), q);
+      if (ph.out_global)
         g.gout[e] = static_cast<u64>(v);
-      } else {
-        sm[e] = x[m];
-      }
+      else
+        sm[pad(e)] = v;
     }
   }
 }

@@ -19,16 +19,21 @@ __global__ void chunk_kernel(const u64* in, u64* out, const void* tables, Params
   const u32 slot = threadIdx.x / tpc;
   const std::size_t chunk = static_cast<std::size_t>(blockIdx.x) * (blockDim.x / tpc) + slot;
   const bool active = chunk < chunks;
-  W* sm = reinterpret_cast<W*>(smem_raw) + (static_cast<std::size_t>(slot) << log_c);
+  W* sm = reinterpret_cast<W*>(smem_raw) + slot * dev::smem_words(log_c);
   const u32 cpp = p.n >> log_c;  // chunks per polynomial
   const dev::ChunkGeom g{in + (chunk << log_c), out + (chunk << log_c), static_cast<u32>(chunk % cpp) << log_c,
                          threadIdx.x % tpc};
   const dev::Tw<W> tw(tables, p.n);
   dev::Phase ph = dev::first_phase(Forward, log_c);
+  if (!ph.in_global) {
+    if (active) dev::copy_in(g, sm, log_c);
+    __syncthreads();
+  }
   do {
     if (active) dev::phase<W, Forward>(g, sm, tw, p, ph);
     __syncthreads();
   } while (dev::next_phase(Forward, log_c, ph));
+  if (!ph.out_global && active) dev::copy_out(g, sm, log_c);
 }
 
 template <typename W, bool Forward>
@@ -50,7 +55,7 @@ void launch_chunks(const Params& p, const void* tables, const u64* in, u64* out,
   const int per_block = tpc >= 256 ? 1 : 256 / tpc;  // blocks of at least 256 threads
   const std::size_t chunks = count * (p.n >> log_c);
   const std::size_t blocks = (chunks + per_block - 1) / per_block;
-  const std::size_t smem = static_cast<std::size_t>(per_block) * (std::size_t{1} << log_c) * sizeof(W);
+  const std::size_t smem = static_cast<std::size_t>(per_block) * dev::smem_words(log_c) * sizeof(W);
   chunk_kernel<W, Forward><<<static_cast<unsigned>(blocks), per_block * tpc, smem, s>>>(in, out, tables, p, log_c, chunks);
 }
 
