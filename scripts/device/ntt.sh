@@ -16,11 +16,11 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv > "$O/gpu.txt" 
 
 log "CPU tests on this host (AVX-512 paths run for real here): kat, random, every path vs portable"
 timeout 120 "$B/tempo_ntt_tests" "[plan],[kat],[random],[paths],[cuda-emulated],[batch]" > "$O/tests_cpu.txt" 2>&1
-log "rc=$?"; tail -2 "$O/tests_cpu.txt" | tee -a "$O/log.txt"
+log "rc=$?"; grep -E "passed|failed" "$O/tests_cpu.txt" | tail -2 | tee -a "$O/log.txt"
 TEMPO_NTT_CPU=portable timeout 60 "$B/tempo_ntt_tests" "[kat],[random]" > "$O/tests_portable.txt" 2>&1
-log "portable forced rc=$?"; tail -1 "$O/tests_portable.txt" | tee -a "$O/log.txt"
+log "portable forced rc=$?"; grep -E "passed|failed" "$O/tests_portable.txt" | tail -1 | tee -a "$O/log.txt"
 TEMPO_NTT_CPU=avx2 timeout 60 "$B/tempo_ntt_tests" "[kat],[random]" > "$O/tests_avx2.txt" 2>&1
-log "avx2 forced rc=$?"; tail -1 "$O/tests_avx2.txt" | tee -a "$O/log.txt"
+log "avx2 forced rc=$?"; grep -E "passed|failed" "$O/tests_avx2.txt" | tail -1 | tee -a "$O/log.txt"
 
 log "GPU gate: 1000 seeds x 3 presets x 2 surfaces, CPU = GPU bytes; resident chain"
 timeout 200 "$B/tempo_ntt_tests" "[gpu]" > "$O/tests_gpu.txt" 2>&1
