@@ -12,7 +12,7 @@
 
 namespace tempo::ntt {
 namespace detail {
-void check_values(const char* fn, const char* arg, const u64* a, std::size_t n, u64 q);
+bool any_out_of_range(const u64* a, std::size_t n, u64 q);
 }  // namespace detail
 
 namespace {
@@ -149,9 +149,7 @@ void check_batch(Task& t, const char* fn, const char* arg, std::span<const u64> 
   const std::size_t n = tb.n, count = v.size() / n;
   tempo::parallel_for(t, 0, count, [&](std::size_t i) {
     const u64* p = v.data() + i * n;
-    u64 bad = 0;
-    for (std::size_t j = 0; j < n; ++j) bad |= static_cast<u64>(p[j] >= tb.q);
-    if (bad) {
+    if (detail::any_out_of_range(p, n, tb.q)) {
       for (std::size_t j = 0; j < n; ++j)
         if (p[j] >= tb.q)
           throw std::invalid_argument(std::string("tempo::ntt::") + fn + ": " + arg + "[" + std::to_string(i * n + j) +
