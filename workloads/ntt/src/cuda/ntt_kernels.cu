@@ -12,8 +12,10 @@ namespace {
 using dev::u32;
 using dev::u64;
 
+// Up to 1024 threads (a 32-bit chunk of 8192 coefficients): the bound keeps registers
+// at <= 64 per thread so such a block always fits an SM.
 template <typename W, bool Forward>
-__global__ void chunk_kernel(const u64* in, u64* out, const void* tables, Params p, int log_c, std::size_t chunks) {
+__global__ void __launch_bounds__(1024) chunk_kernel(const u64* in, u64* out, const void* tables, Params p, int log_c, std::size_t chunks) {
   extern __shared__ u64 smem_raw[];
   const u32 tpc = 1u << (log_c - 3);
   const u32 slot = threadIdx.x / tpc;
