@@ -227,7 +227,7 @@ void BM_auto_pinned(benchmark::State& st) { BM_gpu_h2h(st, true, gpu::Backend::a
 
 void size_args(benchmark::internal::Benchmark* b) {
   for (std::int64_t len : {32, 1024, 16384, 262144})
-    for (std::int64_t n = 1000; n <= 100000000; n *= 10) b->Args({len, n});
+    for (std::int64_t n = 100; n <= 100000000; n *= 10) b->Args({len, n});
   b->ArgNames({"len", "N"})->Unit(benchmark::kMillisecond);
 }
 void sizes(benchmark::internal::Benchmark* b) {
