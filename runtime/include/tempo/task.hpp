@@ -111,7 +111,7 @@ class alignas(64) Task {
   template <class FA, class FB>
   std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
   template <class FA, class FBv>
-  detail::branch_result_t<FA> run_first(FA& fa, detail::ForkCore<FBv>& fork, FBv& fb);
+  detail::branch_result_t<FA> run_first(FA& fa, detail::ForkCore<FBv>& fork);
   [[gnu::cold, gnu::noinline]] void on_heartbeat();
   void promote_oldest_now();
   void wait_for_job(detail::JobBase& job);
@@ -171,6 +171,7 @@ struct SchedulerAccess {
 template <class F>
 class ForkCore : protected JobBase {
   static_assert(branch<F>, "tempo::Fork: the job must be callable as f(task) with a tempo::Task&");
+  friend class tempo::Task;  // join's exception path: after_first_threw
 
  public:
   using result_type = branch_result_t<F>;
@@ -226,6 +227,18 @@ class ForkCore : protected JobBase {
     return &self.result_.value;
   }
 
+  // The first branch of a join threw: this job still runs here (or, if another
+  // thread took it, is waited for); its outcome is discarded. Reaches the
+  // callable through fn_, so that the caller's landing pad needs only `this`.
+  [[gnu::cold, gnu::noinline]] void after_first_threw(Task& t) {
+    try {
+      if (join(t) == nullptr) invoke_branch(*fn_, t);
+      else release_result();
+    } catch (...) {
+      release_result();
+    }
+  }
+
   static void run_promoted(JobBase* base, Task& thief) noexcept {
     auto* self = static_cast<ForkCore*>(base);
     self->result_.fill(*self->fn_, thief);
@@ -235,20 +248,6 @@ class ForkCore : protected JobBase {
   std::uint32_t depth_;  // set only when assertions are on
   ResultSlot<result_type> result_;
 };
-}  // namespace detail
-
-namespace detail {
-// The first branch of a join threw: the second still runs here (or, if another
-// thread took it, is waited for); its outcome is discarded.
-template <class FBv>
-[[gnu::cold, gnu::noinline]] void finish_after_throw(Task& t, ForkCore<FBv>& fork, FBv& fb) {
-  try {
-    if (fork.join(t) == nullptr) invoke_branch(fb, t);
-    else fork.release_result();
-  } catch (...) {
-    fork.release_result();
-  }
-}
 }  // namespace detail
 
 // A fork in the caller's stack frame (Spice's shape): the constructor queues
@@ -312,12 +311,11 @@ template <class FA, class FB>
 }
 
 template <class FA, class FBv>
-[[gnu::always_inline]] inline detail::branch_result_t<FA> Task::run_first(FA& fa, detail::ForkCore<FBv>& fork,
-                                                                         FBv& fb) {
+[[gnu::always_inline]] inline detail::branch_result_t<FA> Task::run_first(FA& fa, detail::ForkCore<FBv>& fork) {
   try {
     return detail::invoke_branch(fa, *this);
   } catch (...) {
-    detail::finish_after_throw(*this, fork, fb);
+    fork.after_first_threw(*this);
     throw;
   }
 }
@@ -340,7 +338,7 @@ template <class FA, class FB>
   tick();  // makes even a single, un-nested fork shareable
   // A try block rather than a guard object: the guard's fields were stored
   // on every join; the landing pad needs nothing the frame does not hold.
-  RA a = run_first<FA, FBv>(fa, fork, fb);
+  RA a = run_first<FA, FBv>(fa, fork);
   if (RB* taken = fork.join(*this)) [[unlikely]] {
     RB b = std::move(*taken);
     fork.release_result();
