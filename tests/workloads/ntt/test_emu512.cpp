@@ -13,6 +13,7 @@
 #include "simd_ntt.hpp"
 
 namespace emu {
+using tempo::ntt::detail::Barrett;
 using tempo::ntt::detail::u128;
 using tempo::ntt::detail::u64;
 struct __m512i {
@@ -33,6 +34,9 @@ inline __m512i _mm512_setzero_si512() { EMU_MAP(0); }
 inline __m512i _mm512_add_epi64(__m512i a, __m512i b) { EMU_MAP(a.v[i] + b.v[i]); }
 inline __m512i _mm512_sub_epi64(__m512i a, __m512i b) { EMU_MAP(a.v[i] - b.v[i]); }
 inline __m512i _mm512_and_si512(__m512i a, __m512i b) { EMU_MAP(a.v[i] & b.v[i]); }
+inline __m512i _mm512_or_si512(__m512i a, __m512i b) { EMU_MAP(a.v[i] | b.v[i]); }
+inline __m512i _mm512_sllv_epi64(__m512i a, __m512i c) { EMU_MAP(c.v[i] > 63 ? 0 : a.v[i] << c.v[i]); }
+inline __m512i _mm512_srlv_epi64(__m512i a, __m512i c) { EMU_MAP(c.v[i] > 63 ? 0 : a.v[i] >> c.v[i]); }
 inline __m512i _mm512_min_epu64(__m512i a, __m512i b) { EMU_MAP(a.v[i] < b.v[i] ? a.v[i] : b.v[i]); }
 inline __m512i _mm512_srli_epi64(__m512i a, unsigned s) { EMU_MAP(s > 63 ? 0 : a.v[i] >> s); }
 inline __m512i _mm512_mul_epu32(__m512i a, __m512i b) { EMU_MAP((a.v[i] & 0xffffffffu) * (b.v[i] & 0xffffffffu)); }
@@ -57,8 +61,7 @@ namespace d = tempo::ntt::detail;
 template <int S>
 static void check(u64 q) {
   using V = emu::Ops512<S>;
-  const d::Kernels k{"emu", d::simd::forward<V>, d::simd::inverse<V>, d::portable_kernels().pointwise,
-                     d::simd::prepare<V>, 62};
+  const d::Kernels k{"emu", d::simd::forward<V>, d::simd::inverse<V>, d::simd::pointwise<V>, d::simd::prepare<V>, 62};
   for (std::size_t n = 16; n <= 4096; n *= 2) {
     if (q % (2 * n) != 1) continue;
     INFO("S = " << S << ", n = " << n << ", q = " << q);
@@ -75,6 +78,14 @@ static void check(u64 q) {
       REQUIRE(x == y);
       k.inverse(*t, y.data());
       REQUIRE(y == a);
+      // pointwise products (x: a transform, fully reduced), plain and accumulating
+      auto p1 = a, p2 = a, acc1 = x, acc2 = x;
+      ref->kernels->pointwise(*ref, a.data(), x.data(), p1.data(), false);
+      k.pointwise(*t, a.data(), x.data(), p2.data(), false);
+      REQUIRE(p1 == p2);
+      ref->kernels->pointwise(*ref, a.data(), x.data(), acc1.data(), true);
+      k.pointwise(*t, a.data(), x.data(), acc2.data(), true);
+      REQUIRE(acc1 == acc2);
     }
   }
 }

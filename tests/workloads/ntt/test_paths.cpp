@@ -36,6 +36,17 @@ TEST_CASE("every CPU path equals the portable one", "[paths]") {
           k->inverse(*t, y.data());
           REQUIRE(y == a);
           REQUIRE(x == y);
+          // pointwise products against the portable Barrett, plain and accumulating
+          auto b = random_poly(r, n, q);
+          if (rep == 0) std::fill(b.begin(), b.end(), q - 1);
+          auto p1 = b, p2 = b, acc1 = a, acc2 = a;
+          ref->kernels->pointwise(*ref, a.data(), b.data(), p1.data(), false);
+          k->pointwise(*t, a.data(), b.data(), p2.data(), false);
+          REQUIRE(p1 == p2);
+          ref->kernels->pointwise(*ref, a.data(), b.data(), acc1.data(), true);
+          k->pointwise(*t, a.data(), b.data(), acc2.data(), true);
+          REQUIRE(acc1 == acc2);
+          for (std::size_t i = 0; i < n; ++i) REQUIRE(p1[i] == mulmod(a[i], b[i], q));
         }
       }
     }

@@ -12,14 +12,10 @@ namespace avx512 {
 }  // namespace avx512
 namespace {
 
-void pointwise_scalar(const Tables& t, const u64* a, const u64* b, u64* out, bool accumulate) {
-  portable_kernels().pointwise(t, a, b, out, accumulate);
-}
-
 template <int S>
 Kernels make(const char* name, unsigned bits) {
   using V = avx512::Ops512<S>;
-  return Kernels{name, simd::forward<V>, simd::inverse<V>, pointwise_scalar, simd::prepare<V>, bits};
+  return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits};
 }
 
 const Kernels k64 = make<64>("avx512", 62);

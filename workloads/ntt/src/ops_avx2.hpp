@@ -58,6 +58,28 @@ struct Ops {
       return _mm256_sub_epi64(mullo64(w, y), mullo64(hi, k.q));
     }
   }
+  // Barrett (tables.hpp's formula) for the pointwise products: a, b < q, k = bit width of q.
+  struct BK {
+    __m256i q, mu, k_minus_1, k_plus_1, hi_shift, qhat_shift;
+  };
+  static BK make_barrett(const Barrett& b) {
+    return {set1(b.q), set1(b.mu), set1(b.k - 1), set1(b.k + 1), set1(65 - b.k), set1(63 - b.k)};
+  }
+  static reg mul_mod(reg a, reg b, const BK& k) {
+    reg r;
+    if constexpr (S == 32) {  // q < 2^30: every product fits 64 bits
+      const reg x = _mm256_mul_epu32(a, b);
+      const reg qhat = _mm256_srlv_epi64(_mm256_mul_epu32(_mm256_srlv_epi64(x, k.k_minus_1), k.mu), k.k_plus_1);
+      r = _mm256_sub_epi64(x, _mm256_mul_epu32(qhat, k.q));
+    } else {
+      const reg hi = mulhi64(a, b), lo = mullo64(a, b);
+      const reg top = _mm256_or_si256(_mm256_sllv_epi64(hi, k.hi_shift), _mm256_srlv_epi64(lo, k.k_minus_1));
+      const reg qhat = _mm256_or_si256(_mm256_sllv_epi64(mulhi64(top, k.mu), k.qhat_shift),
+                                       _mm256_srlv_epi64(mullo64(top, k.mu), k.k_plus_1));
+      r = _mm256_sub_epi64(lo, mullo64(qhat, k.q));
+    }
+    return csub(csub(r, add(k.q, k.q)), k.q);  // r < 3q
+  }
   // s = 0: len 2, x = elements (0,1,4,5), y = (2,3,6,7). s = 1: len 1, x = (0,4,2,6), y = (1,5,3,7).
   static void split(int s, reg v0, reg v1, reg& x, reg& y) {
     if (s == 0) {

@@ -8,7 +8,8 @@
 //   reg mul_lazy(reg y, reg w, reg ws, const K&)   (w*y mod q in [0, 2q); y < 2^S);
 //   split(s, v0, v1, x, y) / merge(s, x, y, v0, v1) for the stages with len = L >> (s+1)
 //   and lane(s, which, k): the index in [0, 2L) of the element that lane k of x (which 0)
-//   or y (which 1) holds after split.
+//   or y (which 1) holds after split; BK make_barrett(const Barrett&) and
+//   reg mul_mod(reg a, reg b, const BK&) (a*b mod q, fully reduced) for pointwise.
 //
 // Twiddle layout (Tables::kfwd/kinv and their _s companions, written by prepare<V>): one
 // entry per block for stages with len >= L (broadcast), then L entries per 2L coefficients
@@ -208,6 +209,18 @@ void inverse(const Tables& t, u64* a) {
     const R xv = V::load(a + j), yv = V::load(a + j + h);
     V::store(a + j, V::csub(V::mul_lazy(V::add(xv, yv), NI, NIS, k), q));
     V::store(a + j + h, V::csub(V::mul_lazy(V::add(V::sub(xv, yv), q2), W1, W1S, k), q));
+  }
+}
+
+template <class V>
+void pointwise(const Tables& t, const u64* a, const u64* b, u64* out, bool accumulate) {
+  using R = typename V::reg;
+  const typename V::BK k = V::make_barrett(t.barrett);
+  const R q = V::set1(t.q);
+  for (std::size_t i = 0; i < t.n; i += V::L) {
+    R r = V::mul_mod(V::load(a + i), V::load(b + i), k);
+    if (accumulate) r = V::csub(V::add(V::load(out + i), r), q);
+    V::store(out + i, r);
   }
 }
 
