@@ -51,12 +51,25 @@ std::int64_t sum_serial(const Node* n) {
 std::int64_t sum_tempo(tempo::Task& t, const Node* n) {
   std::int64_t r = n->value;
   if (n->left && n->right) {
-    auto [a, b] = t.join([n](tempo::Task& t) { return sum_tempo(t, n->left); },
-                         [n](tempo::Task& t) { return sum_tempo(t, n->right); });
+    auto [a, b] = t.join([n](tempo::Task& w) { return sum_tempo(w, n->left); },
+                         [n](tempo::Task& w) { return sum_tempo(w, n->right); });
     return r + a + b;
   }
   if (n->left) r += sum_tempo(t, n->left);
   if (n->right) r += sum_tempo(t, n->right);
+  return r;
+}
+
+// The same as most C++ code would write it: [&] branches, t.call for calls.
+std::int64_t sum_tempo_ref(tempo::Task& t, const Node* n) {
+  std::int64_t r = n->value;
+  if (n->left && n->right) {
+    auto [a, b] = t.join([&](tempo::Task& w) { return sum_tempo_ref(w, n->left); },
+                         [&](tempo::Task& w) { return sum_tempo_ref(w, n->right); });
+    return r + a + b;
+  }
+  if (n->left) r += t.call(sum_tempo_ref, n->left);
+  if (n->right) r += t.call(sum_tempo_ref, n->right);
   return r;
 }
 
@@ -163,6 +176,9 @@ int main(int argc, char** argv) {
     double v = ns_per_node([&] { return tp.run([&](tempo::Task& t) { return repeat([&] { return sum_tempo(t, root); }); }); },
                            expected, per_call);
     std::printf("%-26s %8zu %10.3f %9.2f\n", "tempo join", k, v, serial / v);
+    v = ns_per_node([&] { return tp.run([&](tempo::Task& t) { return repeat([&] { return sum_tempo_ref(t, root); }); }); },
+                    expected, per_call);
+    std::printf("%-26s %8zu %10.3f %9.2f\n", "tempo join, [&] + t.call", k, v, serial / v);
   }
   // Baselines whose one call already takes over a second are not run at
   // higher thread counts (libgomp's tasks slow down as threads are added).
