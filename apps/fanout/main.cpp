@@ -12,9 +12,9 @@
 #include "text.hpp"
 
 namespace {
-// The runtime's own bound on a pool's threads (kMaxThreads): far above any
-// machine, low enough that a typo fails at once.
-constexpr std::size_t kMaxThreads = 4096;
+// The runtime's own bound on a pool's threads: far above any machine, low enough
+// that a typo fails at once.
+constexpr std::size_t kMaxThreads = tempo::max_threads;
 
 void usage(std::FILE* f) {
   std::fputs(
