@@ -13,7 +13,7 @@ struct Ni : NiField {
     const std::size_t full = outlen / 16, rest = outlen % 16;
     __m128i rk[M][11], ctr[M], s[M];
     const __m128i one = _mm_set_epi32(0, 0, 0, 1);
-    expand_keys(keys, M, rk);
+    expand_keys<M>(keys, rk);
     for (std::size_t i = 0; i < M; ++i) {
       std::uint8_t c[16];
       tweak_iv(c, iv, tweaks ? tweaks[i] : tweak);
@@ -43,11 +43,13 @@ struct Ni : NiField {
   }
   static void prg(const std::uint8_t* keys, std::size_t n, const std::uint8_t iv[16], const std::uint32_t* tweaks,
                   std::uint32_t tweak, std::uint8_t* out, std::size_t outlen) {
-    std::size_t g = 0;
-    for (; g + 8 <= n; g += 8)
+    const std::size_t full = n / 8 * 8, tail = n % 8;  // tail < 8: a bounded loop
+    for (std::size_t g = 0; g < full; g += 8)
       prg_group<8>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
-    for (; g < n; ++g)
+    for (std::size_t q = 0; q < tail; ++q) {
+      const std::size_t g = full + q;
       prg_group<1>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
+    }
   }
 };
 

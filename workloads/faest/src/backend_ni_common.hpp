@@ -23,12 +23,13 @@ inline __m128i key_step(__m128i k, int rc) {
   return _mm_xor_si128(k, t);
 }
 
-// Round keys of m <= 8 keys, interleaved so the latencies overlap.
-inline void expand_keys(const std::uint8_t* keys, std::size_t m, __m128i (*rk)[11]) {
+// Round keys of M keys, interleaved so the latencies overlap.
+template <std::size_t M>
+inline void expand_keys(const std::uint8_t* keys, __m128i (&rk)[M][11]) {
   static constexpr int rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
-  for (std::size_t i = 0; i < m; ++i) rk[i][0] = ld(keys + 16 * i);
+  for (std::size_t i = 0; i < M; ++i) rk[i][0] = ld(keys + 16 * i);
   for (int r = 1; r <= 10; ++r)
-    for (std::size_t i = 0; i < m; ++i) rk[i][r] = key_step(rk[i][r - 1], rcon[r - 1]);
+    for (std::size_t i = 0; i < M; ++i) rk[i][r] = key_step(rk[i][r - 1], rcon[r - 1]);
 }
 
 struct NiField {

@@ -61,9 +61,11 @@ struct Vaes : NiField {
   static void prg(const std::uint8_t* keys, std::size_t n, const std::uint8_t iv[16], const std::uint32_t* tweaks,
                   std::uint32_t tweak, std::uint8_t* out, std::size_t outlen) {
     std::size_t g = 0;
+    for (; g + 16 <= n; g += 16)  // eight registers in flight cover the VAES latency
+      prg_group<8>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
     for (; g + 8 <= n; g += 8)
       prg_group<4>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
-    for (; g + 2 <= n; g += 2)
+    for (std::size_t pairs = (n - g) / 2; pairs > 0 && pairs < 8; --pairs, g += 2)  // at most 7 pairs left
       prg_group<1>(keys + 16 * g, iv, tweaks ? tweaks + g : nullptr, tweak, out + g * outlen, outlen);
     if (g < n) {  // an odd last key: pair it with itself
       std::uint8_t k2[32], o2[2 * 256];

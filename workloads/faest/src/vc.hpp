@@ -246,7 +246,7 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
 
 // ConvertToVOLE for one instance: leaf x's PRG output r_x (ell_hat bytes); u = sum r_x and
 // column j of v = sum of r_x over x with bit j set. zero_first: leaf 0 is the hidden one
-// (verifier; its seeds are already permuted by the challenge). Leaves are taken 8 at a time;
+// (verifier; its seeds are already permuted by the challenge). Leaves are taken 16 at a time;
 // the levels above are folded like a binary counter, so memory stays O(depth).
 template <class B>
 void convert_to_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, bool zero_first,
@@ -256,19 +256,20 @@ void convert_to_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, b
   const std::uint32_t tweak = std::uint32_t(i) ^ 0x80000000u;
   std::memset(v, 0, std::size_t(depth) * len);
   std::vector<std::uint8_t> stack(std::size_t(depth + 1) * len);
-  std::uint8_t out[8 * len];
+  constexpr unsigned chunk = 16, chunk_levels = 4;
+  std::uint8_t out[chunk * len];
   auto xor_into = [](std::uint8_t* d, const std::uint8_t* s) {
     for (unsigned b = 0; b < len; ++b) d[b] ^= s[b];
   };
-  for (unsigned c = 0; c < n / 8; ++c) {
-    B::prg(seeds + 16 * std::size_t(8 * c), 8, iv, nullptr, tweak, out, len);
+  for (unsigned c = 0; c < n / chunk; ++c) {
+    B::prg(seeds + 16 * std::size_t(chunk * c), chunk, iv, nullptr, tweak, out, len);
     if (c == 0 && zero_first) std::memset(out, 0, len);
-    for (unsigned l = 0, step = 1; l < 3; ++l, step *= 2)
-      for (unsigned m = 0; m < 8; m += 2 * step) {
+    for (unsigned l = 0, step = 1; l < chunk_levels; ++l, step *= 2)
+      for (unsigned m = 0; m < chunk; m += 2 * step) {
         xor_into(v + std::size_t(l) * len, out + std::size_t(m + step) * len);
         xor_into(out + std::size_t(m) * len, out + std::size_t(m + step) * len);
       }
-    unsigned level = 3, idx = c;
+    unsigned level = chunk_levels, idx = c;
     while (idx & 1) {
       xor_into(v + std::size_t(level) * len, out);
       xor_into(out, stack.data() + std::size_t(level) * len);
