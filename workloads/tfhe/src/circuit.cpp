@@ -196,18 +196,35 @@ Circuit Circuit::multiplier(std::size_t bits) {
   std::vector<std::vector<Ref>> col(bits);
   for (std::size_t i = 0; i < bits; ++i)
     for (std::size_t j = 0; i + j < bits; ++j) col[i + j].push_back(cb.and_(x[i], y[j]));
-  // Wallace reduction with full adders until every column has at most two bits.
-  for (;;) {
-    bool more = false;
-    for (const auto& cl : col) more = more || cl.size() > 2;
-    if (!more) break;
+  // Dadda reduction: stage j brings every column down to d_j (2, 3, 4, 6, 9, 13, ...), counting
+  // the carries this stage sends into it, so each stage is one gate level deep. Full adders
+  // (majority + parity) and, where one bit too many remains, half adders (and + xor).
+  std::vector<std::size_t> targets{2};
+  std::size_t tallest = 0;
+  for (const auto& cl : col) tallest = std::max(tallest, cl.size());
+  while (targets.back() < tallest) targets.push_back(targets.back() * 3 / 2);
+  targets.pop_back();
+  for (std::size_t ti = targets.size(); ti-- > 0;) {
+    const std::size_t d = targets[ti];
     std::vector<std::vector<Ref>> next(bits);
     for (std::size_t k = 0; k < bits; ++k) {
       const auto& cl = col[k];
-      std::size_t t = 0;
-      for (; t + 3 <= cl.size(); t += 3) {
-        next[k].push_back(c.gate3(Gate3::parity, cl[t], cl[t + 1], cl[t + 2]));
-        if (k + 1 < bits) next[k + 1].push_back(c.gate3(Gate3::majority, cl[t], cl[t + 1], cl[t + 2]));
+      std::size_t h = cl.size() + next[k].size(), t = 0;
+      const bool up = k + 1 < bits;
+      while (h > d) {
+        if (h - d >= 2 && t + 3 <= cl.size()) {
+          next[k].push_back(c.gate3(Gate3::parity, cl[t], cl[t + 1], cl[t + 2]));
+          if (up) next[k + 1].push_back(c.gate3(Gate3::majority, cl[t], cl[t + 1], cl[t + 2]));
+          t += 3;
+          h -= 2;
+        } else if (t + 2 <= cl.size()) {
+          next[k].push_back(c.gate(Gate::xor_, cl[t], cl[t + 1]));
+          if (up) next[k + 1].push_back(c.gate(Gate::and_, cl[t], cl[t + 1]));
+          t += 2;
+          h -= 1;
+        } else {
+          break;
+        }
       }
       for (; t < cl.size(); ++t) next[k].push_back(cl[t]);
     }

@@ -157,6 +157,26 @@ void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Cipher
   });
 }
 
+void eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs, std::span<Ciphertext> out,
+                     Backend backend) {
+  require_backend(backend);
+  if (out.size() != cs.size())
+    throw std::invalid_argument("tempo::tfhe::eval_bootstraps: cs and out must have the same length");
+  const detail::EvalData& d = ek.data();
+  const detail::Linear lin{{1, 0, 0}, -1};
+  const std::size_t group = detail::group_size(cs.size(), t.thread_count());
+  const std::size_t groups = (cs.size() + group - 1) / group;
+  tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
+    const std::size_t first = gi * group, last = std::min(cs.size(), first + group);
+    std::vector<detail::Lwe> in;
+    for (std::size_t i = first; i < last; ++i) {
+      const Ciphertext* one[1] = {&cs[i]};
+      in.push_back(detail::combine(d, lin, one, 1));
+    }
+    detail::bootstrap_batch(d, in, out.subspan(first, last - first));
+  });
+}
+
 std::vector<std::uint32_t> key_switch(const EvaluationKey& ek, std::span<const std::uint32_t> a_N,
                                       std::uint32_t b) {
   const detail::EvalData& d = ek.data();

@@ -166,6 +166,10 @@ void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Cipher
                 std::span<const Ciphertext> ys, std::span<Ciphertext> out,
                 Backend backend = backend_from_env());
 
+// out[i] = eval_bootstrap(cs[i]) for a batch, on the given backend (the byte-equality surface).
+void eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs,
+                     std::span<Ciphertext> out, Backend backend = backend_from_env());
+
 // The pieces of a bootstrap, for benchmarks and tests (inputs/outputs as documented).
 // Key switch of an extracted N-dimensional LWE mod Q_ks to the n-dimensional key mod Q_ks.
 std::vector<std::uint32_t> key_switch(const EvaluationKey& ek, std::span<const std::uint32_t> a_N,

@@ -42,7 +42,7 @@ class Circuit {
   // x + y mod 2^bits, inputs x (bits, LSB first) then y: Sklansky parallel-prefix adder whose
   // carry operator is one 3-input bootstrap.
   static Circuit adder(std::size_t bits);
-  // x * y mod 2^bits: AND partial products, a Wallace tree of full adders (majority and
+  // x * y mod 2^bits: AND partial products, a Dadda tree of full adders (majority and
   // parity, one bootstrap each), then the prefix adder.
   static Circuit multiplier(std::size_t bits);
 
