@@ -185,10 +185,12 @@ Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, c
                 bool allow_split) {
   Decision d;
   const BatchOp& op = *job.op;
+  const bool simulated = core.dev && core.dev->simulated();
+  const bool device_code = op.has_cuda() || simulated;  // simulated devices run the CPU code
   if (opt.backend == Backend::cuda) {
-    require(Backend::cuda);  // fails fast, whatever the batch
+    if (!simulated) require(Backend::cuda);  // fails fast, whatever the batch
     if (core.devices() == 0) throw std::runtime_error("tempo::gpu: the CUDA backend was requested but this engine drives no device");
-    if (!op.has_cuda()) throw std::runtime_error("tempo::gpu: the CUDA backend was requested but " + op.key() + " has no CUDA implementation");
+    if (!device_code) throw std::runtime_error("tempo::gpu: the CUDA backend was requested but " + op.key() + " has no CUDA implementation");
   }
   if (job.v.n == 0) {
     d.reason = "empty batch";
@@ -198,7 +200,7 @@ Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, c
     d.reason = "backend cpu (TEMPO_BACKEND or per-call override)";
     return d;
   }
-  if (!op.has_cuda()) {
+  if (!device_code) {
     d.reason = "no CUDA implementation of " + op.key() + ": CPU";
     return d;
   }
@@ -396,7 +398,7 @@ std::string_view placement_name(Placement p) noexcept {
 // ---- Engine
 
 Engine::Engine(EngineOptions opt) : core_(std::make_shared<detail::EngineCore>()) {
-  core_->dev = detail::make_device_side(opt);
+  core_->dev = opt.simulated_devices > 0 ? detail::make_simulated_device_side(opt) : detail::make_device_side(opt);
 }
 
 Engine::~Engine() {

@@ -24,6 +24,8 @@ class DeviceSide {
  public:
   virtual ~DeviceSide() = default;
   virtual int devices() const noexcept = 0;
+  // Simulated devices (tests): they run the op's CPU code, so any op can use them.
+  virtual bool simulated() const noexcept { return false; }
   virtual std::size_t workers() const noexcept = 0;
   // Hands the job to every stream thread; the last one to finish calls job->mark_finished().
   virtual void post(const std::shared_ptr<Job>& job) = 0;
@@ -48,6 +50,7 @@ class DeviceSide {
 int visible_devices() noexcept;
 // nullptr without CUDA or devices.
 std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt);
+std::unique_ptr<DeviceSide> make_simulated_device_side(const EngineOptions& opt);
 // Whether [p, p+n) is page-locked host memory (false without CUDA).
 bool is_pinned(const void* p, std::size_t n) noexcept;
 void* host_alloc_pinned(std::size_t n) noexcept;  // nullptr when not possible

@@ -107,7 +107,7 @@ DeviceBatch::DeviceBatch(Engine& engine, std::size_t count, std::size_t stride, 
   s.count = count;
   s.stride = stride;
   const std::size_t bytes = count * stride;
-  if (backend == Backend::cuda) require(Backend::cuda);
+  if (backend == Backend::cuda && !(engine.core_->dev && engine.core_->dev->simulated())) require(Backend::cuda);
   if (backend == Backend::cuda && engine.devices() == 0)
     throw std::runtime_error("tempo::gpu::DeviceBatch: the CUDA backend was requested but this engine drives no device");
   if (backend != Backend::cpu && engine.devices() > 0) {
@@ -221,7 +221,8 @@ BatchReport Engine::run_resident(Task& t, const BatchOp& op, std::initializer_li
     rep.cpu_items = c.count;
     rep.cpu_ms = detail::ms_between(t0, detail::Clock::now());
   } else {
-    if (!op.has_cuda()) throw std::runtime_error(who + "the batch is on a device but the op has no CUDA implementation");
+    if (!op.has_cuda() && !core_->dev->simulated())
+      throw std::runtime_error(who + "the batch is on a device but the op has no CUDA implementation");
     rep.reason = "resident on device " + std::to_string(o.device);
     if (c.count > 0) {
       Signal done;

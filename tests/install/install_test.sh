@@ -1,11 +1,32 @@
 #!/usr/bin/env bash
-# Installs the build tree into a scratch prefix, then configures, builds and
-# runs a consumer project that uses find_package(tempo CONFIG).
+# tempo as a dependency, four ways, each from scratch:
+#  1. find_package(tempo CONFIG) of the runtime alone, with the CUDA toolkit made
+#     unfindable: the runtime must not need it;
+#  2. find_package(tempo CONFIG COMPONENTS crypto): loads gpu too, hashes;
+#  3. pkg-config (tempo.pc) with a plain g++ command line;
+#  4. FetchContent into a Debug project (build type kept, no tests added).
 set -euo pipefail
-build_dir=$1; source_dir=$2
+build_dir=$1; source_dir=$2; tempo_source=$(cd "$source_dir/../.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
-cmake -S "$source_dir/consumer" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$scratch/build" >/dev/null
-"$scratch/build/consumer"
+echo "== runtime only, no CUDA toolkit"
+cmake -S "$source_dir/consumer" -B "$scratch/b1" -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null
+cmake --build "$scratch/b1" >/dev/null
+"$scratch/b1/consumer"
+echo "== COMPONENTS crypto"
+cmake -S "$source_dir/components" -B "$scratch/b2" -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$scratch/b2" >/dev/null
+"$scratch/b2/consumer"
+if command -v pkg-config >/dev/null; then
+  echo "== pkg-config"
+  export PKG_CONFIG_PATH="$scratch/prefix/lib/pkgconfig"
+  # shellcheck disable=SC2046
+  g++ -O1 "$source_dir/consumer/main.cpp" -o "$scratch/pc" $(pkg-config --cflags --libs tempo)
+  "$scratch/pc"
+fi
+echo "== FetchContent, Debug parent"
+cmake -S "$source_dir/fetch" -B "$scratch/b4" -DTEMPO_SOURCE_DIR="$tempo_source" -G Ninja >/dev/null
+cmake --build "$scratch/b4" --target consumer >/dev/null
+"$scratch/b4/consumer"

@@ -3,7 +3,7 @@
 
 static long fib(tempo::Task& t, int n) {
   if (n < 2) return n;
-  auto [a, b] = t.join([n](tempo::Task& t) { return fib(t, n - 1); }, [n](tempo::Task& t) { return fib(t, n - 2); });
+  auto [a, b] = t.join([n](tempo::Task& u) { return fib(u, n - 1); }, [n](tempo::Task& u) { return fib(u, n - 2); });
   return a + b;
 }
 

@@ -78,8 +78,14 @@ class DeviceConstants;
 class DeviceBatch;
 
 struct EngineOptions {
-  int max_devices = -1;              // -1: every visible device
-  std::size_t streams_per_device = 0;  // 0: TEMPO_GPU_STREAMS or 4
+  int max_devices = -1;                // -1: every visible device
+  std::size_t streams_per_device = 0;  // 0: TEMPO_GPU_STREAMS or 12
+  // Testing: this many simulated devices instead of CUDA ones (host threads that run
+  // the op's CPU code on chunks claimed like a device's), with an optional injected
+  // failure of one device (simulated_failure_code: a cudaError_t; 2 = out of memory).
+  int simulated_devices = 0;
+  int simulated_failing_device = -1;
+  int simulated_failure_code = 0;
 };
 
 // One engine drives every visible device: per device a few stream threads, each with
