@@ -1,20 +1,23 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Turns tempo_bench / rayon_bench JSON into PNG plots and Markdown tables.
 
-    /usr/bin/python3 scripts/plot_bench.py [RESULT_DIR ...] [--img docs/img] [--md FILE]
+    python3 scripts/plot_bench.py [RESULT_DIR ...] [--img docs/img] [--md FILE]
 
 RESULT_DIR defaults to bench/results (searched recursively for *.json).
 Reads Google Benchmark JSON (tempo_bench, and rayon_bench, which writes the
 same shape) and the peak-RSS JSON of --rss_sweep. Writes:
   <img>/speedup_<workload>.png   speed-up over serial vs threads, per variant
   <img>/ns_per_task_1thread.png  ns per node/task at 1 thread, fine-grained workloads
+                                 ("n/a" marks a variant a workload does not have)
+  <img>/loops_1thread.png        loops measured at one thread only (saxpy, reduce):
+                                 time relative to the plain loop, per variant
 and prints Markdown tables (time and speed-up per thread count, peak RSS).
 
 Names are <workload>/<variant>[/param:v...][/threads:k]/real_time; params other
 than threads (e.g. nodes:1000) become part of the workload label. With
 repetitions the median aggregate is used. Errors and skipped runs are shown
 as such in the tables and left out of the plots. matplotlib is Debian's
-python3-matplotlib (hence /usr/bin/python3).
+python3-matplotlib or matplotlib from pip.
 """
 import argparse
 import glob
@@ -201,10 +204,14 @@ def plots(res, img_dir):
     os.makedirs(img_dir, exist_ok=True)
     omp = openmp_name(res)
     written = []
+    one_thread = []  # workloads measured at one thread count only: bars, not curves
     for wl in res.workloads():
         serial = res.serial_time(wl)
         threads = res.threads(wl)
         if not serial or not threads:
+            continue
+        if len(threads) < 2:
+            one_thread.append(wl)
             continue
         fig, ax = plt.subplots(figsize=(6.4, 4.4))
         for v in res.variants(wl):
@@ -218,6 +225,7 @@ def plots(res, img_dir):
         ax.set_yscale("log", base=2)  # variants span orders of magnitude; ideal stays a straight line
         ax.set_xticks(threads)
         ax.set_xticklabels([str(t) for t in threads])
+        set_ratio_ticks(ax)
         ax.set_xlabel("threads")
         ax.set_ylabel("speed-up over serial")
         ax.set_title(f"{wl}  (serial {fmt_time(serial)}; omp = {omp})", fontsize=9)
@@ -239,14 +247,23 @@ def plots(res, img_dir):
         variants = sorted({v for d in bars.values() for v in d}, key=lambda v: (v != "serial", v))
         fig, ax = plt.subplots(figsize=(max(6.4, 1.3 * len(wls) + 2), 4.6))
         width = 0.8 / len(variants)
+        present = [v for d in bars.values() for v in d.values()]
+        floor = min(present) / 1.5  # where an "n/a" label sits on the log axis
         for i, v in enumerate(variants):
             xs = [j + i * width for j in range(len(wls))]
-            ax.bar(xs, [bars[w].get(v, 0) for w in wls], width, label=v)
+            bar = ax.bar(xs, [bars[w].get(v, float("nan")) for w in wls], width, label=v)
+            for x, w in zip(xs, wls):
+                if v not in bars[w]:  # the variant does not exist for this workload, or was not run
+                    ax.text(x, floor, "n/a", rotation=90, ha="center", va="bottom", fontsize=6,
+                            color=bar.patches[0].get_facecolor())
         ax.set_xticks([j + 0.4 - width / 2 for j in range(len(wls))])
         ax.set_xticklabels(wls, rotation=20, fontsize=8)
         ax.set_yscale("log")
+        ax.set_ylim(bottom=floor / 1.2)
         ax.set_ylabel("ns per node / task, 1 thread")
-        ax.set_title(f"Per-task cost at 1 thread (omp = {omp})", fontsize=9)
+        ax.set_title(f"Per-task cost at 1 thread (omp = {omp}); lower is better\n"
+                     "n/a: no such variant for that workload (tempo_fork and tbb_invoke need binary forks) "
+                     "or not in this run", fontsize=8)
         ax.legend(fontsize=7, ncol=2)
         ax.grid(True, axis="y", alpha=0.3)
         fig.tight_layout()
@@ -254,7 +271,51 @@ def plots(res, img_dir):
         fig.savefig(path, dpi=110)
         plt.close(fig)
         written.append(path)
+
+    # Loops measured at one thread only (saxpy, reduce): cost relative to the plain loop.
+    if one_thread:
+        variants = sorted({v for wl in one_thread for v in res.variants(wl) if v != "serial"})
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        width = 0.8 / max(1, len(variants))
+        for i, v in enumerate(variants):
+            xs, ys = [], []
+            for j, wl in enumerate(one_thread):
+                t = res.threads(wl)[0]
+                r = res.rows.get((wl, v, t))
+                if r and r["time_ns"]:
+                    xs.append(j + i * width)
+                    ys.append(r["time_ns"] / res.serial_time(wl))
+            bar = ax.bar(xs, ys, width, label=v)
+            for x, y in zip(xs, ys):
+                ax.text(x, y, f"{y:.3f}", ha="center", va="bottom", fontsize=7)
+        ax.axhline(1.0, color="gray", linestyle=":", label="plain loop")
+        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(one_thread))])
+        ax.set_xticklabels(one_thread, fontsize=8)
+        ax.set_ylim(0.9, None)
+        ax.set_ylabel("time / plain serial loop (1 thread)")
+        ax.set_title(f"Loop overhead at 1 thread; lower is better (omp = {omp})", fontsize=9)
+        ax.legend(fontsize=7)
+        ax.grid(True, axis="y", alpha=0.3)
+        fig.tight_layout()
+        path = os.path.join(img_dir, "loops_1thread.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
     return written
+
+
+def set_ratio_ticks(ax):
+    """Readable ticks on a log2 ratio axis: powers of two, or more when the range is narrow."""
+    import math
+    lo, hi = ax.get_ylim()
+    ticks = [2.0 ** k for k in range(math.floor(math.log2(lo)), math.ceil(math.log2(hi)) + 1)]
+    ticks = [t for t in ticks if lo <= t <= hi]
+    if len(ticks) < 4:  # a narrow range: five ticks spread evenly on the log axis
+        ticks = [lo * (hi / lo) ** (k / 4) for k in range(5)]
+        ticks = [float(f"{t:.2g}") for t in ticks]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([f"{t:g}x" for t in ticks])
+    ax.minorticks_off()
 
 
 def main():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plot fan-out throughput against N from tempo_gpu_bench's JSON (Google Benchmark).
 
-One panel per message length; one line per variant (cpu_1t, cpu_all, dispatch_cpu,
+One panel per message length (two per row), one legend below them; one line per variant (cpu_1t, cpu_all, dispatch_cpu,
 openssl_1t, gpu_kernel, gpu_h2h_pinned, gpu_h2h_pageable, auto, auto_pinned); the
 CPU/GPU crossover (first N where the GPU host-to-host beats all CPU cores) is marked.
 
@@ -49,7 +49,12 @@ def main():
     import matplotlib.pyplot as plt
 
     lengths = sorted({l for (_, l) in series})
-    fig, axes = plt.subplots(1, len(lengths), figsize=(5.2 * len(lengths), 4.6), squeeze=False)
+    cols = 2 if len(lengths) > 1 else 1
+    rows = (len(lengths) + cols - 1) // cols
+    fig, grid = plt.subplots(rows, cols, figsize=(5.6 * cols, 4.0 * rows + 1.0), squeeze=False)
+    axes = [list(grid.flat)]
+    for ax in axes[0][len(lengths):]:
+        ax.set_visible(False)
     styles = {"cpu_1t": ":", "cpu_all": "-", "dispatch_cpu": "--", "openssl_1t": ":", "gpu_kernel": "-.",
               "gpu_h2h_pinned": "-", "gpu_h2h_pageable": "--", "auto": "-", "auto_pinned": "--"}
     for ax, length in zip(axes[0], lengths):
@@ -69,8 +74,16 @@ def main():
         ax.set_xlabel("N (messages)")
         ax.set_ylabel("digests / s")
         ax.grid(True, which="both", alpha=0.3)
-    axes[0][0].legend(fontsize=7)
-    fig.tight_layout()
+    # One legend for every panel, below them (same variants, same styles in each panel).
+    handles, labels = {}, []
+    for ax in axes[0][: len(lengths)]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in handles:
+                handles[lab] = h
+                labels.append(lab)
+    fig.legend([handles[l] for l in labels], labels, loc="lower center", ncol=min(5, len(labels)), fontsize=8,
+               frameon=False)
+    fig.tight_layout(rect=(0, 0.9 / (4.0 * rows + 1.0) + 0.03, 1, 1))
     fig.savefig(a.out, dpi=120)
     print("wrote", a.out)
 
