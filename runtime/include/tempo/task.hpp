@@ -19,7 +19,7 @@ namespace detail {
 class PoolCore;
 class RunScope;
 struct SchedulerAccess;
-template <class F>
+template <class F, bool Owned = false>
 class ForkCore;
 // Scope exit of an unjoined Fork: drop the queued job / wait for the taken one.
 void abandon_queued(JobBase& job) noexcept;
@@ -76,7 +76,7 @@ class alignas(64) Task {
   std::size_t thread_count() const noexcept;
 
  private:
-  template <class F>
+  template <class F, bool Owned>
   friend class detail::ForkCore;
   friend class Signal;
   friend void detail::abandon_queued(detail::JobBase&) noexcept;
@@ -110,8 +110,8 @@ class alignas(64) Task {
 
   template <class FA, class FB>
   std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
-  template <class FA, class FBv>
-  detail::branch_result_t<FA> run_first(FA& fa, detail::ForkCore<FBv>& fork);
+  template <class FA, class Fork>
+  detail::branch_result_t<FA> run_first(FA& fa, Fork& fork);
   [[gnu::cold, gnu::noinline]] void on_heartbeat();
   void promote_oldest_now();
   void wait_for_job(detail::JobBase& job);
@@ -168,15 +168,17 @@ struct SchedulerAccess {
 
 // The fork itself, without clean-up on scope exit: Task::join uses it directly
 // so that its fast path is only the push, the heartbeat check and the pop.
-template <class F>
+template <class F, bool Owned>
 class ForkCore : protected JobBase {
+  // Owned: the job holds its own copy of the callable (small, trivially
+  // copyable branches of Task::join), so no pointer to it is stored.
   static_assert(branch<F>, "tempo::Fork: the job must be callable as f(task) with a tempo::Task&");
-  friend class tempo::Task;  // join's exception path: after_first_threw
+  friend class tempo::Task;  // join: after_first_threw, fn()
 
  public:
   using result_type = branch_result_t<F>;
 
-  ForkCore(Task& t, F& f) noexcept(!assertions_enabled) : fn_(&f) {
+  ForkCore(Task& t, F& f) noexcept(!assertions_enabled) : fn_(init(f)) {
     execute = &run_promoted;
     if constexpr (assertions_enabled) {
       t.check_owner_thread();
@@ -232,7 +234,7 @@ class ForkCore : protected JobBase {
   // callable through fn_, so that the caller's landing pad needs only `this`.
   [[gnu::cold, gnu::noinline]] void after_first_threw(Task& t) {
     try {
-      if (join(t) == nullptr) invoke_branch(*fn_, t);
+      if (join(t) == nullptr) invoke_branch(fn(), t);
       else release_result();
     } catch (...) {
       release_result();
@@ -241,10 +243,18 @@ class ForkCore : protected JobBase {
 
   static void run_promoted(JobBase* base, Task& thief) noexcept {
     auto* self = static_cast<ForkCore*>(base);
-    self->result_.fill(*self->fn_, thief);
+    self->result_.fill(self->fn(), thief);
   }
 
-  F* fn_;
+  static auto init(F& f) noexcept {
+    if constexpr (Owned) return std::remove_const_t<F>(f);
+    else return &f;
+  }
+  F& fn() noexcept {
+    if constexpr (Owned) return fn_;
+    else return *fn_;
+  }
+  std::conditional_t<Owned, std::remove_const_t<F>, F*> fn_;
   std::uint32_t depth_;  // set only when assertions are on
   ResultSlot<result_type> result_;
 };
@@ -310,8 +320,8 @@ template <class FA, class FB>
   if constexpr (branch<FA> && branch<FB>) return join_branches<FA, FB>(fa, fb);
 }
 
-template <class FA, class FBv>
-[[gnu::always_inline]] inline detail::branch_result_t<FA> Task::run_first(FA& fa, detail::ForkCore<FBv>& fork) {
+template <class FA, class Fork>
+[[gnu::always_inline]] inline detail::branch_result_t<FA> Task::run_first(FA& fa, Fork& fork) {
   try {
     return detail::invoke_branch(fa, *this);
   } catch (...) {
@@ -326,25 +336,23 @@ template <class FA, class FB>
   using RB = detail::branch_result_t<FB>;
   using FBv = std::remove_reference_t<FB>;
   // Small, trivially copyable branches (lambdas capturing a few values) are
-  // copied before the fork publishes fb's address: the inline call then uses
-  // captures still in registers instead of reloading them through the job.
+  // copied into the job: no pointer to them is stored, the caller's temporary
+  // disappears, and both a thief and the inline call below run the copy.
   // Only for const-callable branches: a mutable functor's state must change in
   // the object the caller passed.
   constexpr bool copy_fb = std::is_trivially_copyable_v<FBv> && sizeof(FBv) <= 4 * sizeof(void*) &&
                            std::is_invocable_v<const FBv&, Task&>;
-  using FBlocal = std::conditional_t<copy_fb, std::remove_const_t<FBv>, FBv&>;
-  FBlocal fb_inline = fb;
-  detail::ForkCore<FBv> fork(*this, fb);
+  detail::ForkCore<FBv, copy_fb> fork(*this, fb);
   tick();  // makes even a single, un-nested fork shareable
   // A try block rather than a guard object: the guard's fields were stored
   // on every join; the landing pad needs nothing the frame does not hold.
-  RA a = run_first<FA, FBv>(fa, fork);
+  RA a = run_first(fa, fork);
   if (RB* taken = fork.join(*this)) [[unlikely]] {
     RB b = std::move(*taken);
     fork.release_result();
     return {std::move(a), std::move(b)};
   }
-  return {std::move(a), detail::invoke_branch(fb_inline, *this)};
+  return {std::move(a), detail::invoke_branch(fork.fn(), *this)};  // fb itself, or the job's copy of it
 }
 
 }  // namespace tempo
