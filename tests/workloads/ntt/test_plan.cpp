@@ -64,3 +64,19 @@ TEST_CASE("bad spans name the index and value", "[plan]") {
   CHECK_THAT(error_of([&] { p.pointwise_add(b, b, a); }), Catch::Contains("pointwise_add: acc[17]"));
   CHECK_NOTHROW(p.forward_unchecked(a));  // documented: no value scan
 }
+
+TEST_CASE("a given root other than the smallest", "[plan]") {
+  const std::uint64_t q = 8380417, psi3 = ntt_test::powmod(1753, 3, q);  // also a primitive 512th root
+  const Plan p(256, q, psi3);
+  CHECK(p.psi() == psi3);
+  ntt_test::Rng r(3);
+  auto a = ntt_test::random_poly(r, 256, q), b = ntt_test::random_poly(r, 256, q);
+  auto x = a;
+  p.forward(x);
+  CHECK(x[0] == ntt_test::ntt_coeff(a, 0, q, psi3));
+  p.inverse(x);
+  CHECK(x == a);
+  std::vector<std::uint64_t> out(256);
+  tempo::ntt::multiply(p, a, b, out);
+  CHECK(out == ntt_test::negacyclic(a, b, q));
+}
