@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Summarizes bench_ntt JSON (Google Benchmark) against issue 8's targets and the anchors.
 
-usage: summarize.py bench_ntt.json [bench_nodevice.json]
+usage: summarize.py BENCH.json... [--nodevice NODEVICE.json]
 Prints a markdown table; writes summary.json beside the first file (Lux style: one
-entry per row with median_us, p99_us, reps, ntt_per_s)."""
+entry per row with median_us, p99_us, reps, ntt_per_s). Missing files are skipped."""
 import json
 import os
 import re
@@ -12,8 +12,13 @@ import sys
 
 def load(path):
     rows = {}
-    with open(path) as f:
-        for b in json.load(f)["benchmarks"]:
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError):  # no rows matched (e.g. no device) or a run cut short
+        return rows
+    if True:
+        for b in data.get("benchmarks", []):
             name = re.sub(r"/iterations:\d+/manual_time$", "", b["name"])
             rows[name] = b
     return rows
@@ -42,8 +47,17 @@ def fmt(x, unit=""):
 
 
 def main():
-    rows = load(sys.argv[1])
-    nodev = load(sys.argv[2]) if len(sys.argv) > 2 and os.path.exists(sys.argv[2]) else {}
+    args = sys.argv[1:]
+    nodev = {}
+    if "--nodevice" in args:
+        i = args.index("--nodevice")
+        if i + 1 < len(args) and os.path.exists(args[i + 1]):
+            nodev = load(args[i + 1])
+        args = args[:i] + args[i + 2:]
+    rows = {}
+    for a in args:
+        if os.path.exists(a):
+            rows.update(load(a))
     out = []
 
     def target(what, pattern, key, unit, goal, ok, src=None):
@@ -108,7 +122,7 @@ def main():
     print("\n".join(out))
     lux = [{"name": k, **{f: v.get(f) for f in ("median_us", "p99_us", "reps", "ntt_per_s", "host_median_us") if f in v}}
            for k, v in rows.items()]
-    with open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "summary.json"), "w") as f:
+    with open(os.path.join(os.path.dirname(os.path.abspath(args[0])), "summary.json"), "w") as f:
         json.dump(lux, f, indent=1)
 
 

@@ -26,16 +26,27 @@ log "GPU gate: 1000 seeds x 3 presets x 2 surfaces, CPU = GPU bytes; resident ch
 timeout 200 "$B/tempo_ntt_tests" "[gpu]" > "$O/tests_gpu.txt" 2>&1
 log "rc=$?"; grep -E "gate|SKIPPED|passed|failed" "$O/tests_gpu.txt" | tail -4 | tee -a "$O/log.txt"
 
-log "bench: one core (each path), pool batches, GPU (kernel, host to host, resident)"
-timeout 400 "$B/bench_ntt" --benchmark_out="$O/bench_ntt.json" --benchmark_out_format=json > "$O/bench_ntt.txt" 2>&1
-log "rc=$?"; grep -E "^(cpu_api/(PN10QP27|n1024_q60|n2048_q60)/fwd|gpu_kernel/(PN10QP27|n1024_q60)/fwd)" "$O/bench_ntt.txt" | tee -a "$O/log.txt"
+# The bench in three parts, each with its own JSON, so one part running long loses nothing else.
+log "bench 1/3: one core, one polynomial, each CPU path and the public API"
+timeout 120 "$B/bench_ntt" --benchmark_filter='^cpu(_api)?/' --benchmark_out="$O/bench_cpu1.json" \
+  --benchmark_out_format=json > "$O/bench_cpu1.txt" 2>&1
+log "rc=$?"; grep -E "^cpu_api/(PN10QP27|PN11QP54|n1024_q50|n1024_q60|n2048_q60)/fwd" "$O/bench_cpu1.txt" | tee -a "$O/log.txt"
+log "bench 2/3: batches on the pool (1 and all threads, cpu and auto backends, a user's parallel_for)"
+timeout 150 "$B/bench_ntt" --benchmark_filter='^cpu_(batch|loop)/' --benchmark_out="$O/bench_cpu_batch.json" \
+  --benchmark_out_format=json > "$O/bench_cpu_batch.txt" 2>&1
+log "rc=$?"
+log "bench 3/3: GPU (launch floor, kernel time on resident data, host to host, engine-resident)"
+timeout 240 "$B/bench_ntt" --benchmark_filter='^gpu' --benchmark_out="$O/bench_gpu.json" \
+  --benchmark_out_format=json > "$O/bench_gpu.txt" 2>&1
+log "rc=$?"; grep -E "^gpu_(floor|kernel/(PN10QP27|n1024_q60)/fwd/count:1/)" "$O/bench_gpu.txt" | tee -a "$O/log.txt"
 
 log "TEMPO_BACKEND=auto vs cpu with the device hidden (CUDA_VISIBLE_DEVICES='')"
-CUDA_VISIBLE_DEVICES= timeout 120 "$B/bench_ntt" --benchmark_filter='cpu_batch/' \
+CUDA_VISIBLE_DEVICES= timeout 120 "$B/bench_ntt" --benchmark_filter='cpu_batch/(MLDSA|PN10QP27|n1024_q60)/' \
   --benchmark_out="$O/bench_nodevice.json" --benchmark_out_format=json > "$O/bench_nodevice.txt" 2>&1
 log "rc=$?"
 
 if command -v python3 > /dev/null; then
-  python3 bench/ntt/summarize.py "$O/bench_ntt.json" "$O/bench_nodevice.json" > "$O/summary.md" 2>&1
+  python3 bench/ntt/summarize.py "$O/bench_cpu1.json" "$O/bench_cpu_batch.json" "$O/bench_gpu.json" \
+    --nodevice "$O/bench_nodevice.json" > "$O/summary.md" 2>&1
   log "summary rc=$?"; cat "$O/summary.md" >> "$O/log.txt"
 fi
