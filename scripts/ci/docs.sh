@@ -28,6 +28,20 @@ for f in docs/guide/examples/*.cpp; do
 done
 [ "$status" -eq 0 ] || { echo "docs.sh: a guide example does not compile" >&2; exit 1; }
 
+echo "== guide snippets (every cpp block of docs/guide/*.md is cut from an example)"
+python3 - <<'PY'
+import glob, re, sys
+examples = {f: open(f).read() for f in glob.glob("docs/guide/examples/*.cpp")}
+bad = 0
+for md in sorted(glob.glob("docs/guide/*.md")):
+    for k, block in enumerate(re.findall(r"```cpp\n(.*?)```", open(md).read(), re.S)):
+        if not any(block in text for text in examples.values()):
+            print(f"FAIL {md}: cpp block {k + 1} is not in any docs/guide/examples/*.cpp:\n{block}")
+            bad += 1
+print("ok   every snippet is in an example" if not bad else "")
+sys.exit(1 if bad else 0)
+PY
+
 echo "== doxygen $(doxygen --version)"
 mkdir -p build/docs
 log=build/docs/doxygen.log
