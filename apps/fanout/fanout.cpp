@@ -1,5 +1,7 @@
 #include "fanout.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <type_traits>
 
 #include "command.hpp"
@@ -125,8 +128,9 @@ Processor::~Processor() {
 std::size_t Processor::retained_bytes() const noexcept {
   std::size_t offs = req_.offsets.capacity();
   for (const auto& o : offsets_) offs += o.capacity();
-  return in_.size() + req_.data.size() + chunk_[0].size() + chunk_[1].size() + chunk_[2].size() + text_.capacity() +
-         8 * offs;
+  std::size_t bufs = in_.size() + req_.data.size() + raw_.size();
+  for (std::size_t j = 0; j < 3; ++j) bufs += chunk_[j].size() + stage_[j].size();
+  return bufs + text_.capacity() + 8 * offs;
 }
 
 void Processor::trim() {
@@ -145,6 +149,8 @@ void Processor::trim() {
   for (auto& o : offsets_) std::vector<std::uint64_t>().swap(o);
   writer_.drain();  // text_ and chunk_ belong to the writer's last job until it is over
   for (auto& c : chunk_) c = gpu::HostBuffer();
+  for (auto& c : stage_) c = gpu::HostBuffer();
+  raw_ = gpu::HostBuffer();
   std::string().swap(text_);
 }
 
@@ -169,84 +175,158 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
     ~Drain() { w.drain(); }
   } drain{writer_};
 
-  const std::size_t size = read_input(t, in_path, in_, opt_.input_limit);
-  b.read = ms_since(t0);
-  const auto t1 = Clock::now();
-  if (binary) {
-    if (!parse_binary_uniform(t, in_.data(), size, req_)) {
-      std::swap(in_, req_.data);
-      parse_binary_in_place(req_, size);
-    }
-  } else {
-    parse_sexpr(std::string_view(reinterpret_cast<const char*>(in_.data()), size), req_);
-  }
-  b.parse = ms_since(t1);
+  HashTotals sum;
+  double writer_busy = 0;  // written by the writer's jobs, read after wait()
+  std::size_t n = 0, ob = 0;
+  const auto chunk_messages = [&] { return std::max<std::size_t>(1, opt_.chunk_bytes / ob); };
 
-  const std::size_t n = req_.n, ob = req_.out_bytes;
-  const std::size_t per = std::max<std::size_t>(1, opt_.chunk_bytes / ob);  // messages per chunk
-  const std::size_t cap = std::min(per, n) * ob;
-  for (std::size_t j = 0; j < 3 && j * per < std::max<std::size_t>(n, 1); ++j) ensure_fresh(chunk_[j], cap + 1);
-  if (binary) {
+  // Chunk k+1 is prepared and submitted to the engine before chunk k is joined (the
+  // GPU overlaps neighbouring chunks' copies and kernels; on the CPU path submit()
+  // hashes nothing until join()), and chunk k goes to the writer while k+1 hashes.
+  // Three buffers of each kind: chunk k-1 being written, k joined, k+1 submitted.
+  // Returns false, with nothing left in flight but the writer, if prepare fails.
+  auto pipeline = [&](std::size_t chunks, std::size_t per, auto&& prepare, auto&& submit) -> bool {
+    if (chunks == 0) return true;
+    if (!prepare(0)) return false;
+    auto th = Clock::now();
+    gpu::Offload current = submit(0);
+    b.hash += ms_since(th);
+    for (std::size_t k = 0; k < chunks; ++k) {
+      gpu::Offload next;
+      if (k + 1 < chunks) {
+        if (!prepare(k + 1)) return false;  // `current` waits for its device work as it goes
+        th = Clock::now();
+        next = submit(k + 1);
+        b.hash += ms_since(th);
+      }
+      th = Clock::now();
+      sum.add(current.join(t));
+      current = std::move(next);
+      b.hash += ms_since(th);
+      ++b.chunks;
+      const std::size_t m = std::min(per, n - k * per);
+      const std::uint8_t* const digests = chunk_[k % 3].data();
+      // post() first waits for chunk k-1's write; a write error surfaces here.
+      writer_.post([this, &file, &writer_busy, digests, m, ob = ob, binary] {
+        const auto tw = Clock::now();
+        if (binary) {
+          file.write(digests, m * ob);
+        } else {
+          text_.resize(m * sexpr_entry_size(ob));
+          sexpr_entries(digests, m, ob, text_.data());
+          file.write(text_.data(), text_.size());
+        }
+        writer_busy += ms_since(tw);
+      });
+    }
+    return true;
+  };
+
+  // A large binary request of one message length is streamed: chunk k+1 is read and
+  // gathered while chunk k hashes and chunk k-1 is written, so reading hides behind
+  // the rest. Anything else (another shape, a length that differs, a file that
+  // changes meanwhile) falls back to the whole-file path below, which also words
+  // the errors.
+  auto stream = [&]() -> bool {
+    UniqueFd fd(::open(in_path.c_str(), O_RDONLY | O_CLOEXEC));
+    struct stat st {};
+    if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 12) return false;
+    const auto size = static_cast<std::size_t>(st.st_size);
+    std::uint8_t head[12];
+    if (!read_exact_at(t, fd.get(), head, 12, 0)) return false;
+    const std::optional<UniformLayout> u = uniform_layout(head, size);
+    if (!u) return false;
+    n = u->n;
+    ob = u->out_bytes;
+    const std::size_t per = chunk_messages(), chunks = (n + per - 1) / per, len = u->len, rec = 4 + len;
+    if (chunks < 2) return false;  // one chunk: nothing to overlap
+    ensure_fresh(raw_, per * rec + 1);
+    for (std::size_t j = 0; j < 3; ++j) {
+      ensure_fresh(stage_[j], per * len + 1);
+      ensure_fresh(chunk_[j], per * ob + 1);
+    }
     std::uint8_t h[8];
     binary_header(h, n, ob);
     file.write(h, 8);
-  } else {
-    const std::string head = sexpr_head(n, ob);
-    file.write(head.data(), head.size());
-  }
-
-  HashTotals sum;
-  double writer_busy = 0;  // written by the writer's jobs, read after wait()
-  const std::uint8_t* const data = req_.data.data();
-  // Chunk k goes to the engine before chunk k-1 is waited for, so that the GPU's
-  // copies and kernels of neighbouring chunks overlap (on the CPU path submit()
-  // hashes nothing until join()). Three buffers: chunk k-1 being written, k being
-  // joined, k+1 submitted.
-  auto submit = [&](std::size_t k) {
-    const std::size_t a = k * per, m = std::min(per, n - a);
-    const std::span<std::uint8_t> out{chunk_[k % 3].data(), m * ob};
-    if (req_.uniform) {
-      const std::size_t len = req_.uniform_len;
-      const gpu::FixedBatch batch{{data + a * len, m * len}, len, m};
-      return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
-    }
-    // The engine reads the offsets until join(): one rebased copy per buffer.
-    std::vector<std::uint64_t>& offs = offsets_[k % 3];
-    const std::uint64_t* src = req_.offsets.data() + a;
-    offs.resize(m + 1);
-    for (std::size_t j = 0; j <= m; ++j) offs[j] = src[j] - src[0];
-    const crypto::MessageBatch batch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs};
-    return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
+    auto prepare = [&](std::size_t k) {
+      const std::size_t a = k * per, m = std::min(per, n - a);
+      const auto tr = Clock::now();
+      const bool got = read_exact_at(t, fd.get(), raw_.data(), m * rec, 8 + a * rec);
+      b.read += ms_since(tr);
+      if (!got) return false;
+      const auto tg = Clock::now();
+      const bool ok = gather_uniform(t, raw_.data(), m, len, stage_[k % 3].data());
+      b.parse += ms_since(tg);
+      return ok;
+    };
+    auto submit = [&](std::size_t k) {
+      const std::size_t a = k * per, m = std::min(per, n - a);
+      const gpu::FixedBatch batch{{stage_[k % 3].data(), m * len}, len, m};
+      return gpu::submit(t, opt_.algo, batch, ob, {chunk_[k % 3].data(), m * ob}, opt_.backend);
+    };
+    if (!pipeline(chunks, per, prepare, submit)) return false;
+    std::uint8_t extra;  // the file must end where the header said
+    return ::pread(fd.get(), &extra, 1, static_cast<off_t>(size)) == 0;
   };
-  if (n == 0) {  // still checks the algorithm against out_bytes
-    const gpu::FixedBatch none{{data, 0}, 0, 0};
-    sum.add(gpu::hash_batch(t, opt_.algo, none, ob, {}, opt_.backend));
-  }
-  const std::size_t chunks = n == 0 ? 0 : (n + per - 1) / per;
-  const auto th0 = Clock::now();
-  auto current = chunks > 0 ? submit(0) : gpu::Offload{};
-  b.hash += ms_since(th0);
-  for (std::size_t k = 0; k < chunks; ++k) {
-    const auto th = Clock::now();
-    auto next = k + 1 < chunks ? submit(k + 1) : gpu::Offload{};
-    sum.add(current.join(t));
-    current = std::move(next);
-    b.hash += ms_since(th);
-    ++b.chunks;
-    const std::size_t m = std::min(per, n - k * per);
-    const std::uint8_t* const digests = chunk_[k % 3].data();
-    // post() first waits for chunk k-1's write; a write error surfaces here.
-    writer_.post([this, &file, &writer_busy, digests, m, ob, binary] {
-      const auto tw = Clock::now();
-      if (binary) {
-        file.write(digests, m * ob);
-      } else {
-        text_.resize(m * sexpr_entry_size(ob));
-        sexpr_entries(digests, m, ob, text_.data());
-        file.write(text_.data(), text_.size());
+
+  b.streamed = binary && opt_.stream_input && stream();
+  if (!b.streamed) {
+    if (b.chunks > 0 || binary) {  // a stream that gave up: start the output again
+      writer_.drain();
+      file.rewind();
+      sum = HashTotals{};
+      writer_busy = 0;
+      b.chunks = 0;
+    }
+    const auto tr = Clock::now();
+    const std::size_t size = read_input(t, in_path, in_, opt_.input_limit);
+    b.read += ms_since(tr);
+    const auto tp = Clock::now();
+    if (binary) {
+      if (!parse_binary_uniform(t, in_.data(), size, req_)) {
+        std::swap(in_, req_.data);
+        parse_binary_in_place(req_, size);
       }
-      writer_busy += ms_since(tw);
-    });
+    } else {
+      parse_sexpr(std::string_view(reinterpret_cast<const char*>(in_.data()), size), req_);
+    }
+    b.parse += ms_since(tp);
+
+    n = req_.n;
+    ob = req_.out_bytes;
+    const std::size_t per = chunk_messages(), chunks = n == 0 ? 0 : (n + per - 1) / per;
+    for (std::size_t j = 0; j < std::min<std::size_t>(3, std::max<std::size_t>(chunks, 1)); ++j)
+      ensure_fresh(chunk_[j], std::min(per, n) * ob + 1);
+    if (binary) {
+      std::uint8_t h[8];
+      binary_header(h, n, ob);
+      file.write(h, 8);
+    } else {
+      const std::string head = sexpr_head(n, ob);
+      file.write(head.data(), head.size());
+    }
+    const std::uint8_t* const data = req_.data.data();
+    if (n == 0) {  // still checks the algorithm against out_bytes
+      const gpu::FixedBatch none{{data, 0}, 0, 0};
+      sum.add(gpu::hash_batch(t, opt_.algo, none, ob, {}, opt_.backend));
+    }
+    auto submit = [&](std::size_t k) {
+      const std::size_t a = k * per, m = std::min(per, n - a);
+      const std::span<std::uint8_t> out{chunk_[k % 3].data(), m * ob};
+      if (req_.uniform) {
+        const std::size_t len = req_.uniform_len;
+        const gpu::FixedBatch batch{{data + a * len, m * len}, len, m};
+        return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
+      }
+      // The engine reads the offsets until join(): one rebased copy per buffer.
+      std::vector<std::uint64_t>& offs = offsets_[k % 3];
+      const std::uint64_t* src = req_.offsets.data() + a;
+      offs.resize(m + 1);
+      for (std::size_t j = 0; j <= m; ++j) offs[j] = src[j] - src[0];
+      const crypto::MessageBatch batch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs};
+      return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
+    };
+    pipeline(chunks, per, [](std::size_t) { return true; }, submit);
   }
   writer_.wait();
   b.writer_busy = writer_busy;
@@ -265,10 +345,10 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
     std::fprintf(stderr,
                  "tempo-fanout: %zu x %zu B -> %s (cpu %zu, gpu %zu, devices %d) load %.3f ms [read %.3f parse %.3f], "
                  "hash %.3f ms [in %.3f kernel %.3f out %.3f cpu %.3f], write %.3f ms [commit %.3f writer %.3f], "
-                 "total %.3f ms, %zu chunks; %s\n",
+                 "total %.3f ms, %zu chunks%s; %s\n",
                  n, ob, sum.ran_on.c_str(), sum.cpu_items, sum.gpu_items, sum.devices, b.read + b.parse, b.read,
                  b.parse, b.hash, sum.copy_in, sum.kernel, sum.copy_out, sum.cpu, b.write, b.commit, b.writer_busy,
-                 b.total, b.chunks, one_line(sum.reason).c_str());
+                 b.total, b.chunks, b.streamed ? " streamed" : "", one_line(sum.reason).c_str());
 }
 
 void Processor::serve(std::istream& in, std::ostream& out) {

@@ -1,8 +1,9 @@
 // tempo-fanout's request processing and daemon loop, as a library so the tests can
 // drive it in-process too.
 //
-// A request is read whole (memory about the input's size, at most physical memory),
-// then hashed and written in chunks of about Options::chunk_bytes of digests: while
+// A request is read whole (memory proportional to the input's size; a large binary
+// request of one message length is instead read chunk by chunk), then hashed and
+// written in chunks of about Options::chunk_bytes of digests: while
 // the pool (or the GPU) hashes chunk k (and the GPU already has chunk k+1), a writer
 // thread writes chunk k-1. Memory
 // therefore does not depend on what the request asks for (up to 16 GiB of output
@@ -37,6 +38,9 @@ struct Options {
   std::size_t retain_bytes = std::size_t{256} << 20;
   // Inputs larger than this are refused (default: physical memory).
   std::size_t input_limit = 0;
+  // Large binary requests of one message length are read chunk by chunk, the read
+  // overlapping hashing and writing (TEMPO_FANOUT_STREAM=0 turns it off).
+  bool stream_input = true;
 };
 
 // Where one request's time went (milliseconds, wall clock, on the request's
@@ -49,6 +53,7 @@ struct Breakdown {
   double writer_busy = 0;      // the writer thread's own time (overlaps hashing)
   double total = 0;
   std::size_t chunks = 0;
+  bool streamed = false;       // read chunk by chunk (large binary requests of one length)
 };
 
 class Processor {
@@ -99,6 +104,8 @@ class Processor {
   Request req_;                 // the parsed messages
   gpu::HostBuffer in_;          // the file as read
   gpu::HostBuffer chunk_[3];    // digests of chunks submitted / joined / being written
+  gpu::HostBuffer raw_;         // streamed: one chunk's records as read
+  gpu::HostBuffer stage_[3];    // streamed: chunks' messages, gathered
   std::string text_;            // S-expression entries of the chunk being written
   std::vector<std::uint64_t> offsets_[3];  // each in-flight chunk's offsets, rebased
   UniqueFd replaced_;           // OUT's old file, freed after the answer

@@ -95,6 +95,21 @@ std::size_t physical_memory() noexcept {
   return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
 }
 
+bool read_exact_at(Task& t, int fd, std::uint8_t* dst, std::size_t len, std::size_t off) {
+  if (len < kParallelReadMin || t.thread_count() < 2) {
+    int err = 0;
+    return pread_full(fd, dst, len, off, err) == len;
+  }
+  const std::size_t pieces = (len + kReadPiece - 1) / kReadPiece;
+  std::atomic<bool> ok{true};
+  tempo::parallel_for(t, 0, pieces, [&](std::size_t k) {
+    const std::size_t at = k * kReadPiece, n = std::min(kReadPiece, len - at);
+    int err = 0;
+    if (pread_full(fd, dst + at, n, off + at, err) != n) ok.store(false, std::memory_order_relaxed);
+  });
+  return ok.load(std::memory_order_relaxed);
+}
+
 std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, std::size_t limit) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) throw std::runtime_error(sys_error("cannot open input", path, errno));
@@ -111,23 +126,8 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
   grow(buf, hint + 1, path, 0);
 
   std::size_t got = 0;
-  if (hint >= kParallelReadMin && t.thread_count() > 1) {
-    const std::size_t pieces = (hint + kReadPiece - 1) / kReadPiece;
-    std::atomic<bool> short_read{false};
-    std::atomic<int> error{0};
-    std::uint8_t* const dst = buf.data();
-    tempo::parallel_for(t, 0, pieces, [&](std::size_t k) {
-      const std::size_t off = k * kReadPiece, len = std::min(kReadPiece, hint - off);
-      int err = 0;
-      if (pread_full(fd.get(), dst + off, len, off, err) != len) {
-        if (err != 0) error.store(err, std::memory_order_relaxed);
-        short_read.store(true, std::memory_order_relaxed);
-      }
-    });
-    if (const int err = error.load(); err != 0) throw std::runtime_error(sys_error("cannot read input", path, err));
-    // A file that shrank meanwhile is read again from the start, one piece after another.
-    got = short_read.load() ? 0 : hint;
-  }
+  // A file that shrank meanwhile is read again from the start, piece after piece.
+  if (hint >= kParallelReadMin && read_exact_at(t, fd.get(), buf.data(), hint, 0)) got = hint;
   // The rest (everything for small files, pipes and /proc): to end of file.
   for (;;) {
     if (got + 1 >= buf.size()) {
@@ -207,6 +207,11 @@ void OutputFile::write(const void* data, std::size_t size) {
     if (w <= 0) throw std::runtime_error(sys_error("cannot write output", path_, w < 0 ? errno : EIO));
     done += static_cast<std::size_t>(w);
   }
+}
+
+void OutputFile::rewind() {
+  if (::ftruncate(fd_.get(), 0) != 0 || ::lseek(fd_.get(), 0, SEEK_SET) != 0)
+    throw std::runtime_error(sys_error("cannot rewrite output", path_, errno));
 }
 
 UniqueFd OutputFile::commit() {

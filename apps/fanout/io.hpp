@@ -48,6 +48,9 @@ class UniqueFd {
 // `limit` bytes, or that do not fit in memory, fail with a message naming the size.
 // A folder is refused.
 std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, std::size_t limit);
+// Reads exactly [off, off+len) of `fd` into dst, by several workers for large
+// ranges. False on a short read or an error (the caller falls back or reports).
+bool read_exact_at(Task& t, int fd, std::uint8_t* dst, std::size_t len, std::size_t off);
 // The default input limit: the machine's physical memory.
 std::size_t physical_memory() noexcept;
 
@@ -61,6 +64,8 @@ class OutputFile {
 
   // Appends bytes (the whole buffer, retrying short writes and EINTR).
   void write(const void* data, std::size_t size);
+  // Drops everything written so far (the next write starts the file again).
+  void rewind();
   // Syncs (when durable), renames over OUT, syncs the folder. Returns OUT's old
   // file held open (empty if there was none): freeing a large old file's pages
   // takes milliseconds, which the daemon spends after it has answered.

@@ -27,6 +27,7 @@ void usage(std::FILE* f) {
       "  --threads N: 0 to 4096; 0 (default) means $TEMPO_THREADS, else every hardware thread.\n"
       "  --no-fsync: replace OUT atomically but without syncing it to disk.\n"
       "  TEMPO_FANOUT_CHUNK_BYTES: digest bytes hashed and written per step (default 4 MiB).\n"
+      "  TEMPO_FANOUT_STREAM=0: read large binary requests whole instead of chunk by chunk.\n"
       "  daemon commands on stdin: 'process IN OUT', 'process-bin IN OUT', 'quit'\n",
       f);
 }
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     opt.backend = gpu::backend_from_env();
     env_count("TEMPO_THREADS", 1, kMaxThreads, 0);
     opt.chunk_bytes = env_count("TEMPO_FANOUT_CHUNK_BYTES", 1, std::size_t{1} << 30, opt.chunk_bytes);
+    opt.stream_input = env_count("TEMPO_FANOUT_STREAM", 0, 1, 1) == 1;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       auto value = [&](const char* name) -> std::string {

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "text.hpp"
 
@@ -247,40 +248,49 @@ void parse_binary_in_place(Request& r, std::size_t size) {
   r.data_size = wr;
 }
 
-bool parse_binary_uniform(Task& t, const std::uint8_t* in, std::size_t size, Request& r) {
-  if (size < 12) return false;
-  const std::uint64_t out_bytes = read_u32(in), n = read_u32(in + 4), len = read_u32(in + 8);
-  if (n == 0 || !out_bytes_ok(out_bytes) || !total_ok(n, out_bytes) || len > kMaxMessageBytes) return false;
+std::optional<UniformLayout> uniform_layout(const std::uint8_t* head, std::size_t size) {
+  if (size < 12) return std::nullopt;
+  const std::uint64_t out_bytes = read_u32(head), n = read_u32(head + 4), len = read_u32(head + 8);
+  if (n == 0 || !out_bytes_ok(out_bytes) || !total_ok(n, out_bytes) || len > kMaxMessageBytes) return std::nullopt;
   const std::uint64_t rec = 4 + len;
-  if ((size - 8) % rec != 0 || (size - 8) / rec != n) return false;
-  reset(r);
-  const std::size_t count = static_cast<std::size_t>(n), mlen = static_cast<std::size_t>(len);
-  ensure_fresh(r.data, count * mlen + 1);
+  if ((size - 8) % rec != 0 || (size - 8) / rec != n) return std::nullopt;
+  return UniformLayout{static_cast<std::size_t>(out_bytes), static_cast<std::size_t>(n), static_cast<std::size_t>(len)};
+}
+
+bool gather_uniform(Task& t, const std::uint8_t* records, std::size_t count, std::size_t len, std::uint8_t* out) {
+  const std::size_t rec = 4 + len;
   // Blocks of about 256 KiB of records: big enough to amortise the loop, small
   // enough to spread over every worker.
-  const std::size_t per_block = std::max<std::size_t>(1, (std::size_t{256} << 10) / static_cast<std::size_t>(rec));
+  const std::size_t per_block = std::max<std::size_t>(1, (std::size_t{256} << 10) / rec);
   const std::size_t blocks = (count + per_block - 1) / per_block;
   std::atomic<bool> bad{false};
-  std::uint8_t* const out = r.data.data();
   tempo::parallel_for(t, 0, blocks, [&](std::size_t b) {
     const std::size_t i0 = b * per_block, i1 = std::min(count, i0 + per_block);
-    const std::uint8_t* src = in + 8 + i0 * static_cast<std::size_t>(rec);
-    std::uint8_t* dst = out + i0 * mlen;
+    const std::uint8_t* src = records + i0 * rec;
+    std::uint8_t* dst = out + i0 * len;
     bool ok = true;
     for (std::size_t i = i0; i < i1; ++i) {
       ok &= read_u32(src) == len;
-      std::memcpy(dst, src + 4, mlen);
+      std::memcpy(dst, src + 4, len);
       src += rec;
-      dst += mlen;
+      dst += len;
     }
     if (!ok) bad.store(true, std::memory_order_relaxed);
   });
-  if (bad.load(std::memory_order_relaxed)) return false;
-  r.out_bytes = static_cast<std::size_t>(out_bytes);
-  r.n = count;
+  return !bad.load(std::memory_order_relaxed);
+}
+
+bool parse_binary_uniform(Task& t, const std::uint8_t* in, std::size_t size, Request& r) {
+  const std::optional<UniformLayout> u = uniform_layout(in, size);
+  if (!u) return false;
+  reset(r);
+  ensure_fresh(r.data, u->n * u->len + 1);
+  if (!gather_uniform(t, in + 8, u->n, u->len, r.data.data())) return false;
+  r.out_bytes = u->out_bytes;
+  r.n = u->n;
   r.uniform = true;
-  r.uniform_len = mlen;
-  r.data_size = count * mlen;
+  r.uniform_len = u->len;
+  r.data_size = u->n * u->len;
   return true;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -60,6 +61,17 @@ void parse_binary_in_place(Request& r, std::size_t size);
 // Returns false, with r unspecified, when the request is not of that shape or is
 // malformed; parse_binary_in_place then gives the verdict and the error message.
 bool parse_binary_uniform(Task& t, const std::uint8_t* in, std::size_t size, Request& r);
+
+// A binary request's shape when every message has the first one's length.
+struct UniformLayout {
+  std::size_t out_bytes = 0, n = 0, len = 0;
+};
+// From the first 12 bytes and the total size: the uniform layout if the size is
+// exactly that of n records of the first length, within the limits; otherwise nullopt.
+std::optional<UniformLayout> uniform_layout(const std::uint8_t* head, std::size_t size);
+// Checks that `count` records (u32 LE len | len bytes) at `records` all have length
+// `len` and copies their messages to out[0, count*len), in parallel. False on a mismatch.
+bool gather_uniform(Task& t, const std::uint8_t* records, std::size_t count, std::size_t len, std::uint8_t* out);
 
 // The S-expression result in pieces, so that it can be streamed:
 //   sexpr_head(n, ob) + n x one hash entry + sexpr_tail(timing).

@@ -11,7 +11,7 @@ digests against hashlib.shake_256. Prints and writes JSON.
 
 usage: fanout_daemon_bench.py TEMPO_FANOUT [--n 1000000] [--len 32] [--out-bytes 32]
          [--reps 10] [--warmup 2] [--backend auto] [--no-fsync] [--threads N]
-         [--chunk-bytes B] [--json FILE] [--dir DIR] [--label TEXT]
+         [--chunk-bytes B] [--no-stream] [--json FILE] [--dir DIR] [--label TEXT]
 """
 import argparse, hashlib, json, os, random, re, statistics, struct, subprocess, sys, tempfile, time
 
@@ -34,6 +34,7 @@ def main():
     ap.add_argument("--no-fsync", action="store_true")
     ap.add_argument("--threads", type=int)
     ap.add_argument("--chunk-bytes", type=int)
+    ap.add_argument("--no-stream", action="store_true", help="TEMPO_FANOUT_STREAM=0: read requests whole")
     ap.add_argument("--json")
     ap.add_argument("--dir")
     ap.add_argument("--label", default="")
@@ -57,6 +58,8 @@ def main():
     env = dict(os.environ)
     if a.chunk_bytes:
         env["TEMPO_FANOUT_CHUNK_BYTES"] = str(a.chunk_bytes)
+    if a.no_stream:
+        env["TEMPO_FANOUT_STREAM"] = "0"
     err = tempfile.TemporaryFile(mode="w+")
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True, bufsize=1,
@@ -109,7 +112,7 @@ def main():
         "first_call_ms_incl_startup": first_ms, "startup_to_first_done_ms": startup_ms,
         "round_trip_ms": times, "median_ms": statistics.median(times), "min_ms": min(times),
         "hashes_per_s": a.n / (statistics.median(times) / 1e3),
-        "breakdown": breakdown, "target_ms": 8.0, "meets_target": statistics.median(times) <= 8.0,
+        "breakdown": breakdown, "streamed": bool(timed) and all(" streamed;" in l for l in timed), "target_ms": 8.0, "meets_target": statistics.median(times) <= 8.0,
         "cuda_fanout_published_ms": 47.0, "digests_ok": ok, "bye": bye,
         "daemon_reports": timed[-3:],
     }

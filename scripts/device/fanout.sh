@@ -3,7 +3,7 @@
 # daemon benchmark (1M x 32 B binary request read, hashed, written; target
 # <= 8 ms median, cuda-fanout 47 ms) with the load/hash/write breakdown, in the
 # settings that matter: files on tmpfs (in the page cache) and on disk, with and
-# without fsync, backends auto/cuda/cpu, three chunk sizes.
+# without fsync, streamed or whole reads, backends auto/cuda/cpu, three chunk sizes.
 #
 # usage: OUT=<results folder> scripts/device/fanout.sh BIN_DIR
 #   BIN_DIR: tempo-fanout and tempo_fanout_tests from a CUDA Release build
@@ -55,11 +55,12 @@ print(f"{label:22s} median {r['median_ms']:7.2f} ms (min {r['min_ms']:6.2f})  lo
       f"[read {b.get('read_ms_median', -1):5.2f} parse {b.get('parse_ms_median', -1):5.2f}]  "
       f"hash {b.get('hash_ms_median', -1):6.2f}  write {b.get('write_ms_median', -1):6.2f} "
       f"[commit {b.get('commit_ms_median', -1):5.2f} writer {b.get('writer_ms_median', -1):6.2f}]  "
-      f"{r['filesystem']} fsync={r['fsync']} ok={r['digests_ok']} rc={rc}")
+      f"{r['filesystem']} fsync={r['fsync']} streamed={r.get('streamed')} ok={r['digests_ok']} rc={rc}")
 PY
 }
 echo "== daemon benchmark (1M x 32 B)"
 bench auto_shm --dir "$shm"
+bench auto_shm_whole --dir "$shm" --no-stream
 bench auto_disk_nofsync --dir "$disk" --no-fsync
 bench auto_disk_fsync --dir "$disk"
 bench cuda_shm --dir "$shm" --backend cuda

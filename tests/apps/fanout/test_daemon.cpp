@@ -167,3 +167,60 @@ TEST_CASE("GPU: cuda, auto and cpu give the same bytes, chunked or not", "[fanou
     REQUIRE(ref.size() == 8 + std::size_t{n} * 32);
   }
 }
+
+TEST_CASE("streamed binary requests: same bytes as read whole; odd ones fall back", "[fanout][daemon]") {
+  const std::string d = tmpdir();
+  std::mt19937 gen(5);
+  auto rng = [&] { return static_cast<std::uint32_t>(gen()); };
+  const std::uint32_t n = 5000, len = 20;
+  std::vector<std::string> msgs(n);
+  for (auto& m : msgs)
+    for (std::uint32_t k = 0; k < len; ++k) m += static_cast<char>(rng());
+  auto request = [&](const std::vector<std::string>& ms) {
+    std::string s = u32(40) + u32(static_cast<std::uint32_t>(ms.size()));
+    for (const auto& m : ms) s += u32(static_cast<std::uint32_t>(m.size())) + m;
+    return s;
+  };
+  // 1: uniform. 2: two lengths changed late, total size unchanged (valid, not
+  // uniform). 3: one length wrong late, size unchanged (invalid). 4: one message.
+  std::vector<std::string> mixed = msgs;
+  mixed[4000].pop_back();
+  mixed[4001] += 'x';
+  std::string bad = request(msgs);
+  bad[8 + 4500 * (4 + len)] = static_cast<char>(len + 1);
+  write_file(d + "/u.bin", request(msgs));
+  write_file(d + "/m.bin", request(mixed));
+  write_file(d + "/b.bin", bad);
+  write_file(d + "/one.bin", request({msgs[0]}));
+  ThreadPool pool(Options{.threads = 2});
+  for (const char* name : {"u", "m", "b", "one"}) {
+    std::string whole, streamed, whole_err, streamed_err;
+    bool did_stream = false;
+    for (const bool stream : {false, true}) {
+      fanout::Options opt;
+      opt.backend = gpu::Backend::cpu;
+      opt.durable = false;
+      opt.chunk_bytes = 40 * 700;  // 700 messages per chunk: 8 chunks
+      opt.stream_input = stream;
+      fanout::Processor p(pool, opt);
+      const std::string out = d + "/" + name + (stream ? ".s.out" : ".w.out");
+      try {
+        p.process(d + "/" + name + ".bin", out, true);
+        (stream ? streamed : whole) = read_file(out);
+      } catch (const std::exception& e) {
+        (stream ? streamed_err : whole_err) = e.what();
+        CHECK_FALSE(exists(out));
+      }
+      if (stream) did_stream = p.last().streamed;
+    }
+    INFO(name);
+    CHECK(streamed == whole);
+    CHECK(streamed_err == whole_err);
+    CHECK(did_stream == (std::string(name) == "u"));
+    if (std::string(name) == "b") CHECK_FALSE(whole_err.empty());
+  }
+  const std::string u = read_file(d + "/u.s.out");
+  REQUIRE(u.size() == 8 + n * 40);
+  CHECK(hex(reinterpret_cast<const std::uint8_t*>(u.data() + 8 + 4999 * 40), 40) == hash_hex(msgs[4999], 40));
+  CHECK(read_file(d + "/m.s.out").size() == 8 + n * 40);
+}
