@@ -159,8 +159,8 @@ void Processor::process(const std::string& in_path, const std::string& out_path,
   try {
     pool_.run([&](Task& t) { run_request(t, in_path, out_path, binary); });
   } catch (const std::bad_alloc&) {
-    throw std::runtime_error("out of memory processing " + quote(in_path, 4096) + " (its size, " +
-                             std::to_string(in_.size()) + " bytes, plus 2 chunks of " +
+    throw std::runtime_error("out of memory processing " + quote(in_path, 4096) + " (buffers held: " +
+                             std::to_string(retained_bytes()) + " bytes; the input and a few chunks of " +
                              std::to_string(opt_.chunk_bytes) + " digest bytes must fit)");
   }
 }

@@ -129,18 +129,28 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
   // A file that shrank meanwhile is read again from the start, piece after piece.
   if (hint >= kParallelReadMin && read_exact_at(t, fd.get(), buf.data(), hint, 0)) got = hint;
   // The rest (everything for small files, pipes and /proc): to end of file.
+  auto read_some = [&](std::uint8_t* dst, std::size_t room) {
+    for (;;) {
+      const ssize_t r = S_ISREG(st.st_mode) ? ::pread(fd.get(), dst, room, static_cast<off_t>(got))
+                                            : ::read(fd.get(), dst, room);
+      if (r >= 0) return static_cast<std::size_t>(r);
+      if (errno != EINTR) throw std::runtime_error(sys_error("cannot read input", path, errno));
+    }
+  };
   for (;;) {
     if (got + 1 >= buf.size()) {
-      if (got >= limit) throw over(got);
+      // Full (a file read to its st_size usually ends there): probe for more
+      // before growing, so that the common case never copies the buffer.
+      std::uint8_t probe = 0;
+      if (read_some(&probe, 1) == 0) break;
+      if (got >= limit) throw over(got + 1);
       grow(buf, std::min(std::max(got + (std::size_t{64} << 10), 2 * got), limit + 1) + 1, path, got);
+      buf.data()[got++] = probe;
+      continue;
     }
-    const std::size_t room = buf.size() - 1 - got;
-    const ssize_t r = S_ISREG(st.st_mode) ? ::pread(fd.get(), buf.data() + got, room, static_cast<off_t>(got))
-                                          : ::read(fd.get(), buf.data() + got, room);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) throw std::runtime_error(sys_error("cannot read input", path, errno));
+    const std::size_t r = read_some(buf.data() + got, buf.size() - 1 - got);
     if (r == 0) break;
-    got += static_cast<std::size_t>(r);
+    got += r;
   }
   if (got > limit) throw over(got);
   return got;
