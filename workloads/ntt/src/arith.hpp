@@ -2,7 +2,9 @@
 // Shoup/Barrett forms the kernels use. Everything branch-free on values.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace tempo::ntt::detail {
 
@@ -60,5 +62,12 @@ struct Barrett {
   }
   u64 mul(u64 a, u64 b) const { return reduce(static_cast<u128>(a) * b); }
 };
+
+// Zeroes scratch that held a (possibly secret) polynomial; the empty asm with a memory
+// clobber keeps the compiler from dropping the stores as dead.
+inline void wipe(u64* p, std::size_t n) {
+  std::memset(p, 0, n * sizeof(u64));
+  asm volatile("" : : "r"(p) : "memory");
+}
 
 }  // namespace tempo::ntt::detail

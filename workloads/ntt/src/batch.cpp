@@ -107,6 +107,7 @@ void NttOp::cpu(const gpu::Chunk& c) const {
         t.kernels->forward(t, tb);
         t.kernels->pointwise(t, out, tb, out, false);
         t.kernels->inverse(t, out);
+        detail::wipe(tb, n);  // b's transform: b may be secret
         break;
       }
     }

@@ -232,6 +232,7 @@ void multiply(const Plan& plan, std::span<const std::uint64_t> a, std::span<cons
   t.kernels->forward(t, scratch.data());
   t.kernels->pointwise(t, out.data(), scratch.data(), out.data(), false);
   t.kernels->inverse(t, out.data());
+  detail::wipe(scratch.data(), scratch.size());  // b's transform: b may be secret
 }
 
 }  // namespace tempo::ntt
