@@ -29,6 +29,8 @@ class PoolCore {
   void release_external(Task* t) noexcept;
   void enter_run() noexcept;
   void leave_run() noexcept;
+  // TEMPO_AGED_PROMOTION=1: share only forks queued at an earlier heartbeat.
+  bool aged_promotion() const noexcept { return aged_promotion_; }
   // A hint (relaxed): some run() is in progress, so work may soon be shared.
   bool runs_active() const noexcept { return active_runs_.load(std::memory_order_relaxed) > 0; }
 
@@ -78,6 +80,7 @@ class PoolCore {
   std::atomic<std::size_t> active_runs_{0};  // seq_cst, paired with hb_parked_
   std::atomic<bool> hb_parked_{false};       // seq_cst, paired with active_runs_
   const bool idle_requests_;
+  const bool aged_promotion_;
   // steady_clock ns of the last early heartbeat; relaxed CAS: only rate-limits.
   std::atomic<std::int64_t> last_request_ns_{0};
 

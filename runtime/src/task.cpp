@@ -20,6 +20,22 @@ Task::Task(PoolCore& core, std::size_t index) noexcept : tail_(&head_), core_(&c
   head_.execute = nullptr;
 }
 
+namespace {
+// Aged promotion (TEMPO_AGED_PROMOTION=1) marks a queued fork by setting the
+// low bit of its `execute` pointer (run_promoted is at least 2-aligned). Every
+// fork's constructor stores `execute`, so a new fork at a reused address never
+// inherits a mark; only the owner reads or writes the bit, and promotion
+// clears it before the job is published.
+using Exec = void (*)(JobBase*, Task&) noexcept;
+bool aged(const JobBase* j) noexcept { return (reinterpret_cast<std::uintptr_t>(j->execute) & 1u) != 0; }
+void set_aged(JobBase* j) noexcept {
+  j->execute = reinterpret_cast<Exec>(reinterpret_cast<std::uintptr_t>(j->execute) | 1u);
+}
+void clear_aged(JobBase* j) noexcept {
+  j->execute = reinterpret_cast<Exec>(reinterpret_cast<std::uintptr_t>(j->execute) & ~std::uintptr_t{1});
+}
+}  // namespace
+
 void Task::on_heartbeat() {
   // relaxed: only this thread clears it; a racing set by the heartbeat thread
   // at worst causes one more visit here.
@@ -50,6 +66,26 @@ void Task::share_oldest() {
   // One job per idle worker, oldest first: a heartbeat feeds every idle
   // worker at once instead of one per beat (Spice), which matters when the
   // shared jobs turn out small (unbalanced trees) or at start-up.
+  if (!core_->aged_promotion()) {
+    for (; idle > 0 && tail_ != &head_; --idle) promote_oldest_now();
+    return;
+  }
+  // Aged: only forks already queued at an earlier heartbeat (marked then) are
+  // shared, so work shorter than a heartbeat never leaves its thread, even
+  // inside a long run; the oldest unmarked ones are marked for the next beat.
+  const std::size_t want = idle;
+  for (; idle > 0 && tail_ != &head_ && aged(head_.next); --idle) promote_oldest_now();
+  if (tail_ == &head_) return;  // head_.next is only meaningful on a non-empty list
+  JobBase* j = head_.next;
+  for (std::size_t k = 0; k < want; ++k) {
+    set_aged(j);
+    if (j == tail_) break;
+    j = j->next;
+  }
+}
+
+void Task::share_now() {
+  std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
   for (; idle > 0 && tail_ != &head_; --idle) promote_oldest_now();
 }
 
@@ -62,6 +98,7 @@ void Task::promote_oldest_now() {
     job->next->prev = &head_;
   }
   detail::chaos();
+  clear_aged(job);
   job->prev = nullptr;  // now "promoted": join will wait instead of popping
   ::new (static_cast<void*>(&job->shared)) detail::SharedState{this, nullptr};
   promoted_.bump();

@@ -32,26 +32,35 @@ tree=--benchmark_filter='^tree_sum/(serial|serial_task|serial_task_byref|tempo|t
 mix=(--benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=false)
 
 # 1. 100M-node tree: 1 thread against the SerialTask code, 16 threads against plain serial.
-run tree100m 75 "$TB" --threads=1,16 --tree_nodes=100000000 "$tree" --benchmark_repetitions=5 \
+run tree100m 50 "$TB" --threads=1,16 --tree_nodes=100000000 "$tree" --benchmark_repetitions=5 \
   --benchmark_min_time=0.01 "${mix[@]}"
 # 2. 1,023-node tree summed repeatedly (2M nodes per iteration), 1..16 threads.
-run tree1023 50 "$TB" --threads=1,2,4,8,16 --tree_nodes=1023 --tree_nodes_per_iter=2000000 "$tree" \
+run tree1023 30 "$TB" --threads=1,2,4,8,16 --tree_nodes=1023 --tree_nodes_per_iter=2000000 "$tree" \
   --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
 # 3. fib(32), 1 thread (16 for reference), both shapes and their SerialTask code.
-run fib 30 "$TB" --threads=1,16 --fib_n=32 \
+run fib 20 "$TB" --threads=1,16 --fib_n=32 \
   --benchmark_filter='^fib/(serial|serial_task|serial_task_byref|tempo|tempo_byref)/' \
   --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
 # 4. UTS T3 at 16 threads against serial, oneTBB (and Rayon below).
-run uts 40 "$TB" --threads=16 --uts=T3 --benchmark_filter='^uts_T3/(serial|tempo|tbb_task_group)' \
+run uts 30 "$TB" --threads=16 --uts=T3 --benchmark_filter='^uts_T3/(serial|tempo|tbb_task_group)' \
   --benchmark_repetitions=3 --benchmark_min_time=0.1
 # 5. Mandelbrot 2048^2 and matmul 2048 at 16 threads against oneTBB and libgomp.
-run loops 45 "$TB" --threads=16 --mandel_size=2048 --mandel_iters=1000 --matmul_n=2048 \
+run loops 35 "$TB" --threads=16 --mandel_size=2048 --mandel_iters=1000 --matmul_n=2048 \
   --benchmark_filter='^(mandelbrot|matmul)/(tempo|tbb|omp)' --benchmark_repetitions=3 --benchmark_min_time=0.2 "${mix[@]}"
 if [[ -x $C/bin/rayon_bench ]]; then
-  run uts_rayon 25 "$C/bin/rayon_bench" --threads=1,16 --uts=T3 --benchmark_filter='^uts_' --benchmark_min_time=0.1
+  run uts_rayon 20 "$C/bin/rayon_bench" --threads=1,16 --uts=T3 --benchmark_filter='^uts_' --benchmark_min_time=0.1
 else
   echo "no rayon_bench carried: the Rayon UTS row is skipped"
 fi
+# The same small-tree, big-tree and UTS rows with aged promotion (only forks
+# queued at an earlier heartbeat are shared; off by default): does it flatten
+# the small tree without slowing the big tree and UTS?
+TEMPO_AGED_PROMOTION=1 run tree1023_aged 20 "$TB" --threads=1,2,4,8,16 --tree_nodes=1023 --tree_nodes_per_iter=2000000 \
+  "$tree" --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
+TEMPO_AGED_PROMOTION=1 run tree100m_aged 25 "$TB" --threads=16 --tree_nodes=100000000 \
+  --benchmark_filter='^tree_sum/(serial|tempo|tempo_byref)/' --benchmark_repetitions=3 --benchmark_min_time=0.01
+TEMPO_AGED_PROMOTION=1 run uts_aged 15 "$TB" --threads=16 --uts=T3 --benchmark_filter='^uts_T3/tempo/' \
+  --benchmark_repetitions=3 --benchmark_min_time=0.1
 # 6. Idle pool: CPU time of 16 sleeping workers (target <= 0.1% of a core).
 [[ -x $C/bin/tempo_idle_cpu ]] && "$C/bin/tempo_idle_cpu" 16 5 > "$W/idle_cpu.json" && cat "$W/idle_cpu.json"
 

@@ -216,6 +216,9 @@ TEST_CASE("Options: defaults, environment overrides, bad values", "[api][options
     ::setenv("TEMPO_IDLE_REQUESTS", "maybe", 1);
     REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2}), Catch::Contains("TEMPO_IDLE_REQUESTS"));
     ::unsetenv("TEMPO_IDLE_REQUESTS");
+    ::setenv("TEMPO_AGED_PROMOTION", "2", 1);
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2}), Catch::Contains("TEMPO_AGED_PROMOTION"));
+    ::unsetenv("TEMPO_AGED_PROMOTION");
   }
 }
 

@@ -1,4 +1,5 @@
 // Randomized stress: tree shapes, concurrent callers, pool churn. Exact results.
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -78,4 +79,27 @@ TEST_CASE("nested joins with random fan-out and random work", "[stress]") {
     std::uint64_t s = seed_rng();
     REQUIRE(pool.run([&](tempo::Task& t) { return walk(&t, s, 14); }) == walk(nullptr, s, 14));
   }
+}
+
+TEST_CASE("aged promotion (TEMPO_AGED_PROMOTION=1): exact results, big work still shared", "[stress]") {
+  ::setenv("TEMPO_AGED_PROMOTION", "1", 1);
+  tempo::ThreadPool pool(test::opts(4, 10us));
+  ::unsetenv("TEMPO_AGED_PROMOTION");
+  std::mt19937_64 rng(77);
+  for (double skew : {0.5, 0.9}) {
+    std::vector<test::Node> nodes;
+    nodes.reserve(100000);
+    test::Node* root = test::build_tree(nodes, 100000, skew, rng);
+    for (int rep = 0; rep < 5; ++rep)
+      REQUIRE(pool.run([&](tempo::Task& t) { return test::tempo_sum(t, root); }) == test::serial_sum(root));
+  }
+  // Loops split at once (their pieces are not aged), reductions stay exact.
+  std::vector<std::uint8_t> seen(1 << 18, 0);
+  pool.parallel_for(0, seen.size(), [&](std::size_t i) { seen[i] += 1; });
+  REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(seen.size()));
+  // Work that lasts many heartbeats is shared in the end (a generous bound, not a count of tries).
+  REQUIRE(test::eventually([&] {
+    REQUIRE(pool.run([](tempo::Task& t) { return test::fib(t, 25); }) == 75025);
+    return pool.stats().stolen > 0;
+  }));
 }

@@ -102,7 +102,7 @@ class ForLoop {
 
   // Cuts [i, end) into `pieces` equal parts (one per idle worker plus this
   // one): forks the last part and splits the rest again, so that one
-  // heartbeat feeds every idle worker an equal share; share_oldest then hands
+  // heartbeat feeds every idle worker an equal share; share_now then hands
   // the forks out.
   [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end, std::size_t pieces) {
     const std::size_t mid = end - (end - i) / pieces;
@@ -111,7 +111,7 @@ class ForLoop {
     if (pieces > 2 && (mid - i) / 2 >= grain_) {
       split(t, i, mid, pieces - 1);
     } else {
-      SchedulerAccess::share_oldest(t);
+      SchedulerAccess::share_now(t);
       run(t, i, mid);
     }
     if (fork.join(t) == nullptr) upper(t);

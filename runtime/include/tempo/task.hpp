@@ -105,8 +105,12 @@ class alignas(64) Task {
   // are idle when nothing older is queued here (the loop should split for
   // them), else 0.
   std::size_t loop_heartbeat();
-  // Cold: hands the oldest queued forks to idle workers, one each, if any are idle.
+  // Cold: hands the oldest queued forks to idle workers, one each, if any are
+  // idle (with TEMPO_AGED_PROMOTION=1: only forks already queued at an earlier
+  // heartbeat).
   void share_oldest();
+  // Cold: the same at once, whatever their age (a loop's split pieces).
+  void share_now();
 
   template <class FA, class FB>
   std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
@@ -159,7 +163,7 @@ namespace detail {
 struct SchedulerAccess {
   static bool heartbeat_pending(const Task& t) noexcept { return t.heartbeat_pending(); }
   static std::size_t loop_heartbeat(Task& t) { return t.loop_heartbeat(); }
-  static void share_oldest(Task& t) { t.share_oldest(); }
+  static void share_now(Task& t) { t.share_now(); }
   // Test hook: hands every fork queued on t to the shared queue now, as a
   // heartbeat with idle workers would, whatever the idle count and the
   // eligibility gate say; an idle worker (or t's own join) then runs them.
@@ -241,7 +245,8 @@ class ForkCore : protected JobBase {
     }
   }
 
-  static void run_promoted(JobBase* base, Task& thief) noexcept {
+  // Aligned so that aged promotion can mark a queued job in execute's low bit.
+  [[gnu::aligned(4)]] static void run_promoted(JobBase* base, Task& thief) noexcept {
     auto* self = static_cast<ForkCore*>(base);
     self->result_.fill(self->fn(), thief);
   }
