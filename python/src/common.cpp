@@ -89,6 +89,12 @@ std::string default_backend_name() {
   return std::string(tempo::gpu::backend_name(tempo::gpu::backend_from_env()));
 }
 
+std::string py_str(nb::handle h) {
+  nb::object s = nb::steal(PyObject_Str(h.ptr()));
+  if (!s.is_valid()) throw nb::python_error();
+  return nb::cast<std::string>(s);
+}
+
 std::string str_arg(nb::handle h, const char* what) {
   if (!nb::isinstance<nb::str>(h))
     throw nb::type_error((std::string(what) + " must be a str, not " + py_type_name(h)).c_str());
@@ -101,7 +107,7 @@ long long int_arg(nb::handle h, const char* what, long long lo, long long hi) {
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
   if (overflow != 0 || v < lo || v > hi) {
-    const std::string shown = nb::cast<std::string>(nb::str(h));
+    const std::string shown = py_str(h);
     throw nb::value_error((std::string(what) + " = " + shown + " is out of range (" + std::to_string(lo) + " to " +
                            std::to_string(hi) + ")").c_str());
   }
@@ -140,8 +146,8 @@ nb::dict last_report() {
 ByteRows::ByteRows(nb::handle obj, const char* what) {
   if (PyObject_IsInstance(obj.ptr(), numpy_ndarray().ptr()) == 1) {
     nb::object dtype = obj.attr("dtype");
-    if (nb::cast<std::string>(nb::str(dtype)) != "uint8")
-      throw nb::type_error((std::string(what) + ": numpy array of dtype " + nb::cast<std::string>(nb::str(dtype)) +
+    if (py_str(dtype) != "uint8")
+      throw nb::type_error((std::string(what) + ": numpy array of dtype " + py_str(dtype) +
                             ", expected uint8 (2-D, one item per row)").c_str());
     const auto ndim = nb::cast<std::size_t>(obj.attr("ndim"));
     if (ndim != 2)

@@ -38,6 +38,8 @@ std::string default_backend_name();
 void record_report(const tempo::gpu::BatchReport& r);
 nb::dict last_report();
 
+// str(obj) as Python computes it.
+std::string py_str(nb::handle h);
 // str argument or TypeError naming the argument.
 std::string str_arg(nb::handle h, const char* what);
 // Python int in [lo, hi] or TypeError/ValueError naming the argument.
