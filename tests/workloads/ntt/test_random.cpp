@@ -52,7 +52,7 @@ void check_plan(const Plan& p, u64 seed, int reps) {
 
 }  // namespace
 
-TEST_CASE("random inputs, every size and modulus class", "[random]") {
+TEST_CASE("random inputs, every size and modulus class", "[random-sizes]") {
   const int reps = 2 * sweep();
   for (std::size_t n = 16; n <= 65536; n *= 2) {
     for (u64 q : kPrimes) {
