@@ -204,3 +204,13 @@ def test_large_batch():
     assert d.shape == (n, 32)
     for i in list(range(0, n, max(1, n // 997))) + [n - 1]:
         assert d[i].tobytes() == hashlib.shake_256(arr[i].tobytes()).digest(32)
+
+
+@pytest.mark.skipif(tempo.device_count() == 0, reason="no CUDA device visible")
+@pytest.mark.parametrize("alg", ["shake_128", "shake_256", "sha3_256", "sha3_512", "turboshake128", "turboshake256"])
+def test_cuda_equals_cpu(alg):
+    arr = np.random.default_rng(4).integers(0, 256, size=(300_000, 64), dtype=np.uint8)
+    out = 64 if alg == "sha3_512" else 32
+    gpu = tempo.hash_batch(alg, arr, out, backend="cuda")
+    assert tempo.last_report()["gpu_items"] > 0
+    assert (gpu == tempo.hash_batch(alg, arr, out, backend="cpu")).all()
