@@ -9,16 +9,23 @@ import sys
 from pathlib import Path
 
 
-def load(path):
-    """name -> median real time (ns) over repetitions, ignoring aggregates."""
+def load(path, counter=None):
+    """name -> median over repetitions (aggregates ignored) of the real time in
+    ns, or of `counter` (e.g. ns_per_task) when given."""
     times = {}
-    if not path.exists():
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):  # phase missing, failed or cut off by its time cap
         return {}
-    for b in json.loads(path.read_text()).get("benchmarks", []):
+    for b in data.get("benchmarks", []):
         if b.get("run_type") == "aggregate" or b.get("error_occurred"):
             continue
         name = re.sub(r"/real_time$", "", b["run_name"] if "run_name" in b else b["name"])
         unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+        if counter is not None:
+            if counter in b:
+                times.setdefault(name, []).append(b[counter])
+            continue
         times.setdefault(name, []).append(b["real_time"] * unit)
     return {k: statistics.median(v) for k, v in times.items()}
 
@@ -51,10 +58,9 @@ def main(d):
             "byref": ratio(t, f"tree_sum/tempo_byref/{n}/threads:{k}", f"tree_sum/serial_task_byref/{n}"),
         }
     out["tree1023_vs_serial_task"] = {"target": "<= 1.15 at every thread count", "by_threads": rows}
-    # 3. fib(32) at 1 thread: ns per call (calls = 2 fib(33) - 1).
-    t = load(d / "fib.json")
-    calls = 2 * 3524578 - 1
-    ns = lambda k: round(t[k] / calls, 3) if k in t else None
+    # 3. fib(32) at 1 thread: ns per call (the benchmark's own counter).
+    t = load(d / "fib.json", "ns_per_task")
+    ns = lambda k: round(t[k], 3) if k in t else None
     out["fib_1thread_ns_per_call"] = {
         "target": "<= 1.2",
         "byval": ns("fib/tempo/threads:1"), "byref": ns("fib/tempo_byref/threads:1"),
@@ -64,7 +70,7 @@ def main(d):
     # 4. UTS T3 at 16 threads: speed-up over each runtime's own serial.
     t = load(d / "uts.json")
     r = load(d / "uts_rayon.json")
-    nodes = 4112897  # T3's published node count
+    per_node = load(d / "uts.json", "ns_per_node")
     def speedup(tab, serial, par):
         return round(tab[serial] / tab[par], 2) if serial in tab and par in tab else None
     rayon_par = next((k for k in r if k.startswith("uts_T3/") and k.endswith("threads:16")), None)
@@ -74,7 +80,8 @@ def main(d):
         "tempo_speedup": speedup(t, "uts_T3/serial", "uts_T3/tempo/threads:16"),
         "tbb_speedup": speedup(t, "uts_T3/serial", "uts_T3/tbb_task_group/threads:16"),
         "rayon_speedup": speedup(r, rayon_ser, rayon_par) if rayon_par and rayon_ser else None,
-        "tempo_ns_per_node": round(t["uts_T3/tempo/threads:16"] / nodes, 2) if "uts_T3/tempo/threads:16" in t else None,
+        "tempo_ns_per_node": per_node.get("uts_T3/tempo/threads:16"),
+        "serial_ns_per_node": per_node.get("uts_T3/serial"),
     }
     # 5. Mandelbrot and matmul at 16 threads: tempo / best of oneTBB and libgomp.
     t = load(d / "loops.json")
@@ -102,7 +109,7 @@ def main(d):
     if "uts_T3/tempo/threads:16" in t_aged and "uts_T3/serial" in t:
         out["aged_uts_T3_16threads"] = {
             "tempo_speedup": round(t["uts_T3/serial"] / t_aged["uts_T3/tempo/threads:16"], 2),
-            "tempo_ns_per_node": round(t_aged["uts_T3/tempo/threads:16"] / nodes, 2)}
+            "tempo_ns_per_node": load(d / "uts_aged.json", "ns_per_node").get("uts_T3/tempo/threads:16")}
     idle = d / "idle_cpu.json"
     if idle.exists():
         out["idle_pool_percent_of_a_core"] = {"target": "<= 0.1", "value": json.loads(idle.read_text()).get("percent_of_a_core")}
