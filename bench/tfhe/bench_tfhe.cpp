@@ -3,11 +3,13 @@
 // fixed iteration counts (key switch 100, bootstrap 30), median and p99 as counters.
 //
 // Flags besides Google Benchmark's: --params=PN10QP27,PN11QP54 (sets to run),
-// --threads=1,16 (pool sizes for the throughput rows), --mul_bits=256 (encrypted MUL width).
+// --threads=1,16 (pool sizes for the throughput rows), --add_bits=256 / --mul_bits=256
+// (encrypted ADD / MUL widths, 0 = skip), --failure_bootstraps=N (failure-rate run per set).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -27,6 +29,7 @@ std::vector<std::string> g_params = {"PN10QP27"};
 std::vector<unsigned> g_threads = {1};
 std::size_t g_mul_bits = 256;
 std::size_t g_add_bits = 256;
+std::size_t g_failure_bootstraps = 0;
 
 std::array<std::uint8_t, 32> seed(std::uint64_t a) {
   std::array<std::uint8_t, 32> s{};
@@ -150,6 +153,49 @@ void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::s
                                                      benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Decryption failure rate: chains of bootstraps (each round's inputs are the previous round's
+// outputs, so inputs carry bootstrapped noise), all cores. Counts wrong decryptions and the
+// measured output noise, and the failure probability that noise implies for the noisiest gate.
+void BM_FailureRate(benchmark::State& state, std::string name, std::size_t total) {
+  const Keys& k = keys(name);
+  const Params p = k.secret.params();
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t width = std::min<std::size_t>(total, 64 * static_cast<std::size_t>(hw));
+  const std::size_t rounds = (total + width - 1) / width;
+  std::size_t failures = 0, done = 0;
+  double sum2 = 0;
+  std::int64_t worst = 0;
+  for (auto _ : state) {
+    std::vector<Ciphertext> cur, next(width);
+    std::vector<bool> bits;
+    for (std::size_t i = 0; i < width; ++i) {
+      bits.push_back(i & 1);
+      cur.push_back(encrypt_bit(k.secret, bits.back(), seed(5000 + i)));
+    }
+    for (std::size_t r = 0; r < rounds; ++r) {
+      pool(hw).run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, cur, next, Backend::cpu); });
+      for (std::size_t i = 0; i < width; ++i) {
+        const std::int64_t e = noise_of(k.secret, next[i], bits[i]);
+        failures += decrypt_bit(k.secret, next[i]) != bits[i];
+        sum2 += static_cast<double>(e * e);
+        worst = std::max(worst, e < 0 ? -e : e);
+      }
+      done += width;
+      std::swap(cur, next);
+    }
+  }
+  const double var = sum2 / static_cast<double>(done);
+  const double margin = static_cast<double>(p.q()) / 8.0;
+  state.counters["bootstraps"] = static_cast<double>(done);
+  state.counters["failures"] = static_cast<double>(failures);
+  state.counters["measured_sigma_q"] = std::sqrt(var);
+  state.counters["predicted_sigma_q"] = std::sqrt(p.noise().output_var);
+  state.counters["max_abs_noise_q"] = static_cast<double>(worst);
+  state.counters["margin_q"] = margin;
+  state.counters["predicted_gate_failure"] = p.noise().failure_per_gate;
+  state.counters["measured_sigma_gate_failure"] = std::erfc(margin / std::sqrt(6.0 * var) / std::sqrt(2.0));
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -174,6 +220,7 @@ int main(int argc, char** argv) {
       for (const auto& t : split(a.substr(10))) g_threads.push_back(static_cast<unsigned>(std::stoul(t)));
     } else if (a.rfind("--mul_bits=", 0) == 0) g_mul_bits = std::stoul(a.substr(11));
     else if (a.rfind("--add_bits=", 0) == 0) g_add_bits = std::stoul(a.substr(11));
+    else if (a.rfind("--failure_bootstraps=", 0) == 0) g_failure_bootstraps = std::stoul(a.substr(21));
     else rest.push_back(argv[i]);
   }
   int rc = static_cast<int>(rest.size());
@@ -183,6 +230,9 @@ int main(int argc, char** argv) {
         ->Iterations(30)->Unit(benchmark::kMillisecond)->UseRealTime();
     benchmark::RegisterBenchmark(("key_switch/" + name).c_str(), BM_KeySwitch, name)
         ->Iterations(100)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    if (g_failure_bootstraps > 0)
+      benchmark::RegisterBenchmark(("failure_rate/" + name).c_str(), BM_FailureRate, name, g_failure_bootstraps)
+          ->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
     for (unsigned th : g_threads)
       benchmark::RegisterBenchmark(("gate_batch/" + name + "/threads:" + std::to_string(th)).c_str(), BM_GateBatch,
                                    name, th)

@@ -32,6 +32,16 @@ inline bool full() {
   return v != nullptr && std::string(v) == "1";
 }
 
+// Sanitizer builds keep to TOY256 (a PN10QP27 key and its bootstraps take minutes there)
+// unless TEMPO_TFHE_FULL=1.
+inline bool real_sets() {
+#ifdef TEMPO_TFHE_SANITIZED
+  return full();
+#else
+  return true;
+#endif
+}
+
 tempo::ThreadPool& pool();
 
 // Keys for (parameter set, seed number), generated once per process.

@@ -1,14 +1,20 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "helpers.hpp"
 
 namespace tfhe_test {
 
 tempo::ThreadPool& pool() {
-  static tempo::ThreadPool p(tempo::Options{.threads = 2});
+  // TEMPO_TFHE_TEST_THREADS (default 2; 0 = every hardware thread) for the big device sweeps.
+  static tempo::ThreadPool p(tempo::Options{.threads = [] {
+    const char* v = std::getenv("TEMPO_TFHE_TEST_THREADS");
+    return v == nullptr || *v == '\0' ? 2u : static_cast<unsigned>(std::stoul(v));
+  }()});
   return p;
 }
 
