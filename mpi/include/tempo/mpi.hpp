@@ -113,7 +113,9 @@ struct ItemKind {
   std::function<double(double)> work;     // work of one item from its input bytes; empty: 1
 };
 // Computes the chunk's items on this rank (host pointers; c.out has c.count * out_stride
-// bytes). Called on the calling thread with its task, once per piece, pieces in order.
+// bytes; c.begin is the first item's index in the whole batch). Called on the calling
+// thread with its task, once per piece, pieces in order. (A BatchOp under run() is given
+// to Engine::run piece by piece, so its cpu() sees Chunk::begin counted from the piece.)
 using Compute = std::function<void(Task&, const gpu::Chunk&)>;
 
 // Distributes op over comm (collective: every rank calls it with an equal op). At the
