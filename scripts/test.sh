@@ -1,25 +1,46 @@
 #!/usr/bin/env bash
-# The whole test suite: a Release build through ctest, then the same tests
-# under ThreadSanitizer and under AddressSanitizer+UBSan (assertions on).
-# This is what CI runs (.ci/run).
+# The whole test suite, as CI runs it (.ci/run):
+#   1. Release build (warnings are errors) and every ctest entry;
+#   2. the same tests under ThreadSanitizer and under AddressSanitizer+UBSan;
+#   3. the runtime's stress tests in a chaos build under TSan, and the runtime tests
+#      beside a CPU hog on every core;
+#   4. libFuzzer on tempo-fanout's parsers (60 s per target) and every corpus file;
+#   5. the Python package (pip install ., pytest), MPI over 1/2/4 ranks, the Doxygen
+#      reference (warnings are errors): each when its script exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 jobs=$(nproc)
+start=$SECONDS
+stage() { echo "== [$((SECONDS - start)) s] $*"; }
 
-echo "== Release build and tests"
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+stage "Release build and tests"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTEMPO_WERROR=ON >/dev/null
 cmake --build build/release -j "$jobs"
 ctest --test-dir build/release --output-on-failure -j 1
 
 for san in thread address,undefined; do
   dir=build/san-${san%%,*}
-  echo "== $san sanitizer build and tests"
+  stage "$san sanitizer build and tests"
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTEMPO_SANITIZE="$san" -DTEMPO_ASSERTIONS=ON \
-    -DTEMPO_BUILD_BENCH=OFF >/dev/null
+    -DTEMPO_BUILD_BENCH=OFF -DTEMPO_WERROR=ON >/dev/null
   cmake --build "$dir" -j "$jobs"
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
     ctest --test-dir "$dir" --output-on-failure -j 1 -LE bench
 done
-echo "== all tests passed"
+
+stage "chaos build (TSan) and the runtime beside CPU hogs"
+bash scripts/ci/chaos.sh
+HOG_BUILD_DIR=build/release bash scripts/ci/hog.sh
+
+stage "fuzzing tempo-fanout's parsers"
+FUZZ_SECONDS=${FUZZ_SECONDS:-60} bash scripts/ci/fuzz.sh
+
+for extra in python mpi docs; do
+  if [ -f "scripts/ci/$extra.sh" ]; then
+    stage "$extra"
+    bash "scripts/ci/$extra.sh"
+  fi
+done
+stage "all tests passed"
