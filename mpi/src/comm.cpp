@@ -36,14 +36,35 @@ void Backoff::pause() {
   us_ = std::min(us_ * 2, 200);
 }
 
+namespace {
+int free_private(MPI_Comm, int, void* attr, void*) {
+  auto* c = static_cast<MPI_Comm*>(attr);
+  MPI_Comm_free(c);
+  delete c;
+  return MPI_SUCCESS;
+}
+}  // namespace
+
 Comm::Comm(MPI_Comm parent) {
-  check(MPI_Comm_dup(parent, &comm_), "MPI_Comm_dup");
+  // The duplicate is made once per user communicator and kept as an attribute of it
+  // (freed with it): MPI_Comm_dup is a collective with its own round trips. Every rank
+  // makes it at the same call, its first on that communicator.
+  static int keyval = MPI_KEYVAL_INVALID;
+  if (keyval == MPI_KEYVAL_INVALID)
+    check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_private, &keyval, nullptr), "MPI_Comm_create_keyval");
+  void* attr = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(parent, keyval, &attr, &found), "MPI_Comm_get_attr");
+  if (found != 0) {
+    comm_ = *static_cast<MPI_Comm*>(attr);
+  } else {
+    auto* c = new MPI_Comm(MPI_COMM_NULL);
+    check(MPI_Comm_dup(parent, c), "MPI_Comm_dup");
+    check(MPI_Comm_set_attr(parent, keyval, c), "MPI_Comm_set_attr");
+    comm_ = *c;
+  }
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
-}
-
-Comm::~Comm() {
-  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
 void Comm::bcast(void* data, std::size_t bytes, int root) const {

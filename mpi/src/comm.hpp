@@ -25,11 +25,10 @@ class Backoff {
   int us_ = 1;
 };
 
-// MPI_Comm_dup of the caller's communicator, freed on destruction.
+// The private duplicate of the caller's communicator (made on first use, cached).
 class Comm {
  public:
   explicit Comm(MPI_Comm parent);
-  ~Comm();
   Comm(const Comm&) = delete;
   Comm& operator=(const Comm&) = delete;
   MPI_Comm get() const noexcept { return comm_; }

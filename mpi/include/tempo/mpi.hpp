@@ -27,7 +27,8 @@
 // Threads: MPI must be initialised with MPI_THREAD_SERIALIZED or more (Session does),
 // since each call uses one helper thread for the transfers; the calling thread makes no
 // MPI call while it runs. Calls on one communicator must not overlap (the same rules
-// as any MPI collective); each call works on a private duplicate of `comm`.
+// as any MPI collective). Messages go over a private duplicate of `comm`, made at the
+// first call on it and kept as an attribute of it.
 #pragma once
 
 #include <mpi.h>
