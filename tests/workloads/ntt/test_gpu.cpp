@@ -129,3 +129,36 @@ TEST_CASE("Backend::cuda without a device is an error, not a fallback", "[gpu-co
   CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::ntt::forward_batch(t, p, a, gpu::Backend::cuda); }),
                   std::runtime_error);
 }
+
+TEST_CASE("CPU and GPU agree at every size, both word sizes", "[gpu]") {
+  if (!have_device()) return;
+  tempo::ThreadPool pool;
+  // 32-bit kernels (q < 2^30) and 64-bit ones; n > 4096 (64-bit) / 8192 (32-bit) also
+  // runs the cross-chunk stage kernels.
+  for (u64 q : {1073479681ull, 4611686018425815041ull}) {
+    for (std::size_t n = 16; n <= 65536; n *= 2) {
+      INFO("n = " << n << ", q = " << q);
+      const Plan p(n, q);
+      const std::size_t count = n >= 16384 ? 3 : 17;
+      Rng r(n + q);
+      auto a = random_poly(r, count * n, q), b = random_poly(r, count * n, q);
+      std::fill(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n), q - 1);
+      std::vector<u64> want_f = a, want_m(count * n);
+      for (std::size_t i = 0; i < count; ++i) {
+        p.forward(std::span(want_f).subspan(i * n, n));
+        tempo::ntt::multiply(p, std::span(a).subspan(i * n, n), std::span(b).subspan(i * n, n),
+                             std::span(want_m).subspan(i * n, n));
+      }
+      auto x = a;
+      std::vector<u64> m(count * n);
+      pool.run([&](tempo::Task& t) {
+        tempo::ntt::forward_batch(t, p, x, gpu::Backend::cuda);
+        CHECK(x == want_f);
+        tempo::ntt::inverse_batch(t, p, x, gpu::Backend::cuda);
+        CHECK(x == a);
+        tempo::ntt::multiply_batch(t, p, a, b, m, gpu::Backend::cuda);
+        CHECK(m == want_m);
+      });
+    }
+  }
+}
