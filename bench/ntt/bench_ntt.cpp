@@ -328,7 +328,7 @@ int main(int argc, char** argv) {
         if (count == 1 || count == big) reg_gpu_kernel(c, 2, count);
       }
       if (c.name == "MLDSA" || c.name == "PN10QP27" || c.name == "PN11QP54" || c.name == "n1024_q60") {
-        for (std::size_t count : {std::size_t{32}, std::size_t{1024}, h2h}) {
+        for (std::size_t count : {std::size_t{1}, std::size_t{32}, std::size_t{1024}, h2h}) {
           reg_gpu_batch(c, count, false);
           reg_gpu_batch(c, count, true);
         }

@@ -84,6 +84,7 @@ def main():
     target("GPU single NTT PN10QP27, kernel p99", r"gpu_kernel/PN10QP27/fwd/count:1", "p99_us", "us", "<= 11 us", lambda v: v <= 11)
     target("GPU single NTT PN11QP54, kernel median", r"gpu_kernel/PN11QP54/fwd/count:1", "median_us", "us", "<= 14 us (Lux H100)", lambda v: v <= 14)
     target("GPU single NTT PN10QP27, host-observed median", r"gpu_kernel/PN10QP27/fwd/count:1", "host_median_us", "us", "report", lambda v: True)
+    target("GPU single polynomial PN10QP27 through forward_batch, host to host (pinned)", r"gpu_batch/PN10QP27/count:1/pinned", "median_us", "us", "report", lambda v: True)
     target("empty launch + sync floor (host median)", r"gpu_floor/empty_launch_sync", "host_median_us", "us", "9.4 us measured before", lambda v: True)
     out.append("")
 
