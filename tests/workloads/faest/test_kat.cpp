@@ -34,7 +34,33 @@ void check_nist_entry(Params p, const faest_test::RspEntry& e) {
   REQUIRE(tempo::faest::verify(p, kp.public_key, e.msg, sig));
 }
 
+void check_v2(const SetInfo& s) {
+  const auto v = faest_test::read_v2_vectors();
+  const auto rho = faest_test::hex(v.at("").at("rho"));
+  const auto msg = faest_test::hex(v.at("").at("msg"));
+  const auto& sec = v.at(s.section);
+  const auto sk = faest_test::hex(sec.at("sk"));
+  const auto pk = faest_test::hex(sec.at("pk"));
+  const auto sig = faest_test::hex(sec.at("signature"));
+  REQUIRE(tempo::faest::sign(s.p, sk, msg, rho) == sig);
+  REQUIRE(tempo::faest::verify(s.p, pk, msg, sig));
+}
+
 }  // namespace
+
+// For the slow backends (the portable one under sanitizers): one v2 vector and one NIST
+// vector per set; TEMPO_FAEST_QUICK=1 keeps to FAEST-128f.
+TEST_CASE("Known answers on the selected backend, a few", "[kat-portable]") {
+  const char* q = std::getenv("TEMPO_FAEST_QUICK");
+  const bool quick = q != nullptr && std::string(q) == "1";
+  INFO("backend " << tempo::faest::cpu_backend_name());
+  for (const auto& s : kSets) {
+    if (quick && s.p != Params::faest_128f) continue;
+    INFO(s.section);
+    check_v2(s);
+    check_nist_entry(s.p, faest_test::read_rsp(s.rsp).at(0));
+  }
+}
 
 TEST_CASE("v2 deterministic vectors: keys, witness, signature", "[kat]") {
   const auto v = faest_test::read_v2_vectors();

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <chrono>
 
 #include <tempo/faest.hpp>
 #include <tempo/tempo.hpp>
@@ -69,4 +70,28 @@ TEST_CASE("Batch sign and verify on the pool equal single calls", "[parallel]") 
                     tempo::faest::verify_batch(t, ps, pks, msgs, sigs2, ok, tempo::faest::Backend::gpu);
                   }),
                   std::invalid_argument);
+}
+
+TEST_CASE("Forked signatures inside a parallel loop (nested per-thread scratch) equal serial ones", "[parallel]") {
+  tempo::ThreadPool pool(tempo::Options{.threads = 4, .heartbeat = std::chrono::microseconds(20)});
+  const Params ps = Params::faest_128f;
+  const auto kp = tempo::faest::keygen(ps);
+  const std::size_t n = 6;
+  std::vector<std::vector<std::uint8_t>> msgs, got(n), want;
+  const std::array<std::uint8_t, 16> rho{9};
+  for (std::size_t i = 0; i < n; ++i) {
+    msgs.emplace_back(i + 1, std::uint8_t(i));
+    want.push_back(tempo::faest::sign(ps, kp.secret_key, msgs[i], rho));
+  }
+  std::vector<char> ok(n, 0);  // Catch2 assertions are not thread-safe: check afterwards
+  pool.run([&](tempo::Task& t) {
+    tempo::parallel_for(t, 0, n, [&](tempo::Task& t2, std::size_t i) {
+      got[i] = tempo::faest::sign(t2, ps, kp.secret_key, msgs[i], rho);
+      ok[i] = tempo::faest::verify(t2, ps, kp.public_key, msgs[i], got[i]) ? 1 : 0;
+    });
+  });
+  for (std::size_t i = 0; i < n; ++i) {
+    CHECK(got[i] == want[i]);
+    CHECK(ok[i] == 1);
+  }
 }

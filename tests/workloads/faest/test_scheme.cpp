@@ -59,35 +59,37 @@ TEST_CASE("GGM tree and BAVC: open then reconstruct gives the commitment and the
     TB::ops = b;
     std::uint8_t root[16], iv[16];
     fill(rng, root), fill(rng, iv);
+    Scratch scratch;
     Bavc vc;
-    bavc_commit<TB>(nullptr, p, root, iv, vc);
+    bavc_commit<TB>(nullptr, p, root, iv, vc, scratch);
     // Every inner node expands to its two children with its own index as the tweak.
     for (unsigned a : {0u, 1u, 100u, p.L - 2}) {
       std::uint8_t kids[32];
-      b->prg(vc.nodes.data() + 16 * a, 1, iv, nullptr, a, kids, 32);
-      CHECK(std::memcmp(kids, vc.nodes.data() + 16 * (2 * a + 1), 32) == 0);
+      b->prg(vc.nodes + 16 * a, 1, iv, nullptr, a, kids, 32);
+      CHECK(std::memcmp(kids, vc.nodes + 16 * (2 * a + 1), 32) == 0);
     }
     std::vector<std::uint8_t> decom(p.decom_bytes());
     std::uint16_t delta[max_tau];
     REQUIRE(pick_delta(rng, p, vc, delta, decom));
     std::uint8_t h[32];
-    std::vector<std::uint8_t> seeds;
-    REQUIRE(bavc_reconstruct<TB>(nullptr, p, decom.data(), delta, iv, h, seeds));
+    Scratch scratch2;  // a nested lease on this thread: its own buffers
+    const std::uint8_t* seeds = nullptr;
+    REQUIRE(bavc_reconstruct<TB>(nullptr, p, decom.data(), delta, iv, h, scratch2, seeds));
     CHECK(std::memcmp(h, vc.h, 32) == 0);
     std::size_t k = 0;
     for (unsigned i = 0; i < p.tau; ++i)
       for (unsigned j = 0; j < p.leaves(i); ++j) {
         if (j == delta[i]) continue;
-        REQUIRE(std::memcmp(seeds.data() + 16 * k++, vc.sd.data() + 16 * (first_leaf(p, i) + j), 16) == 0);
+        REQUIRE(std::memcmp(seeds + 16 * k++, vc.sd + 16 * (first_leaf(p, i) + j), 16) == 0);
       }
     // A changed node gives another commitment; junk in the zero padding is refused.
     auto bad = decom;
     bad[48 * p.tau] ^= 1;
-    REQUIRE(bavc_reconstruct<TB>(nullptr, p, bad.data(), delta, iv, h, seeds));
+    REQUIRE(bavc_reconstruct<TB>(nullptr, p, bad.data(), delta, iv, h, scratch2, seeds));
     CHECK(std::memcmp(h, vc.h, 32) != 0);
     bad = decom;
     bad.back() ^= 1;
-    CHECK_FALSE(bavc_reconstruct<TB>(nullptr, p, bad.data(), delta, iv, h, seeds));
+    CHECK_FALSE(bavc_reconstruct<TB>(nullptr, p, bad.data(), delta, iv, h, scratch2, seeds));
   }
 }
 

@@ -135,6 +135,31 @@ class SecretBuffer {
   std::vector<T> v_;
 };
 
+// Per-thread reusable buffers for one signature's big arrays (the GGM tree, leaf seeds,
+// commitments): no page faults and no zeroing per call. A nested use on the same thread (a
+// worker that runs another signature while it waits at a join) gets private heap buffers.
+// Slots marked secret are wiped when the Scratch goes out of scope.
+class Scratch {
+ public:
+  static constexpr unsigned slots = 4;
+  Scratch();
+  ~Scratch();
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  std::uint8_t* get(unsigned slot, std::size_t n, bool secret);
+
+  struct Buffers {
+    std::vector<std::uint8_t> v[slots];
+    std::size_t used[slots] = {};
+    bool secret[slots] = {};
+    bool busy = false;
+  };
+
+ private:
+  Buffers* b_;
+  Buffers own_;
+};
+
 // Wipes a fixed-size local array on scope exit.
 template <class T>
 struct Wipe {

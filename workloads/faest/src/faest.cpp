@@ -25,6 +25,31 @@ void secure_zero(void* p, std::size_t n) noexcept {
   __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
+Scratch::Scratch() {
+  thread_local Buffers tls;
+  b_ = tls.busy ? &own_ : &tls;
+  b_->busy = true;
+}
+Scratch::~Scratch() {
+  for (unsigned i = 0; i < slots; ++i) {
+    if (b_->secret[i]) secure_zero(b_->v[i].data(), b_->used[i]);
+    b_->used[i] = 0;
+    b_->secret[i] = false;
+  }
+  b_->busy = false;
+}
+std::uint8_t* Scratch::get(unsigned slot, std::size_t n, bool secret) {
+  auto& v = b_->v[slot];
+  if (v.size() < n) {
+    secure_zero(v.data(), v.size());  // the old contents may be secret
+    std::vector<std::uint8_t>().swap(v);
+    v.resize(n);
+  }
+  b_->used[slot] = n;
+  b_->secret[slot] = b_->secret[slot] || secret;
+  return v.data();
+}
+
 const ParamSet& param_set(Params p) {
   switch (p) {
     case Params::faest_128f: return params_128f;

@@ -154,8 +154,9 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   }
   hash_iv(iv, sig + p.off_iv_pre());
 
+  Scratch scratch;
   Bavc vc;
-  bavc_commit<B>(t, p, root, iv, vc);
+  bavc_commit<B>(t, p, root, iv, vc, scratch);
   secure_zero(root, sizeof root);
 
   // VOLE: u_i and the columns of every instance; c_i = u_0 ^ u_i goes into the signature.
@@ -164,7 +165,7 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   par_for(t, p.tau, [&](std::size_t i) {
     unsigned col = 0;
     for (unsigned q = 0; q < i; ++q) col += p.depth(q);
-    convert_to_vole<B>(p, unsigned(i), vc.sd.data() + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
+    convert_to_vole<B>(p, unsigned(i), vc.sd + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
                        us.data() + i * ell_hat_bytes, cols.data() + std::size_t(col) * ell_hat_bytes);
   });
   const std::uint8_t* u = us.data();
@@ -218,15 +219,16 @@ bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   hash_iv(iv, sig + p.off_iv_pre());
   std::uint16_t delta[max_tau];
   decode_chall3(p, chall3, delta);
-  std::vector<std::uint8_t> seeds;
-  if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, seeds)) return false;
+  Scratch scratch;
+  const std::uint8_t* seeds = nullptr;
+  if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, scratch, seeds)) return false;
 
   std::vector<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes, 0);
   par_for(t, p.tau, [&](std::size_t i) {
     const unsigned n = p.leaves(unsigned(i)), d = p.depth(unsigned(i));
     unsigned col = 0;
     for (unsigned q = 0; q < i; ++q) col += p.depth(q);
-    const std::uint8_t* si = seeds.data() + 16 * (std::size_t(first_leaf(p, unsigned(i))) - i);
+    const std::uint8_t* si = seeds + 16 * (std::size_t(first_leaf(p, unsigned(i))) - i);
     std::vector<std::uint8_t> perm(16 * std::size_t(n), 0);
     for (unsigned j = 0; j < n; ++j) {
       if (j == delta[i]) continue;

@@ -49,10 +49,12 @@ inline void decode_chall3(const ParamSet& p, const std::uint8_t* chall3, std::ui
   }
 }
 
+enum ScratchSlot : unsigned { slot_nodes = 0, slot_seeds = 1, slot_com = 2 };
+
 struct Bavc {
-  SecretBuffer<std::uint8_t> nodes;  // (2L - 1) * 16: the GGM tree
-  SecretBuffer<std::uint8_t> sd;     // L * 16: leaf seeds, instance-major
-  std::vector<std::uint8_t> com;     // L * 48: leaf commitments
+  std::uint8_t* nodes = nullptr;  // (2L - 1) * 16: the GGM tree (secret)
+  std::uint8_t* sd = nullptr;     // L * 16: leaf seeds, instance-major (secret)
+  std::uint8_t* com = nullptr;    // L * 48: leaf commitments
   std::uint8_t h[32];
 };
 
@@ -162,20 +164,20 @@ inline void hash_commitments(tempo::Task* t, const ParamSet& p, const std::uint8
 
 template <class B>
 void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16], const std::uint8_t iv[16],
-                 Bavc& vc) {
-  vc.nodes.resize(std::size_t(2 * p.L - 1) * 16);
-  vc.sd.resize(std::size_t(p.L) * 16);
-  vc.com.assign(std::size_t(p.L) * 48, 0);
-  std::memcpy(vc.nodes.data(), root, 16);
-  expand_tree<B>(t, p, vc.nodes.data(), iv, nullptr);
+                 Bavc& vc, Scratch& scratch) {
+  vc.nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, true);
+  vc.sd = scratch.get(slot_seeds, std::size_t(p.L) * 16, true);
+  vc.com = scratch.get(slot_com, std::size_t(p.L) * 48, false);
+  std::memcpy(vc.nodes, root, 16);
+  expand_tree<B>(t, p, vc.nodes, iv, nullptr);
   std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
   leaf_hash_keys(p, iv, uhash.data());
   par_for(t, p.tau, [&](std::size_t i) {
     const std::size_t off = first_leaf(p, unsigned(i));
-    commit_leaves<B>(p, unsigned(i), vc.nodes.data(), iv, uhash.data() + 48 * i, -1, nullptr,
-                     vc.sd.data() + 16 * off, vc.com.data() + 48 * off);
+    commit_leaves<B>(p, unsigned(i), vc.nodes, iv, uhash.data() + 48 * i, -1, nullptr, vc.sd + 16 * off,
+                     vc.com + 48 * off);
   });
-  hash_commitments(t, p, vc.com.data(), vc.h);
+  hash_commitments(t, p, vc.com, vc.h);
 }
 
 // BAVC.Open; false when the opening needs more than T_open nodes (the signer then grinds on).
@@ -195,14 +197,14 @@ inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* de
   if (nh - 2 * p.tau + 1 > p.t_open) return false;
   std::uint8_t* out = decom;
   for (unsigned i = 0; i < p.tau; ++i) {
-    std::memcpy(out, vc.com.data() + 48 * (std::size_t(first_leaf(p, i)) + delta[i]), 48);
+    std::memcpy(out, vc.com + 48 * (std::size_t(first_leaf(p, i)) + delta[i]), 48);
     out += 48;
   }
   for (long i = long(p.L) - 2; i >= 0; --i) {
     const unsigned l = get_bit(s.data(), 2 * i + 1), r = get_bit(s.data(), 2 * i + 2);
     set_bit(s.data(), std::size_t(i), l | r);
     if (l ^ r) {
-      std::memcpy(out, vc.nodes.data() + 16 * (2 * std::size_t(i) + 1 + l), 16);
+      std::memcpy(out, vc.nodes + 16 * (2 * std::size_t(i) + 1 + l), 16);
       out += 16;
     }
   }
@@ -214,9 +216,9 @@ inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* de
 // (instance-major, N_i - 1 per instance). False for a malformed opening.
 template <class B>
 bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* decom, const std::uint16_t* delta,
-                      const std::uint8_t iv[16], std::uint8_t h[32], std::vector<std::uint8_t>& seeds) {
+                      const std::uint8_t iv[16], std::uint8_t h[32], Scratch& scratch, const std::uint8_t*& seeds) {
   std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
-  std::vector<std::uint8_t> nodes(std::size_t(2 * p.L - 1) * 16, 0);
+  std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, false);
   for (unsigned i = 0; i < p.tau; ++i) set_bit(s.data(), pos_in_tree(p, i, delta[i]), 1);
   const std::uint8_t* in = decom + 48 * std::size_t(p.tau);
   const std::uint8_t* end = in + 16 * std::size_t(p.t_open);
@@ -225,22 +227,24 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
     set_bit(s.data(), std::size_t(i), l | r);
     if (l ^ r) {
       if (in == end) return false;
-      std::memcpy(nodes.data() + 16 * (2 * std::size_t(i) + 1 + l), in, 16);
+      std::memcpy(nodes + 16 * (2 * std::size_t(i) + 1 + l), in, 16);
       in += 16;
     }
   }
   for (; in != end; ++in)
     if (*in) return false;
-  expand_tree<B>(t, p, nodes.data(), iv, s.data());
-  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau)), com(48 * std::size_t(p.L));
+  expand_tree<B>(t, p, nodes, iv, s.data());
+  std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
+  std::uint8_t* com = scratch.get(slot_com, 48 * std::size_t(p.L), false);
+  std::uint8_t* sd = scratch.get(slot_seeds, std::size_t(p.L - p.tau) * 16, false);
   leaf_hash_keys(p, iv, uhash.data());
-  seeds.assign(std::size_t(p.L - p.tau) * 16, 0);
   par_for(t, p.tau, [&](std::size_t i) {
     const std::size_t first = first_leaf(p, unsigned(i));
-    commit_leaves<B>(p, unsigned(i), nodes.data(), iv, uhash.data() + 48 * i, long(delta[i]), decom + 48 * i,
-                     seeds.data() + 16 * (first - i), com.data() + 48 * first);
+    commit_leaves<B>(p, unsigned(i), nodes, iv, uhash.data() + 48 * i, long(delta[i]), decom + 48 * i,
+                     sd + 16 * (first - i), com + 48 * first);
   });
-  hash_commitments(t, p, com.data(), h);
+  hash_commitments(t, p, com, h);
+  seeds = sd;
   return true;
 }
 
