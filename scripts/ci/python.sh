@@ -24,7 +24,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "$py" -m venv "$venv"
   fi
 fi
-vpy=$(realpath "$venv/bin/python")
+vpy=$(cd "$venv" && pwd)/bin/python  # absolute, not resolved: the venv's own python
 "$vpy" -m pip install -q --disable-pip-version-check "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.21" "pytest>=7"
 
 cuda=${TEMPO_PY_CUDA:-auto}
