@@ -24,7 +24,11 @@ inline std::vector<std::uint8_t> hex(const std::string& s) {
   return out;
 }
 
-inline std::string data_path(const std::string& name) { return std::string(TEMPO_FAEST_DATA_DIR) + "/" + name; }
+// TEMPO_FAEST_DATA_DIR in the environment overrides the compiled-in folder (a copied tree).
+inline std::string data_path(const std::string& name) {
+  const char* env = std::getenv("TEMPO_FAEST_DATA_DIR");
+  return std::string(env != nullptr ? env : TEMPO_FAEST_DATA_DIR) + "/" + name;
+}
 
 struct RspEntry {
   int count = 0;
