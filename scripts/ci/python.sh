@@ -4,7 +4,7 @@
 #   TEMPO_PY_CUDA=auto   build the CUDA kernels only when a CUDA device is visible (on/off force)
 #   TEMPO_PY_VENV=build/python-ci-venv
 # pip fetches scikit-build-core, nanobind, numpy and pytest from PyPI on the first run; the
-# build folder (build/python-wheel) is kept, so later runs rebuild only what changed.
+# build folder (build/python-ci-cuda-*) is kept, so later runs rebuild only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 start=$SECONDS
@@ -35,8 +35,10 @@ fi
 echo "python.sh: building the module (CUDA kernels: $cuda)"
 # --no-build-isolation: the build tools above, in a stable place, so the build folder stays
 # valid between runs. A plain `pip install .` (what the README says) isolates the build.
+# One build folder per CUDA choice (the CMake cache remembers it).
 TEMPO_PY_CUDA=$cuda CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
-  "$vpy" -m pip install -q --disable-pip-version-check --no-build-isolation .
+  "$vpy" -m pip install -q --disable-pip-version-check --no-build-isolation \
+  --config-settings=build-dir="build/python-ci-cuda-$cuda/{wheel_tag}" .
 echo "python.sh: built in $((SECONDS - start)) s"
 # From tests/python, so that `import tempo` is the installed package.
 (cd tests/python && "$vpy" -m pytest -q -p no:cacheprovider .)
