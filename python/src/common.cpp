@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 
@@ -42,6 +43,13 @@ void set_threads(std::size_t n) {
 }
 
 std::size_t threads() { return pool()->thread_count(); }
+
+void after_fork_child() {
+  // The child has none of the pool's threads: joining them would hang, so the old pool is
+  // left alone (leaked) and the next call makes a new one.
+  new (std::nothrow) std::shared_ptr<tempo::ThreadPool>(std::exchange(g_pool, nullptr));
+  new (&g_mu) std::mutex();  // a lock held by another parent thread at fork() stays held otherwise
+}
 
 void shutdown() {
   std::shared_ptr<tempo::ThreadPool> old;

@@ -28,6 +28,7 @@ std::shared_ptr<tempo::ThreadPool> pool();
 void set_threads(std::size_t n);  // 0 = TEMPO_THREADS, else all hardware threads
 std::size_t threads();
 void shutdown();  // drops the pool (atexit): threads are joined before the interpreter goes
+void after_fork_child();  // os.register_at_fork: a fresh pool in a forked child
 
 // "auto" (the module default: set_backend(), else TEMPO_BACKEND, else the cost model),
 // "cpu" or "cuda". TypeError for a non-str, ValueError naming the value otherwise.

@@ -62,6 +62,8 @@ nb::bytes sign(nb::handle params, nb::handle sk_h, nb::handle msg_h, nb::handle 
       std::uint8_t fresh[16];
       tempo::faest::os_random(fresh);
       auto s = tempo::faest::sign(t, p, sk.span(), msg.span(), fresh);
+      volatile std::uint8_t* wipe = fresh;  // the signing randomness is secret
+      for (std::size_t i = 0; i < sizeof fresh; ++i) wipe[i] = 0;
       return s;
     });
   }

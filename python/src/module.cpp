@@ -22,6 +22,7 @@ NB_MODULE(_tempo, m) {
   m.def("last_report", &last_report,
         "The engine's report of this thread's last batch call (placement, items, times, reason).");
   m.def("_shutdown", &shutdown);
+  m.def("_after_fork_child", &after_fork_child);
 
   bind_hash(m);
 #ifdef TEMPO_PY_HAVE_NTT

@@ -214,3 +214,17 @@ def test_cuda_equals_cpu(alg):
     gpu = tempo.hash_batch(alg, arr, out, backend="cuda")
     assert tempo.last_report()["gpu_items"] > 0
     assert (gpu == tempo.hash_batch(alg, arr, out, backend="cpu")).all()
+
+
+def test_fork_child_gets_a_pool():
+    # multiprocessing's fork start method: the child must not use (or join) the parent's threads.
+    import multiprocessing
+    tempo.hash_batch("shake_128", [b"warm"] * 1000, 16)  # the parent's pool exists
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(2) as p:
+        got = p.starmap(_child_hash, [(b"a",), (b"bc",)])
+    assert got == [hashlib.shake_128(b"a").digest(16), hashlib.shake_128(b"bc").digest(16)]
+
+
+def _child_hash(m):
+    return tempo.hash_batch("shake_128", [m] * 100, 16)[99].tobytes()
