@@ -31,7 +31,7 @@ trap 'rm -rf "$shm" "$disk"' EXIT
 
 echo "== fanout tests"
 TEMPO_FANOUT_EXE="$bin/tempo-fanout" timeout 400 "$bin/tempo_fanout_tests" -r compact > "$out/tests.log" 2>&1
-echo "tests rc=$?: $(tail -n 1 "$out/tests.log")" | tee "$out/summary.txt"
+echo "tests rc=$?: $(grep -v "^\s*$" "$out/tests.log" | tail -n 1)" | tee "$out/summary.txt"
 
 if ! command -v python3 >/dev/null; then
   echo "no python3: daemon benchmark skipped" | tee -a "$out/summary.txt"
