@@ -174,10 +174,15 @@ ByteRows::ByteRows(nb::handle obj, const char* what) {
     contiguous_ = total_ == 0 ? &empty : static_cast<const std::uint8_t*>(array_view_.buf);
     return;
   }
-  if (!PyList_Check(obj.ptr()) && !PyTuple_Check(obj.ptr()))
+  // A single bytes-like object or str is iterable too, but surely a mistake here.
+  const bool single = PyBytes_Check(obj.ptr()) || PyByteArray_Check(obj.ptr()) || PyMemoryView_Check(obj.ptr()) ||
+                      PyUnicode_Check(obj.ptr());
+  const bool iterable = Py_TYPE(obj.ptr())->tp_iter != nullptr || PySequence_Check(obj.ptr()) != 0;
+  if (single || !iterable)
     throw nb::type_error((std::string(what) + ": expected a list of bytes or a 2-D uint8 numpy array, not " +
-                          py_type_name(obj)).c_str());
-  keep_ = nb::steal(PySequence_Tuple(obj.ptr()));  // holds every item even if the list changes
+                          (single ? "a single " : "") + py_type_name(obj) + (single ? " (wrap it in a list)" : ""))
+                             .c_str());
+  keep_ = nb::steal(PySequence_Tuple(obj.ptr()));  // any iterable; holds every item even if the list changes
   if (!keep_.is_valid()) throw nb::python_error();
   count_ = static_cast<std::size_t>(PyTuple_GET_SIZE(keep_.ptr()));
   rows_.reserve(count_);

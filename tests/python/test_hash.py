@@ -60,6 +60,15 @@ def test_bytes_like_items_and_tuple():
     check("shake_256", items, 32, d)
 
 
+def test_any_iterable():
+    msgs = [b"a", b"bb", b"ccc"]
+    ref = tempo.hash_batch("shake_128", msgs, 16)
+    assert (tempo.hash_batch("shake_128", iter(msgs), 16) == ref).all()
+    assert (tempo.hash_batch("shake_128", (m for m in msgs), 16) == ref).all()
+    assert (tempo.hash_batch("shake_128", list(np.frombuffer(b"abc", np.uint8).reshape(3, 1)), 16) ==
+            tempo.hash_batch("shake_128", [b"a", b"b", b"c"], 16)).all()
+
+
 def test_name_spellings():
     ref = tempo.hash_batch("sha3_256", [b"x"], 32)
     for name in ["SHA3_256", "sha3-256", "Sha3256"]:
@@ -130,7 +139,8 @@ def test_turboshake_kt_many_lengths_consistent():
     (lambda: tempo.hash_batch("shake_256", [b"x"], 2.5), TypeError, "out_bytes must be an int"),
     (lambda: tempo.hash_batch("shake_256", ["text"], 8), TypeError, "messages[0]"),
     (lambda: tempo.hash_batch("shake_256", [b"a", 7], 8), TypeError, "messages[1]"),
-    (lambda: tempo.hash_batch("shake_256", b"abc", 8), TypeError, "list of bytes"),
+    (lambda: tempo.hash_batch("shake_256", b"abc", 8), TypeError, "wrap it in a list"),
+    (lambda: tempo.hash_batch("shake_256", 42, 8), TypeError, "list of bytes"),
     (lambda: tempo.hash_batch("shake_256", np.zeros((2, 3), np.int32), 8), TypeError, "dtype int32"),
     (lambda: tempo.hash_batch("shake_256", np.zeros(3, np.uint8), 8), ValueError, "2-D"),
     (lambda: tempo.hash_batch("shake_256", [b"x"], 8, backend="gpu"), ValueError, "backend"),
