@@ -12,6 +12,8 @@ C=${1:?usage: tfhe.sh CARRY_DIR}
 O=$OUT/tfhe; mkdir -p "$O"
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 B=$C/bin
+# The KAT corpus from this checkout (the binaries' compiled-in path is the build host's).
+export TEMPO_TFHE_DATA_DIR=${TEMPO_TFHE_DATA_DIR:-$PWD/tests/data/tfhe}
 log() { echo "== $*" | tee -a "$O/log.txt"; }
 nproc > "$O/nproc.txt"; lscpu > "$O/lscpu.txt" 2>&1
 log "tests (default sizes)"

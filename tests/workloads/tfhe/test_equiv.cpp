@@ -145,7 +145,10 @@ TEST_CASE("backend selector: KAT corpus, then a sweep", "[equiv][kat]") {
       f << e.params << ' ' << e.index << ' ' << e.bit << ' ' << e.sk << ' ' << e.ek << ' ' << e.ct << ' ' << e.boot << '\n';
     }
   }
-  std::ifstream f(std::string(TEMPO_TFHE_DATA_DIR) + "/kat.txt");
+  // TEMPO_TFHE_DATA_DIR overrides the compiled-in folder (binaries carried to another host).
+  const char* dir = std::getenv("TEMPO_TFHE_DATA_DIR");
+  std::ifstream f(std::string(dir != nullptr ? dir : TEMPO_TFHE_DATA_DIR) + "/kat.txt");
+  INFO("corpus: " << (dir != nullptr ? dir : TEMPO_TFHE_DATA_DIR) << "/kat.txt");
   REQUIRE(f.good());
   std::string line;
   std::size_t replayed = 0, listed = 0;

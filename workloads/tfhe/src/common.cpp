@@ -55,6 +55,11 @@ std::uint8_t Xof::byte() {
 
 u64 Xof::word(unsigned bytes) {
   u64 x = 0;
+  if (buf_.size() - pos_ >= bytes) {  // common case: no refill inside the word
+    for (unsigned i = 0; i < bytes; ++i) x |= static_cast<u64>(buf_[pos_ + i]) << (8 * i);
+    pos_ += bytes;
+    return x;
+  }
   for (unsigned i = 0; i < bytes; ++i) x |= static_cast<u64>(byte()) << (8 * i);
   return x;
 }
