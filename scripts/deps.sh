@@ -2,7 +2,7 @@
 # Installs the Debian packages tempo builds with, when any is missing.
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config libtbb-dev catch2 libbenchmark-dev libssl-dev python3 python3-venv python3-pip
-      clang-14 libclang-rt-14-dev doxygen libopenmpi-dev openmpi-bin)
+      clang-14 libclang-rt-14-dev doxygen libopenmpi-dev openmpi-bin strace)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
