@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <exception>
@@ -438,14 +439,17 @@ Report run_items_checked(Task& t, MPI_Comm user_comm, const ItemKind& kind, std:
       }
   } else {
     std::vector<Piece> pieces(plan.subchunks);
-    for (std::size_t k = 0; k < plan.subchunks; ++k) {
-      const std::size_t j = plan.piece(me, k);
-      for (std::size_t i = 0; i < plan.inputs; ++i) {
-        pieces[k].data[i].resize(plan.count(j) == 0 ? 0 : plan.bytes(j, i));
-        if (plan.stride[i] == 0 && plan.count(j) != 0) pieces[k].offsets[i].resize(plan.count(j) + 1);
+    // Without room for its share a rank cannot take part; the root would wait forever.
+    or_abort(comm.get(), "buffers for this rank's share", [&] {
+      for (std::size_t k = 0; k < plan.subchunks; ++k) {
+        const std::size_t j = plan.piece(me, k);
+        for (std::size_t i = 0; i < plan.inputs; ++i) {
+          pieces[k].data[i].resize(plan.count(j) == 0 ? 0 : plan.bytes(j, i));
+          if (plan.stride[i] == 0 && plan.count(j) != 0) pieces[k].offsets[i].resize(plan.count(j) + 1);
+        }
+        pieces[k].out.resize(plan.count(j) * plan.out_stride);
       }
-      pieces[k].out.resize(plan.count(j) * plan.out_stride);
-    }
+    });
     Outbox box;
     std::thread io([&] { or_abort(comm.get(), "rank transfers", [&] { rank_transfers(comm, opt.root, plan, pieces, box); }); });
     Outcome mine;
