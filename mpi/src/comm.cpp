@@ -33,7 +33,7 @@ void Backoff::pause() {
     return;
   }
   std::this_thread::sleep_for(std::chrono::microseconds(us_));
-  us_ = std::min(us_ * 2, 200);
+  us_ = std::min(us_ * 2, 50);
 }
 
 namespace {

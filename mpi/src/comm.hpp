@@ -14,7 +14,9 @@ namespace tempo::mpi::detail {
 // Throws std::runtime_error unless MPI runs with MPI_THREAD_SERIALIZED or more.
 void require_serialized();
 
-// Yields a few times, then sleeps 1, 2, 4 ... 200 us between polls.
+// Yields a few times, then sleeps 1, 2, 4 ... 50 us between polls (each poll is also
+// when Open MPI moves the next fragments of a large message: longer sleeps would slow
+// transfers; shorter ones cost a core).
 class Backoff {
  public:
   void pause();
