@@ -138,6 +138,9 @@ int main(int argc, char** argv) {
         times.push_back(now_ms() - t0);
       }
     });
+    if (std::getenv("TEMPO_MPI_BENCH_VERBOSE") != nullptr)  // where each rank's time went (last rep)
+      std::fprintf(stderr, "rank %d: items %zu plan %.3f ms wait %.3f ms compute %.3f ms total %.3f ms\n", mpi.rank(),
+                   last.local_items, last.plan_ms, last.wait_ms, last.compute_ms, last.total_ms);
     bool ok = true;
     if (a.check && root && a.workload == "shake256") {
       std::vector<std::uint8_t> ref(out.size());
