@@ -7,12 +7,14 @@
 #   bash scripts/device/runtime.sh [CARRY]     (CARRY: default .carry/bench)
 # CARRY holds bin/tempo_bench (+ bin/tempo_idle_cpu, bin/rayon_bench when
 # built) and lib/ (libtbb, libgomp, libbenchmark...), as
-# scripts/collect_carry.sh makes it. Results: $OUT/runtime/*.json (Google
-# Benchmark JSON), idle_cpu.json, targets.json (the ratios), and the logs.
+# scripts/collect_carry.sh makes it. Results (the device returns at most 8
+# files): $OUT/targets.json (the ratios) and $OUT/runtime.tgz (every Google
+# Benchmark JSON, idle_cpu.json, the logs, machine.txt).
 set -u
 C=$(cd "${1:-$PWD/.carry/bench}" && pwd)
 OUT=${OUT:-$PWD/out}
-W=$OUT/runtime; mkdir -p "$W"
+mkdir -p "$OUT"
+W=/tmp/tempo-runtime; rm -rf "$W"; mkdir -p "$W"
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 TB=$C/bin/tempo_bench
 unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS OMP_THREAD_LIMIT
@@ -66,6 +68,8 @@ TEMPO_AGED_PROMOTION=1 run uts_aged 15 "$TB" --threads=16 --uts=T3 --benchmark_f
 
 if command -v python3 >/dev/null; then
   python3 "$(dirname "$0")/runtime_targets.py" "$W" > "$W/targets.json" && cat "$W/targets.json"
+  cp "$W/targets.json" "$OUT/"
 else
-  echo "no python3 here: compute the ratios later with scripts/device/runtime_targets.py $W"
+  echo "no python3 here: unpack runtime.tgz and run scripts/device/runtime_targets.py on it"
 fi
+tar czf "$OUT/runtime.tgz" -C "$W" .
