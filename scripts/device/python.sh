@@ -13,14 +13,25 @@ cd "$(dirname "$0")/../.."
 dist=$(realpath "${1:-build/python-dist}")
 out=${OUT:-/tmp/out}/python
 mkdir -p "$out"
+count=${BENCH_COUNT:-1000000}
 venv=$(mktemp -d)/venv
-python3 -m venv "$venv" || { echo "python.sh: python3 -m venv failed" | tee "$out/error.txt"; exit 1; }
-"$venv/bin/pip" install -q --no-index --find-links "$dist" tempo numpy pytest 2>&1 | tee "$out/install.txt"
-"$venv/bin/python" -c "import tempo; print('cuda_compiled', tempo.cuda_compiled(), 'devices', tempo.device_count())" \
+if python3 -m venv "$venv" 2>/dev/null; then
+  "$venv/bin/pip" install -q --no-index --find-links "$dist" tempo numpy pytest 2>&1 | tee "$out/install.txt"
+  py=$venv/bin/python
+else  # no venv module there: install into a folder on PYTHONPATH
+  python3 -m pip install -q --no-index --find-links "$dist" --target "$venv" tempo numpy pytest 2>&1 \
+    | tee "$out/install.txt"
+  export PYTHONPATH=$venv
+  py=python3
+fi
+python3 --version | tee "$out/python_version.txt"  # the wheel in $1 must match it (cp311 when built here)
+"$py" -c "import tempo; print('cuda_compiled', tempo.cuda_compiled(), 'devices', tempo.device_count())" \
   | tee "$out/context.txt"
-(cd tests/python && "$venv/bin/python" -m pytest -q -p no:cacheprovider --junitxml="$out/pytest.xml" . ) 2>&1 \
+(cd tests/python && "$py" -m pytest -q -p no:cacheprovider --junitxml="$out/pytest.xml" . ) 2>&1 \
   | tee "$out/pytest.txt"
-for backend in auto cuda; do
-  "$venv/bin/python" bench/python/bench_hash.py --count 1000000 --sizes 32,1024 --reps 5 --backend "$backend" \
+backends="auto"
+if "$py" -c "import tempo, sys; sys.exit(0 if tempo.device_count() > 0 else 1)"; then backends="auto cuda"; fi
+for backend in $backends; do
+  "$py" bench/python/bench_hash.py --count "$count" --sizes 32,1024 --reps 3 --backend "$backend" \
     --out "$out/bench_hash_$backend.json" 2>&1 | tee "$out/bench_hash_$backend.txt"
 done
