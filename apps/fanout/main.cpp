@@ -1,6 +1,7 @@
 // tempo-fanout: cuda-fanout's command-line contract on tempo::gpu.
 //   tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync] IN OUT
 //   tempo-fanout --daemon [--algo NAME] [--backend ...] [--threads N] [--report] [--no-fsync]
+//   mpirun -n N tempo-fanout --mpi ...   (either form; mpi_mode.cpp, docs/mpi.md)
 // Exit status: 0 success, 1 bad input or failure (one line on stderr), 2 bad usage.
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,13 @@
 
 #include "fanout.hpp"
 #include "text.hpp"
+
+#ifdef TEMPO_FANOUT_HAVE_MPI
+namespace tempo::fanout {  // mpi_mode.cpp
+int run_mpi(int& argc, char**& argv, const Options& opt, std::size_t threads, bool daemon, bool binary,
+            const std::vector<std::string>& paths);
+}
+#endif
 
 namespace {
 // The runtime's own bound on a pool's threads: far above any machine, low enough
@@ -28,7 +36,8 @@ void usage(std::FILE* f) {
       "  --no-fsync: replace OUT atomically but without syncing it to disk.\n"
       "  TEMPO_FANOUT_CHUNK_BYTES: digest bytes hashed and written per step (default 4 MiB).\n"
       "  TEMPO_FANOUT_STREAM=0: read large binary requests whole instead of chunk by chunk.\n"
-      "  daemon commands on stdin: 'process IN OUT', 'process-bin IN OUT', 'quit'\n",
+      "  daemon commands on stdin: 'process IN OUT', 'process-bin IN OUT', 'quit'\n"
+      "  --mpi: under 'mpirun -n N', rank 0 reads and writes, every rank hashes (builds with Open MPI).\n",
       f);
 }
 
@@ -43,7 +52,7 @@ std::size_t env_count(const char* name, std::uint64_t lo, std::uint64_t hi, std:
 int main(int argc, char** argv) {
   using namespace tempo;
   fanout::Options opt;
-  bool binary = false, daemon = false;
+  bool binary = false, daemon = false, use_mpi = false;
   std::size_t threads = 0;
   std::vector<std::string> paths;
   try {
@@ -59,6 +68,7 @@ int main(int argc, char** argv) {
       };
       if (a == "--binary") binary = true;
       else if (a == "--daemon") daemon = true;
+      else if (a == "--mpi") use_mpi = true;
       else if (a == "--report") opt.report = true;
       else if (a == "--no-fsync") opt.durable = false;
       else if (a == "--algo") opt.algo = crypto::parse_algorithm(value("--algo"));
@@ -77,6 +87,9 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("--binary does not apply to --daemon: send 'process-bin IN OUT' for a binary request");
     if (!daemon && paths.size() != 2) throw std::invalid_argument("expected IN and OUT");
     if (daemon && !paths.empty()) throw std::invalid_argument("--daemon takes no paths");
+#ifndef TEMPO_FANOUT_HAVE_MPI
+    if (use_mpi) throw std::invalid_argument("--mpi: this build has no MPI support (Open MPI was not found)");
+#endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tempo-fanout: %s\n", fanout::one_line(e.what()).c_str());
     usage(stderr);
@@ -84,6 +97,9 @@ int main(int argc, char** argv) {
   }
   try {
     gpu::require(opt.backend);  // --backend cuda without a device: fail fast
+#ifdef TEMPO_FANOUT_HAVE_MPI
+    if (use_mpi) return fanout::run_mpi(argc, argv, opt, threads, daemon, binary, paths);
+#endif
     ThreadPool pool(Options{.threads = threads});
     fanout::Processor proc(pool, opt);
     if (daemon) {

@@ -15,7 +15,7 @@ dir=${MPI_BUILD_DIR:-build/ci-mpi${san:+-${san//,/-}}}
 args=(-DCMAKE_BUILD_TYPE=Release -DTEMPO_WERROR=ON -DTEMPO_BUILD_BENCH=OFF)
 [ -n "$san" ] && args=(-DCMAKE_BUILD_TYPE=Debug -DTEMPO_SANITIZE="$san" -DTEMPO_ASSERTIONS=ON -DTEMPO_BUILD_BENCH=OFF)
 cmake -S . -B "$dir" -G Ninja "${args[@]}" >/dev/null
-cmake --build "$dir" -j "$jobs" --target tempo_mpi_tests tempo_mpi_fail
+cmake --build "$dir" -j "$jobs" --target tempo_mpi_tests tempo_mpi_fail tempo-fanout
 # Leak reports come from Open MPI's own allocations; UBSan stops at the first report.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
