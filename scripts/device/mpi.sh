@@ -5,7 +5,7 @@
 #
 # Here (build machine), packing the carry folder:
 #   cmake -S . -B build/mpi -G Ninja -DCMAKE_BUILD_TYPE=Release
-#   ninja -C build/mpi tempo_mpi_tests tempo_mpi_fail tempo_mpi_bench
+#   ninja -C build/mpi tempo_mpi_tests tempo_mpi_fail tempo_mpi_bench tempo-fanout
 #   scripts/device/mpi.sh --pack build/mpi .carry/mpi      # binaries + a relocatable Open MPI
 # There:
 #   OUT=... scripts/device/mpi.sh .carry/mpi               # results in $OUT/mpi
@@ -22,7 +22,9 @@ if [ "${1:-}" = "--pack" ]; then
   dest=${3:?usage: mpi.sh --pack BUILD_DIR CARRY_DIR}
   rm -rf "$dest"; mkdir -p "$dest/bin" "$dest/lib" "$dest/ompi/bin" "$dest/ompi/lib/x86_64-linux-gnu" "$dest/ompi/share"
   cp "$build"/tests/mpi/tempo_mpi_tests "$build"/tests/mpi/tempo_mpi_fail "$build"/bench/mpi/tempo_mpi_bench "$dest/bin/"
-  cp "$(dirname "$0")/../../tests/mpi/expect_failure.sh" "$dest/bin/"
+  cp "$(dirname "$0")/../../tests/mpi/expect_failure.sh" "$(dirname "$0")/../../tests/mpi/fanout_mpi.sh" "$dest/bin/"
+  cp "$build"/apps/fanout/tempo-fanout "$dest/bin/" 2>/dev/null || echo "mpi.sh: no tempo-fanout in $build (ninja tempo-fanout); its --mpi check is skipped"
+
   cp -L /usr/bin/orterun "$dest/ompi/bin/mpirun"
   cp -L /usr/bin/orted "$dest/ompi/bin/"
   cp -a /usr/lib/x86_64-linux-gnu/openmpi "$dest/ompi/lib/x86_64-linux-gnu/"
@@ -32,7 +34,7 @@ if [ "${1:-}" = "--pack" ]; then
   mkdir -p "$dest/ompi/etc"; cp -a /etc/openmpi/. "$dest/ompi/etc/" 2>/dev/null || true
   [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] && cp -a /usr/lib/x86_64-linux-gnu/pmix2 "$dest/ompi/pmix2" && rm -f "$dest"/ompi/pmix2/lib/*.a
   # Every library outside glibc that the binaries, mpirun and the plugins resolve.
-  libs=$( (ldd "$dest"/bin/tempo_* "$dest"/ompi/bin/* "$dest"/ompi/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so \
+  libs=$( (ldd "$dest"/bin/tempo[-_]* "$dest"/ompi/bin/* "$dest"/ompi/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so \
            "$dest"/ompi/pmix2/lib/pmix/*.so 2>/dev/null | awk '/=> \//{print $3}') | sort -u)
   for lib in $libs; do
     case $(basename "$lib") in libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*) continue ;; esac
@@ -76,6 +78,9 @@ if [ -z "${NO_MPI:-}" ]; then
   log "tests: 1, 2, 4 ranks (byte-identical to one process), failing jobs"
   for np in 1 2 4; do mpi 120 $np "$B/tempo_mpi_tests" > "$O/tests_np$np.txt" 2>&1; log "np=$np rc=$? $(grep -E 'passed|failed' "$O/tests_np$np.txt" | head -1)"; done
   PATH=$(dirname "$MPIRUN"):$PATH "$B/expect_failure.sh" "$MPIRUN" 3 "$B/tempo_mpi_fail" > "$O/fail.txt" 2>&1; log "failing job: rc=$? $(tail -1 "$O/fail.txt")"
+  if [ -x "$B/tempo-fanout" ] && command -v python3 >/dev/null; then
+    "$B/fanout_mpi.sh" "$MPIRUN" "$B/tempo-fanout" > "$O/fanout_mpi.txt" 2>&1; log "tempo-fanout --mpi = one process: rc=$? $(tail -1 "$O/fanout_mpi.txt")"
+  fi
 fi
 
 for backend in cpu auto; do
