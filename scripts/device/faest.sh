@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # FAEST (tempo::faest) on the device machine: the known-answer and scheme tests (all 200 NIST
 # vectors, both CPU backends), then the benchmarks as Google Benchmark JSON. About 2 minutes.
+# Back under $OUT (7 files): faest_single.json, faest_forked.json, faest_forked_hb20.json,
+# faest_batch.json, faest_single_portable.json, faest_summary.txt, faest_logs.tgz.
 #
 #   OUT=/some/dir bash scripts/device/faest.sh <folder holding tempo_faest_tests and bench_faest>
 #
@@ -20,15 +22,17 @@ if [ -z "${TEMPO_FAEST_DATA_DIR:-}" ] && [ -f tests/data/faest/PQCsignKAT_faest_
   export TEMPO_FAEST_DATA_DIR="$PWD/tests/data/faest"
 fi
 
-{ lscpu; nproc; date -u; } > "$OUT/faest_machine.txt" 2>&1
+# The device returns at most 8 files: 5 JSON, the summary, and the logs as one tarball.
+LOG=$(mktemp -d)
+{ lscpu; nproc; date -u; } > "$LOG/faest_machine.txt" 2>&1
 
 run() {  # name, command...
   local name=$1
   shift
   echo "== $name: $*" | tee -a "$OUT/faest_summary.txt"
-  "$@" > "$OUT/$name.txt" 2>&1
+  "$@" > "$LOG/$name.txt" 2>&1
   local rc=$?
-  tail -n 3 "$OUT/$name.txt" | tee -a "$OUT/faest_summary.txt"
+  tail -n 3 "$LOG/$name.txt" | tee -a "$OUT/faest_summary.txt"
   echo "rc=$rc" | tee -a "$OUT/faest_summary.txt"
   [ $rc -eq 0 ] || status=1
 }
@@ -63,4 +67,5 @@ run faest_bench_batch "$BIN/bench_faest" --benchmark_filter='Batch' --benchmark_
 run faest_bench_portable env TEMPO_FAEST_BACKEND=portable $pin1 "$BIN/bench_faest" \
   --benchmark_filter='Single_(Sign|Verify)/0' --benchmark_min_time=$(mt 0.5) \
   --benchmark_out="$OUT/faest_single_portable.json" --benchmark_out_format=json
+tar czf "$OUT/faest_logs.tgz" -C "$LOG" . && rm -rf "$LOG"
 exit $status
