@@ -52,9 +52,9 @@ Args parse(int argc, char** argv) {
 std::vector<std::uint8_t> random_bytes(std::size_t n) {
   std::vector<std::uint8_t> v(n);
   std::uint64_t x = 0x243F6A8885A308D3ull;
-  for (auto& b : v) {
+  for (std::size_t i = 0; i < n; i += 8) {  // 8 bytes per step: 100M x 32 B in about a second
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    b = static_cast<std::uint8_t>(x);
+    std::memcpy(v.data() + i, &x, std::min<std::size_t>(8, n - i));
   }
   return v;
 }

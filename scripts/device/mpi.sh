@@ -72,6 +72,7 @@ if ! mpi 30 2 "$B/tempo_mpi_bench" --n 1000 --reps 1 --threads 1 > "$O/probe.txt
 fi
 log "single copy: ${OMPI_MCA_btl_vader_single_copy_mechanism:-cma (default)}"
 J=$O/scaling.jsonl; : > "$J"
+export TEMPO_MPI_BENCH_VERBOSE=1  # each rank's plan/wait/compute/total (last rep) in bench_err.txt
 bench() { "$@" 2>>"$O/bench_err.txt" | tee -a "$J"; }
 
 if [ -z "${NO_MPI:-}" ]; then
