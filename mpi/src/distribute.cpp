@@ -74,11 +74,27 @@ double ms(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
 }
 
-void wipe(std::vector<std::uint8_t>& v) {
-  // volatile stores: the compiler may not drop them as dead (the buffer is freed next).
-  volatile std::uint8_t* p = v.data();
-  for (std::size_t i = 0; i < v.size(); ++i) p[i] = 0;
-}
+// Bytes left uninitialised until received into: zero-filling a rank's share first
+// would cost a pass over it before any transfer starts.
+class Bytes {
+ public:
+  void resize(std::size_t n) {
+    p_ = std::make_unique_for_overwrite<std::uint8_t[]>(n);
+    n_ = n;
+  }
+  std::uint8_t* data() noexcept { return p_.get(); }
+  std::size_t size() const noexcept { return n_; }
+  bool empty() const noexcept { return n_ == 0; }
+  void wipe() noexcept {
+    // volatile stores: the compiler may not drop them as dead (the buffer is freed next).
+    volatile std::uint8_t* p = p_.get();
+    for (std::size_t i = 0; i < n_; ++i) p[i] = 0;
+  }
+
+ private:
+  std::unique_ptr<std::uint8_t[]> p_;
+  std::size_t n_ = 0;
+};
 
 std::string describe(const std::exception_ptr& e) {
   try {
@@ -113,9 +129,9 @@ struct Plan {
 
 // A piece's inputs and outputs on a rank other than the root.
 struct Piece {
-  std::array<std::vector<std::uint8_t>, gpu::kMaxInputs> data;
+  std::array<Bytes, gpu::kMaxInputs> data;
   std::array<std::vector<std::uint64_t>, gpu::kMaxInputs> offsets;
-  std::vector<std::uint8_t> out;
+  Bytes out;
   std::size_t pending = 0;  // receives not yet complete (communication thread only)
   Signal ready;
 };
@@ -487,7 +503,7 @@ Report run_items_checked(Task& t, MPI_Comm user_comm, const ItemKind& kind, std:
     io.join();
     if (opt.wipe_inputs)
       for (auto& p : pieces)
-        for (auto& d : p.data) wipe(d);
+        for (auto& d : p.data) d.wipe();
   }
 
   // 3. One verdict for all.
