@@ -27,6 +27,6 @@ if command -v pkg-config >/dev/null; then
   "$scratch/pc"
 fi
 echo "== FetchContent, Debug parent"
-cmake -S "$source_dir/fetch" -B "$scratch/b4" -DTEMPO_SOURCE_DIR="$tempo_source" -G Ninja >/dev/null
+cmake -S "$source_dir/fetch" -B "$scratch/b4" -DTEMPO_SOURCE_DIR="$tempo_source" -DCMAKE_BUILD_TYPE=Debug -G Ninja >/dev/null
 cmake --build "$scratch/b4" --target consumer >/dev/null
 "$scratch/b4/consumer"

@@ -6,7 +6,18 @@
 
 namespace tempo::ntt::detail {
 
-#if !defined(TEMPO_NTT_HAVE_X86)
+#if defined(TEMPO_NTT_HAVE_X86)
+// The CPU checks live here, in a file built for baseline x86-64: the kernel files are
+// compiled with -mavx2 / -mavx512*, so any of their code may use those instructions.
+std::vector<const Kernels*> avx2_kernels() {
+  if (!__builtin_cpu_supports("avx2")) return {};
+  return avx2_kernels_checked();
+}
+std::vector<const Kernels*> avx512_kernels() {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq")) return {};
+  return avx512_kernels_checked(__builtin_cpu_supports("avx512ifma") != 0);
+}
+#else
 std::vector<const Kernels*> avx2_kernels() { return {}; }
 std::vector<const Kernels*> avx512_kernels() { return {}; }
 #endif

@@ -11,13 +11,12 @@ Kernels make(const char* name, unsigned bits) {
   return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits};
 }
 
-const Kernels k64 = make<64>("avx2", 62);
-const Kernels k32 = make<32>("avx2-q30", 30);
-
 }  // namespace
 
-std::vector<const Kernels*> avx2_kernels() {
-  if (!__builtin_cpu_supports("avx2")) return {};
+// Called only after dispatch.cpp (compiled without AVX2) checked the CPU.
+std::vector<const Kernels*> avx2_kernels_checked() {
+  static const Kernels k64 = make<64>("avx2", 62);
+  static const Kernels k32 = make<32>("avx2-q30", 30);
   return {&k32, &k64};
 }
 

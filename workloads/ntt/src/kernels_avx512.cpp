@@ -18,16 +18,16 @@ Kernels make(const char* name, unsigned bits) {
   return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits};
 }
 
-const Kernels k64 = make<64>("avx512", 62);
-const Kernels k52 = make<52>("avx512ifma", 50);
-const Kernels k32 = make<32>("avx512-q30", 30);
-
 }  // namespace
 
-std::vector<const Kernels*> avx512_kernels() {
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq")) return {};
+// Called only after dispatch.cpp (compiled without AVX-512) checked the CPU: code here may
+// use AVX-512 anywhere, static initialisers included, so nothing runs before that check.
+std::vector<const Kernels*> avx512_kernels_checked(bool ifma) {
+  static const Kernels k64 = make<64>("avx512", 62);
+  static const Kernels k52 = make<52>("avx512ifma", 50);
+  static const Kernels k32 = make<32>("avx512-q30", 30);
   std::vector<const Kernels*> v{&k32};
-  if (__builtin_cpu_supports("avx512ifma")) v.push_back(&k52);
+  if (ifma) v.push_back(&k52);
   v.push_back(&k64);
   return v;
 }

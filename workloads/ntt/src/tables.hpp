@@ -53,8 +53,12 @@ struct Tables {
 const Kernels& portable_kernels();
 // Each returns the CPU-supported sets of that ISA, best first (empty when the CPU or the
 // build lacks the ISA).
+// The SIMD kernel sets this CPU supports (dispatch.cpp checks the CPU, then calls the
+// *_checked functions of the files compiled with the wider instruction sets).
 std::vector<const Kernels*> avx2_kernels();
 std::vector<const Kernels*> avx512_kernels();
+std::vector<const Kernels*> avx2_kernels_checked();
+std::vector<const Kernels*> avx512_kernels_checked(bool ifma);
 // Every set usable here for q (portable last); pick_kernels takes the first that
 // TEMPO_NTT_CPU allows.
 std::vector<const Kernels*> kernels_for(u64 q);

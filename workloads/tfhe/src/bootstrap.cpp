@@ -10,10 +10,18 @@ namespace tempo::tfhe::detail {
 
 namespace {
 
+// Vector loops compiled three times and picked at load time (ifunc). Not under the
+// sanitizers: ThreadSanitizer's runtime is not ready when the ifunc resolvers run.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define TEMPO_TFHE_CLONES
+#else
+#define TEMPO_TFHE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+
 // Balanced base-2^log_bg digits of the centered coefficients of `in` (mod Q): digit r of
 // coefficient j goes to out[r][j] as an element of [0, Q). Sum_r d_r B^r = x exactly.
 // Digit-major loops over a scratch copy, so every inner loop is a plain vector loop.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+TEMPO_TFHE_CLONES
 void decompose_impl(const u64* __restrict in, std::size_t N, std::int64_t Q, unsigned log_bg, unsigned levels,
                     std::int64_t* __restrict x, u64* __restrict out) {
   const std::int64_t half = std::int64_t{1} << (log_bg - 1);
@@ -55,7 +63,7 @@ struct SmallReducer {
 };
 
 // u = R(R(sp) * mp + R(sm) * mm) for both columns (Q < 2^32).
-__attribute__((target_clones("avx512f", "avx2", "default")))
+TEMPO_TFHE_CLONES
 void combine_small(const u64* __restrict s, const u64* __restrict mp, const u64* __restrict mm, std::size_t N,
                    SmallReducer red, u64* __restrict u0, u64* __restrict u1) {
   for (std::size_t j = 0; j < N; ++j) {
@@ -66,7 +74,7 @@ void combine_small(const u64* __restrict s, const u64* __restrict mp, const u64*
 }
 
 // Q < 2^32: products < 2^54, sums of 2L <= 10 of them < 2^58, so 64-bit lazy sums.
-__attribute__((target_clones("avx512f", "avx2", "default")))
+TEMPO_TFHE_CLONES
 void mac_small(const u64* __restrict d, const std::uint32_t* __restrict key, std::size_t rows, std::size_t N,
                u64* __restrict s0, u64* __restrict s1) {
   for (std::size_t j = 0; j < N; ++j) { s0[j] = 0; s1[j] = 0; }
