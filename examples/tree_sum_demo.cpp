@@ -182,8 +182,8 @@ int main(int argc, char** argv) {
   }
   // Baselines whose one call already takes over a second are not run at
   // higher thread counts (libgomp's tasks slow down as threads are added).
-  const double slow_ns = 1e9;
-  auto skipped = [&](const char* name, std::size_t k) {
+  [[maybe_unused]] const double slow_ns = 1e9;
+  [[maybe_unused]] auto skipped = [&](const char* name, std::size_t k) {
     std::printf("%-26s %8zu %10s %9s\n", name, k, "skipped", "(slow)");
   };
 #if defined(DEMO_WITH_TBB)
