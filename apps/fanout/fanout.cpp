@@ -269,7 +269,8 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
     return ::pread(fd.get(), &extra, 1, static_cast<off_t>(size)) == 0;
   };
 
-  b.streamed = binary && opt_.stream_input && stream();
+  // Streaming needs IN by name (pread) and an OUT it can restart if it gives up.
+  b.streamed = binary && opt_.stream_input && in_path != "-" && !file.to_stdout() && stream();
   if (!b.streamed) {
     if (b.chunks > 0 || binary) {  // a stream that gave up: start the output again
       writer_.drain();
@@ -282,13 +283,20 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
     const std::size_t size = read_input(t, in_path, in_, opt_.input_limit);
     b.read += ms_since(tr);
     const auto tp = Clock::now();
-    if (binary) {
-      if (!parse_binary_uniform(t, in_.data(), size, req_)) {
-        std::swap(in_, req_.data);
-        parse_binary_in_place(req_, size);
+    // Worded before the in-place parser changes the first bytes.
+    const std::string mismatch = format_mismatch(in_.data(), size, binary, in_daemon_);
+    try {
+      if (binary) {
+        if (!parse_binary_uniform(t, in_.data(), size, req_)) {
+          std::swap(in_, req_.data);
+          parse_binary_in_place(req_, size);
+        }
+      } else {
+        parse_sexpr(std::string_view(reinterpret_cast<const char*>(in_.data()), size), req_);
       }
-    } else {
-      parse_sexpr(std::string_view(reinterpret_cast<const char*>(in_.data()), size), req_);
+    } catch (const WireError&) {
+      if (mismatch.empty()) throw;
+      throw WireError(mismatch);
     }
     b.parse += ms_since(tp);
 
@@ -352,6 +360,11 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
 }
 
 void Processor::serve(std::istream& in, std::ostream& out) {
+  struct InDaemon {  // wrong-format advice names the daemon's commands meanwhile
+    bool& flag;
+    explicit InDaemon(bool& f) : flag(f) { flag = true; }
+    ~InDaemon() { flag = false; }
+  } in_daemon{in_daemon_};
   std::string line;
   for (;;) {
     const LineStatus st = read_command_line(in, line);
@@ -372,9 +385,13 @@ void Processor::serve(std::istream& in, std::ostream& out) {
       out << "bye" << std::endl;
       return;
     }
+    if (c.kind == Command::Kind::help) {
+      out << help_line() << std::endl;
+      continue;
+    }
     try {
       process(c.in, c.out, c.kind == Command::Kind::process_bin);
-      out << "done " << c.out << std::endl;
+      out << "done " << command_word(c.out) << std::endl;
     } catch (const std::exception& e) {
       out << "error " << one_line(e.what()) << std::endl;
     }

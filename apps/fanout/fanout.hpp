@@ -67,8 +67,9 @@ class Processor {
   // Throws (WireError, std::runtime_error, ...) with a one-line message; on error
   // no output file is left behind (an existing one is untouched).
   void process(const std::string& in_path, const std::string& out_path, bool binary);
-  // Daemon: lines "process IN OUT", "process-bin IN OUT", "quit" on `in`; answers
-  // "done OUT", "error MESSAGE" or "bye" on `out`. Returns at quit or end of input.
+  // Daemon: lines "process IN OUT", "process-bin IN OUT", "help", "quit" on `in`
+  // (command.hpp); answers "done OUT", "error MESSAGE", "help ..." or "bye" on `out`,
+  // one line each. Returns at quit or end of input.
   void serve(std::istream& in, std::ostream& out);
 
   const Breakdown& last() const noexcept { return last_; }
@@ -110,6 +111,7 @@ class Processor {
   std::vector<std::uint64_t> offsets_[3];  // each in-flight chunk's offsets, rebased
   UniqueFd replaced_;           // OUT's old file, freed after the answer
   Breakdown last_;
+  bool in_daemon_ = false;  // serve() is running: advice names process / process-bin
   Writer writer_;  // output writes
   Writer reaper_;  // closes replaced OUT files (freeing their pages) off the critical path
 };

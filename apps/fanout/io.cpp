@@ -111,12 +111,16 @@ bool read_exact_at(Task& t, int fd, std::uint8_t* dst, std::size_t len, std::siz
 }
 
 std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, std::size_t limit) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // Standard input is read from where it stands, with read() (it may be a file
+  // positioned after what an earlier reader took).
+  const bool std_in = path == "-";
+  UniqueFd fd(std_in ? ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : ::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd) throw std::runtime_error(sys_error("cannot open input", path, errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw std::runtime_error(sys_error("cannot stat input", path, errno));
   if (S_ISDIR(st.st_mode)) throw std::runtime_error("input " + q(path) + " is a folder");
-  const std::size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  const bool positional = S_ISREG(st.st_mode) && !std_in;
+  const std::size_t hint = positional && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
   auto over = [&](std::size_t size) {
     return std::runtime_error("input " + q(path) + " is " + (hint > limit ? "" : "at least ") + std::to_string(size) +
                               " bytes, over the limit of " + std::to_string(limit) + " bytes (physical memory)");
@@ -131,7 +135,7 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
   // The rest (everything for small files, pipes and /proc): to end of file.
   auto read_some = [&](std::uint8_t* dst, std::size_t room) {
     for (;;) {
-      const ssize_t r = S_ISREG(st.st_mode) ? ::pread(fd.get(), dst, room, static_cast<off_t>(got))
+      const ssize_t r = positional ? ::pread(fd.get(), dst, room, static_cast<off_t>(got))
                                             : ::read(fd.get(), dst, room);
       if (r >= 0) return static_cast<std::size_t>(r);
       if (errno != EINTR) throw std::runtime_error(sys_error("cannot read input", path, errno));
@@ -158,6 +162,12 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
 
 OutputFile::OutputFile(const std::string& path, bool durable) : path_(path), durable_(durable) {
   if (path.empty()) throw std::runtime_error("output path is empty");
+  if (path == "-") {
+    to_stdout_ = true;
+    fd_ = UniqueFd(::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0));
+    if (!fd_) throw std::runtime_error(sys_error("cannot use standard output as output", path, errno));
+    return;
+  }
   const std::size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -203,7 +213,7 @@ OutputFile::OutputFile(const std::string& path, bool durable) : path_(path), dur
 }
 
 OutputFile::~OutputFile() {
-  if (committed_ || tmp_name_.empty()) return;
+  if (committed_ || to_stdout_ || tmp_name_.empty()) return;
   fd_.reset();
   ::unlinkat(dir_.get(), tmp_name_.c_str(), 0);
 }
@@ -217,14 +227,23 @@ void OutputFile::write(const void* data, std::size_t size) {
     if (w <= 0) throw std::runtime_error(sys_error("cannot write output", path_, w < 0 ? errno : EIO));
     done += static_cast<std::size_t>(w);
   }
+  written_ += size;
 }
 
 void OutputFile::rewind() {
+  if (written_ == 0) return;
+  if (to_stdout_) throw std::runtime_error("cannot restart output to standard output");
+  written_ = 0;
   if (::ftruncate(fd_.get(), 0) != 0 || ::lseek(fd_.get(), 0, SEEK_SET) != 0)
     throw std::runtime_error(sys_error("cannot rewrite output", path_, errno));
 }
 
 UniqueFd OutputFile::commit() {
+  if (to_stdout_) {
+    committed_ = true;
+    if (::close(fd_.release()) != 0) throw std::runtime_error(sys_error("cannot write output", path_, errno));
+    return {};
+  }
   if (durable_ && ::fsync(fd_.get()) != 0) throw std::runtime_error(sys_error("cannot sync output", path_, errno));
   if (::close(fd_.release()) != 0) throw std::runtime_error(sys_error("cannot write output", path_, errno));
   UniqueFd old(::openat(dir_.get(), base_.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));

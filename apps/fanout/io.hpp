@@ -14,6 +14,9 @@
 //  - Durability (the default): the file is fsync'ed before the rename and the
 //    folder after it, so after a crash OUT holds the old or the new result, never
 //    a partial one. `durable = false` (--no-fsync) skips both syncs.
+//  - OUT "-" is standard output, written as the result is produced: no temporary
+//    file, no rename, no fsync; after an error it holds part of a result (the exit
+//    status says so). A file named "-" is written as "./-".
 #pragma once
 
 #include <cstddef>
@@ -46,7 +49,7 @@ class UniqueFd {
 // Reads to end of file (st_size is only a hint: files in /proc report 0; a FIFO
 // has none). Large regular files are read by several workers at once. Inputs over
 // `limit` bytes, or that do not fit in memory, fail with a message naming the size.
-// A folder is refused.
+// A folder is refused. `path` "-" is standard input, read to its end.
 std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, std::size_t limit);
 // Reads exactly [off, off+len) of `fd` into dst, by several workers for large
 // ranges. False on a short read or an error (the caller falls back or reports).
@@ -65,7 +68,10 @@ class OutputFile {
   // Appends bytes (the whole buffer, retrying short writes and EINTR).
   void write(const void* data, std::size_t size);
   // Drops everything written so far (the next write starts the file again).
+  // Standard output cannot be rewound once written to (an error).
   void rewind();
+  // OUT is "-": standard output (no temporary file, no rename).
+  bool to_stdout() const noexcept { return to_stdout_; }
   // Syncs (when durable), renames over OUT, syncs the folder. Returns OUT's old
   // file held open (empty if there was none): freeing a large old file's pages
   // takes milliseconds, which the daemon spends after it has answered.
@@ -75,7 +81,9 @@ class OutputFile {
   std::string path_, base_, tmp_name_;
   UniqueFd dir_, fd_;
   bool durable_;
+  bool to_stdout_ = false;
   bool committed_ = false;
+  std::size_t written_ = 0;
 };
 
 }  // namespace tempo::fanout

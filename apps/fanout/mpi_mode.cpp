@@ -67,20 +67,26 @@ int follow(ThreadPool& pool, const Options& opt) {
 
 // One request at rank 0, as Processor::process does it, with the hashing spread.
 void process(ThreadPool& pool, const Options& opt, const std::string& in_path, const std::string& out_path,
-             bool binary) {
+             bool binary, bool daemon) {
   pool.run([&](Task& t) {
     const auto t0 = Clock::now();
     OutputFile file(out_path, opt.durable);  // a bad OUT fails before any work
     gpu::HostBuffer in;
     Request req;
     const std::size_t size = read_input(t, in_path, in, opt.input_limit == 0 ? physical_memory() : opt.input_limit);
-    if (binary) {
-      if (!parse_binary_uniform(t, in.data(), size, req)) {
-        std::swap(in, req.data);
-        parse_binary_in_place(req, size);
+    const std::string mismatch = format_mismatch(in.data(), size, binary, daemon);
+    try {
+      if (binary) {
+        if (!parse_binary_uniform(t, in.data(), size, req)) {
+          std::swap(in, req.data);
+          parse_binary_in_place(req, size);
+        }
+      } else {
+        parse_sexpr(std::string_view(reinterpret_cast<const char*>(in.data()), size), req);
       }
-    } else {
-      parse_sexpr(std::string_view(reinterpret_cast<const char*>(in.data()), size), req);
+    } catch (const WireError&) {
+      if (mismatch.empty()) throw;
+      throw WireError(mismatch);
     }
     const double load = ms_since(t0);
     const std::size_t n = req.n, ob = req.out_bytes;
@@ -167,7 +173,7 @@ int run_mpi(int& argc, char**& argv, const Options& opt, std::size_t threads, bo
   };
   if (!daemon) {
     try {
-      process(pool, opt, paths[0], paths[1], binary);
+      process(pool, opt, paths[0], paths[1], binary, false);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "tempo-fanout: error: %s\n", one_line(e.what()).c_str());
       status = 1;
@@ -197,9 +203,13 @@ int run_mpi(int& argc, char**& argv, const Options& opt, std::size_t threads, bo
       std::cout << "bye" << std::endl;
       break;
     }
+    if (c.kind == Command::Kind::help) {
+      std::cout << help_line() << std::endl;
+      continue;
+    }
     try {
-      process(pool, opt, c.in, c.out, c.kind == Command::Kind::process_bin);
-      std::cout << "done " << c.out << std::endl;
+      process(pool, opt, c.in, c.out, c.kind == Command::Kind::process_bin, true);
+      std::cout << "done " << command_word(c.out) << std::endl;
     } catch (const std::exception& e) {
       std::cout << "error " << one_line(e.what()) << std::endl;
     }

@@ -294,6 +294,23 @@ bool parse_binary_uniform(Task& t, const std::uint8_t* in, std::size_t size, Req
   return true;
 }
 
+std::string format_mismatch(const std::uint8_t* in, std::size_t size, bool binary, bool daemon) {
+  if (size == 0) return {};
+  if (!binary) {
+    // A binary header's out_bytes is at most 2^20, so its fourth byte is 0: never text.
+    if (size < 8 || !out_bytes_ok(read_u32(in))) return {};
+    return "this looks like a binary request (header: output-bytes " + std::to_string(read_u32(in)) + ", " +
+           std::to_string(read_u32(in + 4)) + " inputs); " + (daemon ? "use process-bin" : "use --binary");
+  }
+  if (std::memchr(in, 0, std::min<std::size_t>(size, 8)) != nullptr) return {};
+  const std::size_t scan = std::min<std::size_t>(size, 4096);
+  std::size_t i = 0;
+  while (i < scan && is_space(static_cast<char>(in[i]))) ++i;
+  if (i >= scan || (in[i] != '(' && in[i] != ';')) return {};
+  return std::string("this looks like an S-expression request (text starting with ") +
+         (in[i] == '(' ? "'('" : "a ';' comment") + "); " + (daemon ? "use process" : "drop --binary");
+}
+
 std::string sexpr_head(std::size_t n, std::size_t out_bytes) {
   return "(cuda-shake-fanout-result\n  (n " + std::to_string(n) + ")\n  (output-bytes " + std::to_string(out_bytes) +
          ")\n  (hashes";

@@ -5,6 +5,8 @@
 //                        (timing-ms (load ..) (launch ..) (kernel ..) (write ..)))
 // Binary input:  u32 LE out_bytes | u32 LE n | n x (u32 LE len_i | len_i bytes)
 // Binary output: u32 LE n | u32 LE out_bytes | n x out_bytes
+// (the two header fields come in opposite orders in request and result: cuda-fanout's
+// contract, kept as it is).
 //
 // Whitespace is text.hpp's is_space set everywhere; ';' starts a comment to the end
 // of the line. Error messages quote input bytes escaped (text.hpp).
@@ -72,6 +74,14 @@ std::optional<UniformLayout> uniform_layout(const std::uint8_t* head, std::size_
 // Checks that `count` records (u32 LE len | len bytes) at `records` all have length
 // `len` and copies their messages to out[0, count*len), in parallel. False on a mismatch.
 bool gather_uniform(Task& t, const std::uint8_t* records, std::size_t count, std::size_t len, std::uint8_t* out);
+
+// When a request failed to parse in the format it was given as (`binary` or not) and
+// its first bytes look like the other format, the message to give instead of the
+// parser's: "this looks like a binary request (...); use --binary" or "this looks like
+// an S-expression request; drop --binary" (in the daemon: use process-bin / process).
+// Empty when the input does not look like the other format. Reads only the first
+// 4 KiB, so call it before an in-place parse changes them.
+std::string format_mismatch(const std::uint8_t* in, std::size_t size, bool binary, bool daemon);
 
 // The S-expression result in pieces, so that it can be streamed:
 //   sexpr_head(n, ob) + n x one hash entry + sexpr_tail(timing).

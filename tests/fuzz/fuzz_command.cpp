@@ -1,6 +1,7 @@
 // libFuzzer target: the daemon's command reader and parser (apps/fanout/command.cpp).
-// Lines are bounded, errors printable, and accepted paths hold no whitespace or
-// control bytes (they are echoed back in "done OUT").
+// Lines are bounded, errors printable, accepted paths hold no control bytes (they
+// are echoed back in "done OUT") and are never '-', and command_word() writes each
+// path so that the parser reads it back unchanged (quoting round trip).
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
@@ -12,11 +13,11 @@
 #include "wire.hpp"
 
 namespace {
-bool clean_word(const std::string& w) {
-  if (w.empty()) return false;
+bool clean_path(const std::string& w) {
+  if (w.empty() || w == "-") return false;
   for (const char c : w) {
     const auto u = static_cast<unsigned char>(c);
-    if (tempo::fanout::is_space(c) || u < 0x20 || u == 0x7f) return false;
+    if (u < 0x20 || u == 0x7f) return false;
   }
   return true;
 }
@@ -34,8 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
       const auto c = tempo::fanout::parse_command(line);
       using K = tempo::fanout::Command::Kind;
-      if (c.kind == K::process || c.kind == K::process_bin)
-        fuzz::require(clean_word(c.in) && clean_word(c.out), "paths are clean words");
+      if (c.kind == K::process || c.kind == K::process_bin) {
+        fuzz::require(clean_path(c.in) && clean_path(c.out), "paths are clean");
+        const auto back = tempo::fanout::parse_command("process " + tempo::fanout::command_word(c.in) + " " +
+                                                       tempo::fanout::command_word(c.out));
+        fuzz::require(back.kind == K::process && back.in == c.in && back.out == c.out, "quoting round trip");
+      }
     } catch (const tempo::fanout::WireError& e) {
       fuzz::check_message(e.what());
     }

@@ -1,14 +1,21 @@
 // libFuzzer target: the S-expression request parser (apps/fanout/wire.cpp).
 // Accepts or throws WireError with a printable message; an accepted request is
 // self-consistent and formats back into a result of the expected size.
+// format_mismatch() on the same bytes gives a printable line or nothing.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "fuzz_util.hpp"
 #include "wire.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // The wrong-format advice (either way) is a printable line or nothing.
+  for (const bool binary : {false, true}) {
+    const std::string advice = tempo::fanout::format_mismatch(data, size, binary, !binary);
+    if (!advice.empty()) fuzz::check_message(advice);
+  }
   tempo::fanout::Request r;
   try {
     tempo::fanout::parse_sexpr(std::string_view(reinterpret_cast<const char*>(data), size), r);
