@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include <tempo/faest.hpp>
+#include <tempo/gpu/backend.hpp>
 #include <tempo/tempo.hpp>
 
 using tempo::faest::Params;
@@ -62,14 +63,22 @@ TEST_CASE("Batch sign and verify on the pool equal single calls", "[parallel]") 
     CHECK(ok[i] == (i != 3));
     CHECK(ok[i] == tempo::faest::verify(ps, pks[i], msgs[i], sigs2[i]));
   }
-  // Mismatched sizes and the missing GPU path are clear errors.
+  // Mismatched sizes are clear errors; so is Backend::gpu without CUDA or a device.
   std::vector<std::vector<std::uint8_t>> fewer(msgs.begin(), msgs.end() - 1);
   CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, ps, sks, fewer, sigs2); }),
                   std::invalid_argument);
-  CHECK_THROWS_AS(pool.run([&](tempo::Task& t) {
-                    tempo::faest::verify_batch(t, ps, pks, msgs, sigs2, ok, tempo::faest::Backend::gpu);
-                  }),
-                  std::invalid_argument);
+  if (!tempo::gpu::available(tempo::gpu::Backend::cuda))
+    CHECK_THROWS_AS(pool.run([&](tempo::Task& t) {
+                      tempo::faest::verify_batch(t, ps, pks, msgs, sigs2, ok, tempo::faest::Backend::gpu);
+                    }),
+                    std::runtime_error);
+  // automatic on a small batch: the pool, byte-identical.
+  std::vector<std::vector<std::uint8_t>> sigs3;
+  pool.run([&](tempo::Task& t) {
+    tempo::faest::sign_batch(t, ps, sks, msgs, sigs3, tempo::faest::Backend::automatic);
+  });
+  REQUIRE(sigs3.size() == n);
+  for (std::size_t i = 0; i < n; ++i) CHECK(tempo::faest::verify(ps, pks[i], msgs[i], sigs3[i]));
 }
 
 TEST_CASE("Forked signatures inside a parallel loop (nested per-thread scratch) equal serial ones", "[parallel]") {

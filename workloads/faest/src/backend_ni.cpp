@@ -67,7 +67,8 @@ bool verify(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std
 
 const BackendOps* ni_backend() {
   static const bool ok = __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul");
-  static const BackendOps ops{"aesni+pclmul", &Ni::mul, &Ni::mul64, &Ni::leaf_hash, &Ni::prg, &sign, &verify};
+  static const BackendOps ops{"aesni+pclmul", &Ni::mul, &Ni::mul64, &Ni::leaf_hash, &Ni::prg, &sign,
+                              &verify, &gpu_ops<Ni>()};
   return ok ? &ops : nullptr;
 }
 

@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include "backend.hpp"
+#include "gpu_halves.hpp"
 #include "scheme.hpp"
 
 namespace tempo::faest::detail {

@@ -3,6 +3,7 @@
 #include "aes_portable.hpp"
 #include "backend.hpp"
 #include "gf_portable.hpp"
+#include "gpu_halves.hpp"
 #include "scheme.hpp"
 
 namespace tempo::faest::detail {
@@ -54,7 +55,7 @@ bool verify(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std
 
 const BackendOps& portable_backend() {
   static const BackendOps ops{"portable", &Portable::mul, &Portable::mul64, &Portable::leaf_hash, &Portable::prg,
-                              &sign, &verify};
+                              &sign, &verify, &gpu_ops<Portable>()};
   return ops;
 }
 

@@ -101,7 +101,8 @@ bool verify(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std
 const BackendOps* vaes_backend() {
   static const bool ok = __builtin_cpu_supports("aes") && __builtin_cpu_supports("pclmul") &&
                          __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vaes");
-  static const BackendOps ops{"vaes+pclmul", &Vaes::mul, &Vaes::mul64, &Vaes::leaf_hash, &Vaes::prg, &sign, &verify};
+  static const BackendOps ops{"vaes+pclmul", &Vaes::mul, &Vaes::mul64, &Vaes::leaf_hash, &Vaes::prg, &sign,
+                              &verify, &gpu_ops<Vaes>()};
   return ok ? &ops : nullptr;
 }
 

@@ -14,6 +14,7 @@
 #include "aes_portable.hpp"
 #include "backend.hpp"
 #include "common.hpp"
+#include "gpu_path.hpp"
 
 namespace tempo::faest {
 namespace detail {
@@ -166,6 +167,11 @@ bool verify_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> pk, std
 }
 
 }  // namespace
+
+void unpack_secret_key(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std::uint8_t w[ell_bytes]) {
+  unpack(p, sk, pk, w);
+}
+
 }  // namespace detail
 
 KeyPair::~KeyPair() { detail::secure_zero(secret_key.data(), secret_key.size()); }
@@ -249,10 +255,6 @@ bool verify(tempo::Task& t, Params p, std::span<const std::uint8_t> pk, std::spa
 }
 
 namespace {
-void check_backend(Backend b, const char* fn) {
-  if (b == Backend::gpu)
-    throw std::invalid_argument(std::string("tempo::faest::") + fn + ": this build has no GPU path for FAEST");
-}
 void check_count(const char* fn, const char* what, std::size_t got, std::size_t want) {
   if (got != want)
     throw std::invalid_argument(std::string("tempo::faest::") + fn + ": " + what + " has " + std::to_string(got) +
@@ -264,7 +266,6 @@ void sign_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const 
                       std::span<const std::span<const std::uint8_t>> msgs,
                       std::span<const std::span<const std::uint8_t>> rhos,
                       std::span<const std::span<std::uint8_t>> outs, Backend backend) {
-  check_backend(backend, "sign_batch");
   const std::size_t n = sks.size();
   check_count("sign_batch", "messages", msgs.size(), n);
   check_count("sign_batch", "signatures_out", outs.size(), n);
@@ -274,6 +275,7 @@ void sign_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const 
     detail::check_size("secret key", sks[i].size(), 32);
     detail::check_size("signature buffer", outs[i].size(), ps.sig_size);
   }
+  if (detail::use_gpu(backend, n, "sign_batch")) return detail::sign_batch_gpu(t, p, sks, msgs, rhos, outs);
   tempo::parallel_for(t, 0, n, [&](std::size_t i) {
     if (!rhos.empty()) {
       detail::sign_impl(nullptr, p, sks[i], msgs[i], rhos[i], outs[i]);
@@ -289,7 +291,6 @@ void verify_batch_spans(tempo::Task& t, Params p, std::span<const std::span<cons
                         std::span<const std::span<const std::uint8_t>> msgs,
                         std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
                         Backend backend) {
-  check_backend(backend, "verify_batch");
   const std::size_t n = pks.size();
   check_count("verify_batch", "messages", msgs.size(), n);
   check_count("verify_batch", "signatures", sigs.size(), n);
@@ -299,6 +300,7 @@ void verify_batch_spans(tempo::Task& t, Params p, std::span<const std::span<cons
     detail::check_size("public key", pks[i].size(), 32);
     detail::check_size("signature", sigs[i].size(), ps.sig_size);
   }
+  if (detail::use_gpu(backend, n, "verify_batch")) return detail::verify_batch_gpu(t, p, pks, msgs, sigs, results);
   tempo::parallel_for(t, 0, n, [&](std::size_t i) {
     results[i] = detail::verify_impl(nullptr, p, pks[i], msgs[i], sigs[i]) ? 1 : 0;
   });

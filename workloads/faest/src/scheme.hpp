@@ -135,51 +135,42 @@ inline bool grinding_ok(const ParamSet& p, const std::uint8_t chall3[16]) {
   return true;
 }
 
-// sig: sig_size bytes. pk: owf input || owf output; key: the AES key; w: the witness (160 B).
-template <class B>
-void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key,
-               const std::uint8_t* w, const std::uint8_t* msg, std::size_t msg_len, const std::uint8_t* rho,
-               std::size_t rho_len, std::uint8_t* sig) {
-  std::uint8_t mu[32], root[16], iv[16];
+// FAEST.Sign before the VOLE commitment: mu, the GGM root, iv_pre (into the signature), iv.
+inline void sign_front(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key, const std::uint8_t* msg,
+                       std::size_t msg_len, const std::uint8_t* rho, std::size_t rho_len, std::uint8_t* sig,
+                       std::uint8_t mu[32], std::uint8_t root[16], std::uint8_t iv[16]) {
   hash_mu(mu, pk, msg, msg_len);
-  {
-    RandomOracle h3;
-    h3.absorb(key, 16);
-    h3.absorb(mu, 32);
-    h3.absorb(rho, rho_len);
-    h3.final(dom_h3);
-    h3.squeeze(root, 16);
-    h3.squeeze(sig + p.off_iv_pre(), 16);
-    h3.wipe();
-  }
+  RandomOracle h3;
+  h3.absorb(key, 16);
+  h3.absorb(mu, 32);
+  h3.absorb(rho, rho_len);
+  h3.final(dom_h3);
+  h3.squeeze(root, 16);
+  h3.squeeze(sig + p.off_iv_pre(), 16);
+  h3.wipe();
   hash_iv(iv, sig + p.off_iv_pre());
+}
 
-  Scratch scratch;
-  Bavc vc;
-  bavc_commit<B>(t, p, root, iv, vc, scratch);
-  secure_zero(root, sizeof root);
-
-  // VOLE: u_i and the columns of every instance; c_i = u_0 ^ u_i goes into the signature.
-  SecretBuffer<std::uint8_t> us(std::size_t(p.tau) * ell_hat_bytes);
-  SecretBuffer<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes);
-  par_for(t, p.tau, [&](std::size_t i) {
-    unsigned col = 0;
-    for (unsigned q = 0; q < i; ++q) col += p.depth(q);
-    convert_to_vole<B>(p, unsigned(i), vc.sd + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
-                       us.data() + i * ell_hat_bytes, cols.data() + std::size_t(col) * ell_hat_bytes);
-  });
-  const std::uint8_t* u = us.data();
+// FAEST.Sign after the VOLE commitment: hcom, the u_i of every instance (tau x ell_hat
+// bytes) and the 128 columns; open(delta, decom) is BAVC.Open (false: grind on). The CPU
+// and GPU paths share it, so their signatures agree by construction.
+template <class B, class Open>
+void sign_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* w,
+               const std::uint8_t mu[32], const std::uint8_t iv[16], const std::uint8_t hcom[32],
+               const std::uint8_t* us, const std::uint8_t* cols, Open&& open, std::uint8_t* sig) {
+  // c_i = u_0 ^ u_i goes into the signature.
+  const std::uint8_t* u = us;
   for (unsigned i = 1; i < p.tau; ++i)
-    xor_bytes(sig + std::size_t(i - 1) * ell_hat_bytes, u, us.data() + std::size_t(i) * ell_hat_bytes, ell_hat_bytes);
+    xor_bytes(sig + std::size_t(i - 1) * ell_hat_bytes, u, us + std::size_t(i) * ell_hat_bytes, ell_hat_bytes);
 
   std::uint8_t chall1[chall1_bytes], chall2[chall2_bytes];
-  hash_chall1(chall1, p, mu, vc.h, sig, iv);
+  hash_chall1(chall1, p, mu, hcom, sig, iv);
   vole_hash<B>(sig + p.off_u_tilde(), chall1, u);
   xor_bytes(sig + p.off_d(), w, u, ell_bytes);
-  hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols.data(), sig + p.off_d(), nullptr);
+  hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols, sig + p.off_d(), nullptr);
 
   std::uint8_t a0[16];
-  aes_prove<B>(w, u + ell_bytes, cols.data(), pk, chall2, a0, sig + p.off_a1(), sig + p.off_a2());
+  aes_prove<B>(w, u + ell_bytes, cols, pk, chall2, a0, sig + p.off_a1(), sig + p.off_a2());
 
   // Grinding: the first counter whose challenge has w_grind zero top bits and opens in T_open.
   RandomOracle h2;
@@ -200,7 +191,7 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
       if (!grinding_ok(p, outs[k])) continue;
       std::uint16_t delta[max_tau];
       decode_chall3(p, outs[k], delta);
-      if (bavc_open(p, vc, delta, sig + p.off_decom())) {
+      if (open(static_cast<const std::uint16_t*>(delta), sig + p.off_decom())) {
         std::memcpy(chall3, outs[k], 16);
         put_le32(sig + p.off_ctr(), base + k);
         return;
@@ -209,46 +200,64 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   }
 }
 
+// sig: sig_size bytes. pk: owf input || owf output; key: the AES key; w: the witness (160 B).
 template <class B>
-bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg,
-                 std::size_t msg_len, const std::uint8_t* sig) {
-  const std::uint8_t* chall3 = sig + p.off_chall3();
-  if (!grinding_ok(p, chall3)) return false;
-  std::uint8_t mu[32], iv[16], hcom[32];
-  hash_mu(mu, pk, msg, msg_len);
-  hash_iv(iv, sig + p.off_iv_pre());
-  std::uint16_t delta[max_tau];
-  decode_chall3(p, chall3, delta);
-  Scratch scratch;
-  const std::uint8_t* seeds = nullptr;
-  if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, scratch, seeds)) return false;
+void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key,
+               const std::uint8_t* w, const std::uint8_t* msg, std::size_t msg_len, const std::uint8_t* rho,
+               std::size_t rho_len, std::uint8_t* sig) {
+  std::uint8_t mu[32], root[16], iv[16];
+  sign_front(p, pk, key, msg, msg_len, rho, rho_len, sig, mu, root, iv);
 
-  std::vector<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes, 0);
+  Scratch scratch;
+  Bavc vc;
+  bavc_commit<B>(t, p, root, iv, vc, scratch);
+  secure_zero(root, sizeof root);
+
+  // VOLE: u_i and the columns of every instance.
+  SecretBuffer<std::uint8_t> us(std::size_t(p.tau) * ell_hat_bytes);
+  SecretBuffer<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes);
   par_for(t, p.tau, [&](std::size_t i) {
-    const unsigned n = p.leaves(unsigned(i)), d = p.depth(unsigned(i));
     unsigned col = 0;
     for (unsigned q = 0; q < i; ++q) col += p.depth(q);
-    const std::uint8_t* si = seeds + 16 * (std::size_t(first_leaf(p, unsigned(i))) - i);
-    std::vector<std::uint8_t> perm(16 * std::size_t(n), 0);
-    for (unsigned j = 0; j < n; ++j) {
-      if (j == delta[i]) continue;
-      std::memcpy(perm.data() + 16 * std::size_t(j ^ delta[i]), si + 16 * std::size_t(j < delta[i] ? j : j - 1), 16);
-    }
-    std::uint8_t* q = cols.data() + std::size_t(col) * ell_hat_bytes;
-    convert_to_vole<B>(p, unsigned(i), perm.data(), true, iv, nullptr, q);
-    if (i > 0) {
-      const std::uint8_t* c = sig + (i - 1) * ell_hat_bytes;
-      for (unsigned j = 0; j < d; ++j)
-        if ((delta[i] >> j) & 1) xor_bytes(q + std::size_t(j) * ell_hat_bytes, q + std::size_t(j) * ell_hat_bytes, c, ell_hat_bytes);
-    }
+    convert_to_vole<B>(p, unsigned(i), vc.sd + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
+                       us.data() + i * ell_hat_bytes, cols.data() + std::size_t(col) * ell_hat_bytes);
   });
+  sign_back<B>(t, p, pk, w, mu, iv, vc.h, us.data(), cols.data(),
+               [&](const std::uint16_t* delta, std::uint8_t* decom) { return bavc_open(p, vc, delta, decom); }, sig);
+}
 
+// FAEST.Verify before the reconstruction: false when grinding fails; else mu, iv, delta.
+inline bool verify_front(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg, std::size_t msg_len,
+                         const std::uint8_t* sig, std::uint8_t mu[32], std::uint8_t iv[16], std::uint16_t* delta) {
+  const std::uint8_t* chall3 = sig + p.off_chall3();
+  if (!grinding_ok(p, chall3)) return false;
+  hash_mu(mu, pk, msg, msg_len);
+  hash_iv(iv, sig + p.off_iv_pre());
+  decode_chall3(p, chall3, delta);
+  return true;
+}
+
+// FAEST.Verify after the reconstruction: hcom and the columns of v (tau instances,
+// uncorrected; corrected here by the c_i of the signature). Shared by the CPU and GPU paths.
+template <class B>
+bool verify_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t mu[32],
+                 const std::uint8_t iv[16], const std::uint16_t* delta, const std::uint8_t* sig,
+                 const std::uint8_t hcom[32], std::uint8_t* cols) {
+  const std::uint8_t* chall3 = sig + p.off_chall3();
+  for (unsigned i = 1, col = p.depth(0); i < p.tau; col += p.depth(i), ++i) {
+    const std::uint8_t* c = sig + (i - 1) * ell_hat_bytes;
+    for (unsigned j = 0; j < p.depth(i); ++j)
+      if ((delta[i] >> j) & 1) {
+        std::uint8_t* q = cols + std::size_t(col + j) * ell_hat_bytes;
+        xor_bytes(q, q, c, ell_hat_bytes);
+      }
+  }
   std::uint8_t chall1[chall1_bytes], chall2[chall2_bytes];
   hash_chall1(chall1, p, mu, hcom, sig, iv);
-  hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols.data(), sig + p.off_d(), chall3);
+  hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols, sig + p.off_d(), chall3);
 
   std::uint8_t a0b[16], chk[16];
-  aes_verify<B>(sig + p.off_d(), cols.data(), pk, chall2, chall3, sig + p.off_a1(), sig + p.off_a2(), a0b);
+  aes_verify<B>(sig + p.off_d(), cols, pk, chall2, chall3, sig + p.off_a1(), sig + p.off_a2(), a0b);
   RandomOracle h;
   h.absorb(chall2, chall2_bytes);
   h.absorb(a0b, 16);
@@ -257,6 +266,25 @@ bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   h.final(dom_h2_3);
   h.squeeze(chk, 16);
   return std::memcmp(chk, chall3, 16) == 0;
+}
+
+template <class B>
+bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg,
+                 std::size_t msg_len, const std::uint8_t* sig) {
+  std::uint8_t mu[32], iv[16], hcom[32];
+  std::uint16_t delta[max_tau];
+  if (!verify_front(p, pk, msg, msg_len, sig, mu, iv, delta)) return false;
+  Scratch scratch;
+  const std::uint8_t* seeds = nullptr;
+  if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, scratch, seeds)) return false;
+
+  std::vector<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes, 0);
+  par_for(t, p.tau, [&](std::size_t i) {
+    unsigned col = 0;
+    for (unsigned q = 0; q < i; ++q) col += p.depth(q);
+    reconstruct_vole<B>(p, unsigned(i), seeds, delta, iv, cols.data() + std::size_t(col) * ell_hat_bytes);
+  });
+  return verify_back<B>(t, p, pk, mu, iv, delta, sig, hcom, cols.data());
 }
 
 }  // namespace tempo::faest::detail

@@ -180,35 +180,98 @@ void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16],
   hash_commitments(t, p, vc.com, vc.h);
 }
 
-// BAVC.Open; false when the opening needs more than T_open nodes (the signer then grinds on).
-inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* delta, std::uint8_t* decom) {
-  std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
+// BAVC.Open, first half: marks the hidden leaves and their ancestors in s ((2L - 1) bits,
+// zeroed by the caller); false when the opening needs more than T_open nodes (the signer
+// then grinds on).
+inline bool bavc_open_set(const ParamSet& p, const std::uint16_t* delta, std::uint8_t* s) {
   unsigned nh = 0;
   for (unsigned i = 0; i < p.tau; ++i) {
     unsigned a = pos_in_tree(p, i, delta[i]);
-    set_bit(s.data(), a, 1);
+    set_bit(s, a, 1);
     ++nh;
-    while (a > 0 && !get_bit(s.data(), (a - 1) / 2)) {
+    while (a > 0 && !get_bit(s, (a - 1) / 2)) {
       a = (a - 1) / 2;
-      set_bit(s.data(), a, 1);
+      set_bit(s, a, 1);
       ++nh;
     }
   }
-  if (nh - 2 * p.tau + 1 > p.t_open) return false;
+  return nh - 2 * p.tau + 1 <= p.t_open;
+}
+
+// BAVC.Open, second half: the hidden leaves' commitments, then the co-path nodes.
+// node(a): node a of the tree; com(i): the commitment of instance i's hidden leaf.
+template <class NodeAt, class ComAt>
+void bavc_open_write(const ParamSet& p, std::uint8_t* s, NodeAt&& node, ComAt&& com, std::uint8_t* decom) {
   std::uint8_t* out = decom;
   for (unsigned i = 0; i < p.tau; ++i) {
-    std::memcpy(out, vc.com + 48 * (std::size_t(first_leaf(p, i)) + delta[i]), 48);
+    std::memcpy(out, com(i), 48);
     out += 48;
   }
   for (long i = long(p.L) - 2; i >= 0; --i) {
-    const unsigned l = get_bit(s.data(), 2 * i + 1), r = get_bit(s.data(), 2 * i + 2);
-    set_bit(s.data(), std::size_t(i), l | r);
+    const unsigned l = get_bit(s, 2 * i + 1), r = get_bit(s, 2 * i + 2);
+    set_bit(s, std::size_t(i), l | r);
     if (l ^ r) {
-      std::memcpy(out, vc.nodes + 16 * (2 * std::size_t(i) + 1 + l), 16);
+      std::memcpy(out, node(2 * std::size_t(i) + 1 + l), 16);
       out += 16;
     }
   }
   std::memset(out, 0, std::size_t(decom + p.decom_bytes() - out));
+}
+
+// BAVC.Open; false when the opening needs more than T_open nodes (the signer then grinds on).
+inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* delta, std::uint8_t* decom) {
+  std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
+  if (!bavc_open_set(p, delta, s.data())) return false;
+  bavc_open_write(
+      p, s.data(), [&](std::size_t a) { return vc.nodes + 16 * a; },
+      [&](unsigned i) { return vc.com + 48 * (std::size_t(first_leaf(p, i)) + delta[i]); }, decom);
+  return true;
+}
+
+// BAVC.Open from the root alone (the GPU path keeps no tree on the host): expands only the
+// hidden leaves' ancestors, then commits to the hidden leaves again.
+template <class B>
+bool bavc_open_from_root(const ParamSet& p, const std::uint8_t root[16], const std::uint8_t iv[16],
+                         const std::uint8_t* uhash, const std::uint16_t* delta, std::uint8_t* decom, Scratch& scratch) {
+  const std::size_t bits = (2 * p.L - 1 + 7) / 8;
+  std::vector<std::uint8_t> s(bits, 0);
+  if (!bavc_open_set(p, delta, s.data())) return false;
+  std::vector<std::uint8_t> skip(bits);
+  for (std::size_t b = 0; b < bits; ++b) skip[b] = std::uint8_t(~s[b]);  // expand only path nodes
+  std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, true);
+  std::memcpy(nodes, root, 16);
+  expand_tree<B>(nullptr, p, nodes, iv, skip.data());
+  SecretBuffer<std::uint8_t> buf(64);
+  std::vector<std::uint8_t> com(48 * std::size_t(p.tau));
+  for (unsigned i = 0; i < p.tau; ++i) {
+    B::prg(nodes + 16 * std::size_t(pos_in_tree(p, i, delta[i])), 1, iv, nullptr, p.L - 1 + i, buf.data(), 64);
+    B::leaf_hash(com.data() + 48 * std::size_t(i), uhash + 48 * std::size_t(i), buf.data());
+  }
+  bavc_open_write(
+      p, s.data(), [&](std::size_t a) { return nodes + 16 * a; },
+      [&](unsigned i) { return com.data() + 48 * std::size_t(i); }, decom);
+  return true;
+}
+
+// BAVC.Reconstruct, first half: where the opened co-path nodes go (idx: t_open entries,
+// ~0 for none) and the hidden leaves' marks in s ((2L - 1) bits, zeroed by the caller).
+// False for a malformed opening (too few nodes, or nonzero padding).
+inline bool bavc_copath(const ParamSet& p, const std::uint8_t* decom, const std::uint16_t* delta, std::uint8_t* s,
+                        std::uint32_t* idx) {
+  for (unsigned i = 0; i < p.tau; ++i) set_bit(s, pos_in_tree(p, i, delta[i]), 1);
+  unsigned used = 0;
+  for (long i = long(p.L) - 2; i >= 0; --i) {
+    const unsigned l = get_bit(s, 2 * i + 1), r = get_bit(s, 2 * i + 2);
+    set_bit(s, std::size_t(i), l | r);
+    if (l ^ r) {
+      if (used == p.t_open) return false;
+      idx[used++] = std::uint32_t(2 * std::size_t(i) + 1 + l);
+    }
+  }
+  for (unsigned e = used; e < p.t_open; ++e) idx[e] = ~std::uint32_t{0};
+  const std::uint8_t* pad = decom + 48 * std::size_t(p.tau) + 16 * std::size_t(used);
+  for (; pad != decom + p.decom_bytes(); ++pad)
+    if (*pad) return false;
   return true;
 }
 
@@ -218,21 +281,12 @@ template <class B>
 bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* decom, const std::uint16_t* delta,
                       const std::uint8_t iv[16], std::uint8_t h[32], Scratch& scratch, const std::uint8_t*& seeds) {
   std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
+  std::vector<std::uint32_t> idx(p.t_open);
+  if (!bavc_copath(p, decom, delta, s.data(), idx.data())) return false;
   std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, false);
-  for (unsigned i = 0; i < p.tau; ++i) set_bit(s.data(), pos_in_tree(p, i, delta[i]), 1);
   const std::uint8_t* in = decom + 48 * std::size_t(p.tau);
-  const std::uint8_t* end = in + 16 * std::size_t(p.t_open);
-  for (long i = long(p.L) - 2; i >= 0; --i) {
-    const unsigned l = get_bit(s.data(), 2 * i + 1), r = get_bit(s.data(), 2 * i + 2);
-    set_bit(s.data(), std::size_t(i), l | r);
-    if (l ^ r) {
-      if (in == end) return false;
-      std::memcpy(nodes + 16 * (2 * std::size_t(i) + 1 + l), in, 16);
-      in += 16;
-    }
-  }
-  for (; in != end; ++in)
-    if (*in) return false;
+  for (unsigned e = 0; e < p.t_open && idx[e] != ~std::uint32_t{0}; ++e)
+    std::memcpy(nodes + 16 * std::size_t(idx[e]), in + 16 * std::size_t(e), 16);
   expand_tree<B>(t, p, nodes, iv, s.data());
   std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
   std::uint8_t* com = scratch.get(slot_com, 48 * std::size_t(p.L), false);
@@ -285,6 +339,21 @@ void convert_to_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, b
   if (u) std::memcpy(u, stack.data() + std::size_t(depth) * len, len);
   secure_zero(out, sizeof out);
   secure_zero(stack.data(), stack.size());
+}
+
+// The verifier's ConvertToVOLE of instance i: the reconstructed seeds (all but the hidden
+// leaf's, from bavc_reconstruct) permuted so that the hidden leaf is x = 0; q: its columns.
+template <class B>
+void reconstruct_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, const std::uint16_t* delta,
+                      const std::uint8_t iv[16], std::uint8_t* q) {
+  const unsigned n = p.leaves(i);
+  const std::uint8_t* si = seeds + 16 * (std::size_t(first_leaf(p, i)) - i);
+  std::vector<std::uint8_t> perm(16 * std::size_t(n), 0);
+  for (unsigned j = 0; j < n; ++j) {
+    if (j == delta[i]) continue;
+    std::memcpy(perm.data() + 16 * std::size_t(j ^ delta[i]), si + 16 * std::size_t(j < delta[i] ? j : j - 1), 16);
+  }
+  convert_to_vole<B>(p, i, perm.data(), true, iv, nullptr, q);
 }
 
 }  // namespace tempo::faest::detail

@@ -1,0 +1,224 @@
+// AES-128 on bit planes for the GPU kernels: two blocks (32 bytes) per thread, bit j of
+// plane b is bit b of byte j, so every step is AND/XOR/shift on 32-bit words. The S-box is
+// the Boyar-Peralta depth-16 circuit (113 gates): no table, nothing indexed by data, so the
+// PRG on secret seeds is constant time on the device too.
+//
+// Compiled by nvcc for the kernels AND by the host compiler for the CPU tests
+// (tests/workloads/faest/test_cuda_emulated.cpp): the code the kernels run is checked
+// against the CPU backends on machines without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define TEMPO_FAEST_HD __host__ __device__ __forceinline__
+#define TEMPO_FAEST_UNROLL _Pragma("unroll")
+#else
+#define TEMPO_FAEST_HD inline
+#define TEMPO_FAEST_UNROLL
+#endif
+
+namespace tempo::faest::dev {
+
+using u8 = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+// 8x8 bit-matrix transpose: bit (8*j + b) moves to (8*b + j).
+TEMPO_FAEST_HD u64 transpose8(u64 x) {
+  u64 t;
+  t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+  x = x ^ t ^ (t << 7);
+  t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+  x = x ^ t ^ (t << 14);
+  t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+  x = x ^ t ^ (t << 28);
+  return x;
+}
+
+// Little-endian loads and stores byte by byte: valid at any alignment, host or device.
+TEMPO_FAEST_HD u64 load_le64(const u8* p) {
+  u64 v = 0;
+  TEMPO_FAEST_UNROLL
+  for (int i = 0; i < 8; ++i) v |= u64(p[i]) << (8 * i);
+  return v;
+}
+TEMPO_FAEST_HD u32 load_le32(const u8* p) {
+  return u32(p[0]) | u32(p[1]) << 8 | u32(p[2]) << 16 | u32(p[3]) << 24;
+}
+TEMPO_FAEST_HD void store_le64(u8* p, u64 v) {
+  TEMPO_FAEST_UNROLL
+  for (int i = 0; i < 8; ++i) p[i] = u8(v >> (8 * i));
+}
+
+struct Planes {
+  u32 p[8];
+};
+
+// 32 bytes given as four little-endian words -> planes.
+TEMPO_FAEST_HD Planes to_planes(const u64 (&w)[4]) {
+  Planes r{};
+  TEMPO_FAEST_UNROLL
+  for (int g = 0; g < 4; ++g) {
+    const u64 x = transpose8(w[g]);
+    TEMPO_FAEST_UNROLL
+    for (int b = 0; b < 8; ++b) r.p[b] |= u32((x >> (8 * b)) & 0xff) << (8 * g);
+  }
+  return r;
+}
+TEMPO_FAEST_HD void from_planes(const Planes& s, u64 (&w)[4]) {
+  TEMPO_FAEST_UNROLL
+  for (int g = 0; g < 4; ++g) {
+    u64 x = 0;
+    TEMPO_FAEST_UNROLL
+    for (int b = 0; b < 8; ++b) x |= u64((s.p[b] >> (8 * g)) & 0xff) << (8 * b);
+    w[g] = transpose8(x);
+  }
+}
+
+// The AES S-box on all 32 bytes: Boyar-Peralta, U0 = most significant bit = plane 7.
+TEMPO_FAEST_HD void sub_bytes(Planes& s) {
+  const u32 U0 = s.p[7], U1 = s.p[6], U2 = s.p[5], U3 = s.p[4], U4 = s.p[3], U5 = s.p[2], U6 = s.p[1], U7 = s.p[0];
+  const u32 T1 = U0 ^ U3, T2 = U0 ^ U5, T3 = U0 ^ U6, T4 = U3 ^ U5, T5 = U4 ^ U6, T6 = T1 ^ T5, T7 = U1 ^ U2;
+  const u32 T8 = U7 ^ T6, T9 = U7 ^ T7, T10 = T6 ^ T7, T11 = U1 ^ U5, T12 = U2 ^ U5, T13 = T3 ^ T4;
+  const u32 T14 = T6 ^ T11, T15 = T5 ^ T11, T16 = T5 ^ T12, T17 = T9 ^ T16, T18 = U3 ^ U7, T19 = T7 ^ T18;
+  const u32 T20 = T1 ^ T19, T21 = U6 ^ U7, T22 = T7 ^ T21, T23 = T2 ^ T22, T24 = T2 ^ T10, T25 = T20 ^ T17;
+  const u32 T26 = T3 ^ T16, T27 = T1 ^ T12;
+  const u32 M1 = T13 & T6, M2 = T23 & T8, M3 = T14 ^ M1, M4 = T19 & U7, M5 = M4 ^ M1, M6 = T3 & T16;
+  const u32 M7 = T22 & T9, M8 = T26 ^ M6, M9 = T20 & T17, M10 = M9 ^ M6, M11 = T1 & T15, M12 = T4 & T27;
+  const u32 M13 = M12 ^ M11, M14 = T2 & T10, M15 = M14 ^ M11, M16 = M3 ^ M2, M17 = M5 ^ T24, M18 = M8 ^ M7;
+  const u32 M19 = M10 ^ M15, M20 = M16 ^ M13, M21 = M17 ^ M15, M22 = M18 ^ M13, M23 = M19 ^ T25;
+  const u32 M24 = M22 ^ M23, M25 = M22 & M20, M26 = M21 ^ M25, M27 = M20 ^ M21, M28 = M23 ^ M25;
+  const u32 M29 = M28 & M27, M30 = M26 & M24, M31 = M20 & M23, M32 = M27 & M31, M33 = M27 ^ M25;
+  const u32 M34 = M21 & M22, M35 = M24 & M34, M36 = M24 ^ M25, M37 = M21 ^ M29, M38 = M32 ^ M33;
+  const u32 M39 = M23 ^ M30, M40 = M35 ^ M36, M41 = M38 ^ M40, M42 = M37 ^ M39, M43 = M37 ^ M38;
+  const u32 M44 = M39 ^ M40, M45 = M42 ^ M41, M46 = M44 & T6, M47 = M40 & T8, M48 = M39 & U7;
+  const u32 M49 = M43 & T16, M50 = M38 & T9, M51 = M37 & T17, M52 = M42 & T15, M53 = M45 & T27;
+  const u32 M54 = M41 & T10, M55 = M44 & T13, M56 = M40 & T23, M57 = M39 & T19, M58 = M43 & T3;
+  const u32 M59 = M38 & T22, M60 = M37 & T20, M61 = M42 & T1, M62 = M45 & T4, M63 = M41 & T2;
+  const u32 L0 = M61 ^ M62, L1 = M50 ^ M56, L2 = M46 ^ M48, L3 = M47 ^ M55, L4 = M54 ^ M58, L5 = M49 ^ M61;
+  const u32 L6 = M62 ^ L5, L7 = M46 ^ L3, L8 = M51 ^ M59, L9 = M52 ^ M53, L10 = M53 ^ L4, L11 = M60 ^ L2;
+  const u32 L12 = M48 ^ M51, L13 = M50 ^ L0, L14 = M52 ^ M61, L15 = M55 ^ L1, L16 = M56 ^ L0;
+  const u32 L17 = M57 ^ L1, L18 = M58 ^ L8, L19 = M63 ^ L4, L20 = L0 ^ L1, L21 = L1 ^ L7, L22 = L3 ^ L12;
+  const u32 L23 = L18 ^ L2, L24 = L15 ^ L9, L25 = L6 ^ L10, L26 = L7 ^ L9, L27 = L8 ^ L10, L28 = L11 ^ L14;
+  const u32 L29 = L11 ^ L17;
+  s.p[7] = L6 ^ L24;
+  s.p[6] = ~(L16 ^ L26);
+  s.p[5] = ~(L19 ^ L28);
+  s.p[4] = L6 ^ L21;
+  s.p[3] = L20 ^ L22;
+  s.p[2] = L25 ^ L29;
+  s.p[1] = ~(L13 ^ L27);
+  s.p[0] = ~(L6 ^ L23);
+}
+
+// ShiftRows: byte 4c + r of each block takes byte 4((c + r) mod 4) + r, i.e. row r's bits
+// rotate right by 4r inside each 16-bit half.
+TEMPO_FAEST_HD u32 shift_rows_plane(u32 x) {
+  u32 r = x & 0x11111111u;
+  TEMPO_FAEST_UNROLL
+  for (int row = 1; row < 4; ++row) {
+    const u32 m = 0x1111u << row;
+    TEMPO_FAEST_UNROLL
+    for (int h = 0; h < 32; h += 16) {
+      const u32 v = (x >> h) & m;
+      r |= (((v >> (4 * row)) | (v << (16 - 4 * row))) & m) << h;
+    }
+  }
+  return r;
+}
+
+// Byte r of each column takes byte r + 1 (mod 4) of the same column.
+TEMPO_FAEST_HD u32 rot_column(u32 x) { return ((x >> 1) & 0x77777777u) | ((x << 3) & 0x88888888u); }
+
+TEMPO_FAEST_HD void mix_columns(Planes& s) {
+  u32 t[8], all[8];
+  TEMPO_FAEST_UNROLL
+  for (int b = 0; b < 8; ++b) {
+    const u32 r1 = rot_column(s.p[b]), r2 = rot_column(r1), r3 = rot_column(r2);
+    t[b] = s.p[b] ^ r1;  // a_r ^ a_{r+1}
+    all[b] = s.p[b] ^ r1 ^ r2 ^ r3;
+  }
+  // xtime on planes: x^8 = x^4 + x^3 + x + 1.
+  const u32 xt[8] = {t[7], t[0] ^ t[7], t[1], t[2] ^ t[7], t[3] ^ t[7], t[4], t[5], t[6]};
+  TEMPO_FAEST_UNROLL
+  for (int b = 0; b < 8; ++b) s.p[b] ^= all[b] ^ xt[b];
+}
+
+// Round keys 0..10 of one AES-128 key, on planes with both halves holding the key.
+struct RoundKeys {
+  Planes rk[11];
+};
+
+TEMPO_FAEST_HD void expand_key(const u8* key, RoundKeys& out) {
+  const u64 k0 = load_le64(key), k1 = load_le64(key + 8);
+  const u64 w[4] = {k0, k1, k0, k1};
+  Planes k = to_planes(w);
+  out.rk[0] = k;
+  constexpr u8 rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+  TEMPO_FAEST_UNROLL
+  for (int r = 1; r <= 10; ++r) {
+    Planes s = k;
+    sub_bytes(s);
+    TEMPO_FAEST_UNROLL
+    for (int b = 0; b < 8; ++b) {
+      // RotWord(SubWord(bytes 12..15)) into bits 0..3 of each half, Rcon on byte 0.
+      const u32 x = s.p[b];
+      u32 t = ((x >> 13) & 0x00070007u) | ((x >> 9) & 0x00080008u);
+      if ((rcon[r - 1] >> b) & 1) t ^= 0x00010001u;  // public constant
+      u32 p = k.p[b];
+      p ^= (p << 4) & 0xFFF0FFF0u;  // w_c ^= w_{c-1} ^ ... ^ w_0 (prefix over the columns)
+      p ^= (p << 8) & 0xFF00FF00u;
+      k.p[b] = p ^ (t * 0x1111u);
+    }
+    out.rk[r] = k;
+  }
+}
+
+TEMPO_FAEST_HD void add_round_key(Planes& s, const Planes& k) {
+  TEMPO_FAEST_UNROLL
+  for (int b = 0; b < 8; ++b) s.p[b] ^= k.p[b];
+}
+
+TEMPO_FAEST_HD void encrypt(Planes& s, const RoundKeys& k) {
+  add_round_key(s, k.rk[0]);
+  TEMPO_FAEST_UNROLL
+  for (int r = 1; r <= 10; ++r) {
+    sub_bytes(s);
+    TEMPO_FAEST_UNROLL
+    for (int b = 0; b < 8; ++b) s.p[b] = shift_rows_plane(s.p[b]);
+    if (r != 10) mix_columns(s);
+    add_round_key(s, k.rk[r]);
+  }
+}
+
+// The FAEST PRG (backend.hpp): AES-128-CTR under `key`, counter block = iv with `tweak`
+// added to its top little-endian word, block b's low word + b. Writes `len` bytes
+// (len <= 32 * pairs) to out, two blocks at a time.
+TEMPO_FAEST_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 len) {
+  RoundKeys k;
+  expand_key(key, k);
+  const u32 c0 = load_le32(iv);
+  const u64 mid = load_le64(iv + 4) & 0xFFFFFFFFull;  // bytes 4..7
+  const u32 w2 = load_le32(iv + 8), w3 = load_le32(iv + 12) + tweak;
+  const u64 hi = u64(w2) | u64(w3) << 32;
+  for (u32 off = 0, b = 0; off < len; off += 32, b += 2) {
+    const u64 w[4] = {u64(c0 + b) | mid << 32, hi, u64(c0 + b + 1) | mid << 32, hi};
+    Planes s = to_planes(w);
+    encrypt(s, k);
+    u64 o[4];
+    from_planes(s, o);
+    TEMPO_FAEST_UNROLL
+    for (u32 q = 0; q < 4; ++q) {
+      const u32 at = off + 8 * q;
+      if (at + 8 <= len) {
+        store_le64(out + at, o[q]);
+      } else {
+        for (u32 i = at; i < len; ++i) out[i] = u8(o[q] >> (8 * (i - at)));
+      }
+    }
+  }
+}
+
+}  // namespace tempo::faest::dev

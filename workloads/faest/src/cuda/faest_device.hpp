@@ -1,0 +1,292 @@
+// The GPU batch path's per-thread work: the VOLE commitment of many signatures (sign) or
+// its reconstruction from openings (verify). Shared by the kernels (faest_kernels.cu) and
+// the host emulation in the tests, which runs the same functions in the kernels' order
+// with the kernels' thread decomposition (for_each_stage below).
+//
+// Stages of one chunk of signatures (one kernel launch each, threads = items below):
+//   root / scatter   the tree's given nodes: the root (sign) or the opened co-path (verify)
+//   expand (level)   GGM: thread per (signature, node of the level); PRG(node, tweak = index)
+//   leaves           thread per (signature, leaf): seed and commitment (PRG_4 + leaf hash),
+//                    then the leaf's VOLE row r_x = PRG(seed, tweak i ^ 2^31) (210 bytes)
+//   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i)
+//   hash_final       thread per signature: h = H1(h_0 || ... || h_tau-1)
+//   reduce           thread per (signature, instance, 2-byte column word): u = sum r_x,
+//                    column j = sum of r_x over x with bit j set
+#pragma once
+
+#include "cuda/aes_planes.hpp"
+#include "cuda/keccak_device.hpp"  // tempo::crypto's Keccak-p code (workloads/keccak/src)
+
+namespace tempo::faest::dev {
+
+inline constexpr u32 ell_hat_bytes = 210;   // one VOLE row / column
+inline constexpr u32 row_stride = 224;      // a PRG row on the device: 14 whole blocks
+inline constexpr u32 row_words = ell_hat_bytes / 2;
+inline constexpr u32 lambda = 128;
+
+// What the kernels know about a parameter set (detail::ParamSet without the host parts).
+struct Shape {
+  u32 tau, k, tau1, L, t_open;
+  TEMPO_FAEST_HD u32 depth(u32 i) const { return i < tau1 ? k : k - 1; }
+  TEMPO_FAEST_HD u32 leaves(u32 i) const { return 1u << depth(i); }
+  TEMPO_FAEST_HD u32 first_leaf(u32 i) const { return i <= tau1 ? i << k : (tau1 << k) + ((i - tau1) << (k - 1)); }
+  TEMPO_FAEST_HD u32 first_col(u32 i) const { return i <= tau1 ? i * k : tau1 * k + (i - tau1) * (k - 1); }
+  TEMPO_FAEST_HD u32 nodes() const { return 2 * L - 1; }
+  // BAVC.PosInTree (leaves interleaved over instances).
+  TEMPO_FAEST_HD u32 pos_in_tree(u32 i, u32 j) const {
+    const u32 half = 1u << (k - 1);
+    if (j < half) return L - 1 + tau * j + i;
+    return L - 1 + tau * half + tau1 * (j & (half - 1)) + i;
+  }
+  // Leaf q (instance-major order) -> instance i, leaf j.
+  TEMPO_FAEST_HD void leaf_of(u32 q, u32& i, u32& j) const {
+    if (q < (tau1 << k)) {
+      i = q >> k;
+      j = q & ((1u << k) - 1);
+    } else {
+      const u32 r = q - (tau1 << k);
+      i = tau1 + (r >> (k - 1));
+      j = r & ((1u << (k - 1)) - 1);
+    }
+  }
+};
+
+// Byte layouts of one signature's items (host and device agree through these).
+struct Layout {
+  Shape s;
+  bool verifier;
+  // sign input:   root (16) | iv (16) | uhash (48 tau)
+  // verify input: iv (16) | uhash (48 tau) | decom: hidden commitments (48 tau), co-path
+  //               nodes (16 t_open) | co-path node indices (4 t_open, u32 LE, ~0 = none) | delta (4 tau)
+  TEMPO_FAEST_HD u32 iv() const { return verifier ? 0 : 16; }
+  TEMPO_FAEST_HD u32 uhash() const { return iv() + 16; }
+  TEMPO_FAEST_HD u32 hidden_com() const { return uhash() + 48 * s.tau; }
+  TEMPO_FAEST_HD u32 copath() const { return hidden_com() + 48 * s.tau; }
+  TEMPO_FAEST_HD u32 copath_idx() const { return copath() + 16 * s.t_open; }
+  TEMPO_FAEST_HD u32 delta() const { return copath_idx() + 4 * s.t_open; }
+  TEMPO_FAEST_HD u32 in_stride() const { return verifier ? delta() + 4 * s.tau : uhash() + 48 * s.tau; }
+  // output: h (32) | sign only: u_i (210 tau) | columns (210 lambda)
+  TEMPO_FAEST_HD u32 out_u() const { return 32; }
+  TEMPO_FAEST_HD u32 out_cols() const { return verifier ? 32 : 32 + ell_hat_bytes * s.tau; }
+  TEMPO_FAEST_HD u32 out_stride() const { return out_cols() + ell_hat_bytes * lambda; }
+  // Device scratch per signature: the tree, the commitments, the VOLE rows, the h_i.
+  TEMPO_FAEST_HD u64 nodes_bytes() const { return u64(s.nodes()) * 16; }
+  TEMPO_FAEST_HD u64 com_bytes() const { return u64(s.L) * 48; }
+  TEMPO_FAEST_HD u64 rows_bytes() const { return u64(s.L) * row_stride; }
+  TEMPO_FAEST_HD u64 hi_bytes() const { return u64(s.tau) * 32; }
+};
+
+// One chunk of `count` signatures: inputs and outputs (engine buffers, any alignment) and
+// the scratch arrays (count copies each, 16-byte aligned).
+struct Args {
+  Layout lay;
+  u64 count;
+  const u8* in;
+  u8* out;
+  u8* nodes;
+  u8* com;
+  u8* rows;
+  u8* hi;
+};
+
+// ---- GF(2^384) leaf hash (faest-ref leaf_hash_128), constant time ---------------------
+TEMPO_FAEST_HD u64 clmul32(u32 x, u32 y) {
+  constexpr u64 m0 = 0x1111111111111111ull, m1 = m0 << 1, m2 = m0 << 2, m3 = m0 << 3;
+  const u64 x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
+  const u64 y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
+  const u64 z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
+  const u64 z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
+  const u64 z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
+  const u64 z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
+  return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
+}
+TEMPO_FAEST_HD void clmul64(u64 a, u64 b, u64& lo, u64& hi) {
+  const u32 a0 = u32(a), a1 = u32(a >> 32), b0 = u32(b), b1 = u32(b >> 32);
+  const u64 l = clmul32(a0, b0), h = clmul32(a1, b1);
+  const u64 m = clmul32(a0 ^ a1, b0 ^ b1) ^ l ^ h;
+  lo = l ^ (m << 32);
+  hi = h ^ (m >> 32);
+}
+// out = uhash * x[0..16) + x[16..64) in GF(2^384) mod x^384 + x^12 + x^3 + x^2 + 1.
+TEMPO_FAEST_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
+  u64 c[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const u64 x0 = load_le64(x), x1 = load_le64(x + 8);
+  TEMPO_FAEST_UNROLL
+  for (int i = 0; i < 6; ++i) {
+    const u64 u = load_le64(uhash + 8 * i);
+    u64 lo, hi;
+    clmul64(u, x0, lo, hi);
+    c[i] ^= lo;
+    c[i + 1] ^= hi;
+    clmul64(u, x1, lo, hi);
+    c[i + 1] ^= lo;
+    c[i + 2] ^= hi;
+  }
+  TEMPO_FAEST_UNROLL
+  for (int w = 7; w >= 6; --w) {
+    const u64 t = c[w];
+    c[w - 6] ^= t ^ (t << 2) ^ (t << 3) ^ (t << 12);
+    c[w - 5] ^= (t >> 62) ^ (t >> 61) ^ (t >> 52);
+  }
+  TEMPO_FAEST_UNROLL
+  for (int i = 0; i < 6; ++i) store_le64(out + 8 * i, c[i] ^ load_le64(x + 16 + 8 * i));
+}
+
+// ---- H1: SHAKE128(in || 0x01), 32 bytes out (faest-ref random_oracle) -------------------
+TEMPO_FAEST_HD void h1(const u8* in, u64 len, u8* out) {
+  constexpr u32 rate = 168, lanes = rate / 8;
+  u64 a[25];
+  TEMPO_FAEST_UNROLL
+  for (int i = 0; i < 25; ++i) a[i] = 0;
+  for (; len >= rate; len -= rate, in += rate) {
+    for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(in + 8 * i);
+    tempo::crypto::cuda::keccak_p_loop(a, 24);
+  }
+  // Last block: the remaining bytes, the domain byte 0x01, SHAKE's 0x1F, 0x80 at the end.
+  const u32 rem = u32(len);
+  u8 blk[rate];
+  for (u32 i = 0; i < rate; ++i) blk[i] = i < rem ? in[i] : 0;
+  blk[rem] = 0x01;
+  if (rem + 1 < rate) {
+    blk[rem + 1] ^= 0x1F;
+  } else {  // the domain byte filled the block (not for FAEST's lengths; kept exact)
+    for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(blk + 8 * i);
+    tempo::crypto::cuda::keccak_p_loop(a, 24);
+    for (u32 i = 0; i < rate; ++i) blk[i] = 0;
+    blk[0] = 0x1F;
+  }
+  blk[rate - 1] ^= 0x80;
+  for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(blk + 8 * i);
+  tempo::crypto::cuda::keccak_p_loop(a, 24);
+  TEMPO_FAEST_UNROLL
+  for (int i = 0; i < 4; ++i) store_le64(out + 8 * i, a[i]);
+}
+
+// ---- the stages ------------------------------------------------------------------------
+enum class Stage : u32 { root, scatter, expand, leaves, hash_instances, hash_final, reduce };
+
+struct Launch {
+  Stage stage;
+  u32 level;    // expand: the tree level; nodes [first, first + per_sig) of each signature
+  u32 first;
+  u32 per_sig;  // threads per signature
+};
+
+// The launches of one chunk, in order (the kernels' order; the host emulation's order).
+template <class F>
+inline void for_each_stage(const Layout& lay, F&& f) {
+  const Shape& s = lay.s;
+  f(Launch{lay.verifier ? Stage::scatter : Stage::root, 0, 0, lay.verifier ? s.t_open : 1});
+  u32 level = 0;
+  for (u32 first = 0; first < s.L - 1; first = 2 * first + 1, ++level) {
+    const u32 last = 2 * first + 1 < s.L - 1 ? 2 * first + 1 : s.L - 1;
+    f(Launch{Stage::expand, level, first, last - first});
+  }
+  f(Launch{Stage::leaves, 0, 0, s.L});
+  f(Launch{Stage::hash_instances, 0, 0, s.tau});
+  f(Launch{Stage::hash_final, 0, 0, 1});
+  f(Launch{Stage::reduce, 0, 0, s.tau * row_words});
+}
+
+TEMPO_FAEST_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
+  return load_le32(in + a.lay.delta() + 4 * i) & (a.lay.s.leaves(i) - 1);
+}
+
+TEMPO_FAEST_HD u32 floor_log2(u32 x) {
+  u32 r = 0;
+  while (x >>= 1) ++r;
+  return r;
+}
+
+// Verifier: whether node `a` is a hidden leaf or one of its ancestors (never expanded).
+TEMPO_FAEST_HD bool on_hidden_path(const Args& a, const u8* in, u32 node) {
+  const u32 dn = floor_log2(node + 1);
+  bool hit = false;
+  for (u32 i = 0; i < a.lay.s.tau; ++i) {
+    const u32 h = a.lay.s.pos_in_tree(i, delta_of(a, in, i)), dh = floor_log2(h + 1);
+    hit = hit || (dh >= dn && ((h + 1) >> (dh - dn)) - 1 == node);
+  }
+  return hit;
+}
+
+TEMPO_FAEST_HD void copy16(u8* d, const u8* s) {
+  store_le64(d, load_le64(s));
+  store_le64(d + 8, load_le64(s + 8));
+}
+
+// Thread `t` of launch `l` (t < count * l.per_sig).
+TEMPO_FAEST_HD void run_thread(const Args& a, const Launch& l, u64 t) {
+  const Layout& lay = a.lay;
+  const Shape& s = lay.s;
+  const u64 sig = t / l.per_sig;
+  const u32 r = u32(t % l.per_sig);
+  const u8* in = a.in + sig * lay.in_stride();
+  u8* out = a.out + sig * lay.out_stride();
+  u8* nodes = a.nodes + sig * lay.nodes_bytes();
+  u8* com = a.com + sig * lay.com_bytes();
+  u8* rows = a.rows + sig * lay.rows_bytes();
+  u8* hi = a.hi + sig * lay.hi_bytes();
+  const u8* iv = in + lay.iv();
+  switch (l.stage) {
+    case Stage::root: copy16(nodes, in); break;
+    case Stage::scatter: {
+      const u32 idx = load_le32(in + lay.copath_idx() + 4 * r);
+      if (idx < s.nodes()) copy16(nodes + 16 * u64(idx), in + lay.copath() + 16 * r);
+      break;
+    }
+    case Stage::expand: {
+      const u32 node = l.first + r;
+      if (lay.verifier && on_hidden_path(a, in, node)) break;
+      prg(nodes + 16 * u64(node), iv, node, nodes + 16 * (2 * u64(node) + 1), 32);
+      break;
+    }
+    case Stage::leaves: {
+      u32 i, j;
+      s.leaf_of(r, i, j);
+      u32 x = j;
+      u8* c = com + 48 * u64(r);
+      if (lay.verifier) {
+        const u32 d = delta_of(a, in, i);
+        x = j ^ d;  // the verifier's rows are permuted so that the hidden leaf is x = 0
+        if (j == d) {
+          for (u32 b = 0; b < 48; ++b) c[b] = in[lay.hidden_com() + 48 * i + b];
+          u8* row = rows + row_stride * u64(s.first_leaf(i));
+          for (u32 b = 0; b < row_stride; ++b) row[b] = 0;
+          break;
+        }
+      }
+      u8 buf[64];
+      prg(nodes + 16 * u64(s.pos_in_tree(i, j)), iv, s.L - 1 + i, buf, 64);
+      leaf_hash(c, in + lay.uhash() + 48 * i, buf);
+      prg(buf, iv, i ^ 0x80000000u, rows + row_stride * (u64(s.first_leaf(i)) + x), row_stride);
+      for (u32 b = 0; b < 64; ++b) buf[b] = 0;  // the seed is secret
+      break;
+    }
+    case Stage::hash_instances: h1(com + 48 * u64(s.first_leaf(r)), 48 * u64(s.leaves(r)), hi + 32 * r); break;
+    case Stage::hash_final: h1(hi, 32 * u64(s.tau), out); break;
+    case Stage::reduce: {
+      const u32 i = r / row_words, w = r % row_words, d = s.depth(i), n = 1u << d;
+      const u8* row = rows + row_stride * u64(s.first_leaf(i)) + 2 * w;
+      u32 sum = 0, col[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+      for (u32 x = 0; x < n; ++x, row += row_stride) {
+        const u32 v = u32(row[0]) | u32(row[1]) << 8;
+        sum ^= v;
+        TEMPO_FAEST_UNROLL
+        for (u32 b = 0; b < 16; ++b) col[b] ^= v & (0u - ((x >> b) & 1u));
+      }
+      if (!lay.verifier) {
+        u8* u = out + lay.out_u() + ell_hat_bytes * i + 2 * w;
+        u[0] = u8(sum);
+        u[1] = u8(sum >> 8);
+      }
+      for (u32 b = 0; b < d; ++b) {
+        u8* o = out + lay.out_cols() + ell_hat_bytes * (s.first_col(i) + b) + 2 * w;
+        o[0] = u8(col[b]);
+        o[1] = u8(col[b] >> 8);
+      }
+      break;
+    }
+  }
+}
+
+}  // namespace tempo::faest::dev

@@ -1,0 +1,96 @@
+// The FAEST CUDA kernels: one kernel per stage of faest_device.hpp, one thread per item of
+// the stage; every thread runs dev::run_thread, the code the host emulation tests run.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "cuda/faest_kernels.hpp"
+
+namespace tempo::faest::cuda {
+namespace {
+
+constexpr unsigned kBlock = 128;
+
+template <dev::Stage S>
+__global__ void __launch_bounds__(kBlock) stage_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  l.stage = S;  // a constant: the switch in run_thread folds away
+  dev::run_thread(a, l, t);
+}
+
+cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
+  const std::uint64_t threads = a.count * l.per_sig;
+  const unsigned blocks = unsigned((threads + kBlock - 1) / kBlock);
+  switch (l.stage) {
+    case dev::Stage::root: stage_kernel<dev::Stage::root><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::scatter: stage_kernel<dev::Stage::scatter><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::expand: stage_kernel<dev::Stage::expand><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::leaves: stage_kernel<dev::Stage::leaves><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::hash_instances:
+      stage_kernel<dev::Stage::hash_instances><<<blocks, kBlock, 0, s>>>(a, l, threads);
+      break;
+    case dev::Stage::hash_final: stage_kernel<dev::Stage::hash_final><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::reduce: stage_kernel<dev::Stage::reduce><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+  }
+  return cudaGetLastError();
+}
+
+std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
+
+// Stream-ordered scratch: zeroed (the tree and the VOLE rows are secret) and freed in
+// stream order however run_stage returns.
+struct StreamScratch {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  cudaStream_t s = nullptr;
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  StreamScratch(std::size_t n, cudaStream_t st, cudaError_t& err) : bytes(n), s(st) {
+    err = cudaMallocAsync(&p, n, st);
+    if (err != cudaSuccess) p = nullptr;
+  }
+  ~StreamScratch() {
+    if (p == nullptr) return;
+    (void)cudaMemsetAsync(p, 0, bytes, s);
+    (void)cudaFreeAsync(p, s);
+  }
+};
+
+}  // namespace
+
+std::uint64_t scratch_per_signature(const dev::Layout& lay) {
+  return round256(lay.nodes_bytes()) + round256(lay.com_bytes()) + round256(lay.rows_bytes()) +
+         round256(lay.hi_bytes());
+}
+
+int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream) {
+  if (count == 0) return 0;
+  const auto s = static_cast<cudaStream_t>(stream);
+  const std::uint64_t per = scratch_per_signature(lay);
+  const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, scratch_budget / per));
+  cudaError_t err = cudaSuccess;
+  StreamScratch scratch(std::size_t(sub * per), s, err);
+  if (err != cudaSuccess) return int(err);
+  auto* base = static_cast<std::uint8_t*>(scratch.p);
+  for (std::uint64_t first = 0; first < count; first += sub) {
+    dev::Args a{};
+    a.lay = lay;
+    a.count = std::min<std::uint64_t>(sub, count - first);
+    a.in = in + first * lay.in_stride();
+    a.out = out + first * lay.out_stride();
+    a.nodes = base;
+    a.com = a.nodes + sub * round256(lay.nodes_bytes());
+    a.rows = a.com + sub * round256(lay.com_bytes());
+    a.hi = a.rows + sub * round256(lay.rows_bytes());
+    // Per-signature strides inside the scratch arrays are the unrounded sizes (Args);
+    // each array's start is 256-aligned.
+    dev::for_each_stage(lay, [&](const dev::Launch& l) {
+      if (err == cudaSuccess) err = launch(a, l, s);
+    });
+    if (err != cudaSuccess) return int(err);
+  }
+  return 0;
+}
+
+}  // namespace tempo::faest::cuda

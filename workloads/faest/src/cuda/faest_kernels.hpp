@@ -1,0 +1,22 @@
+// Host-callable launcher of the FAEST CUDA kernels (no CUDA types: the stream is a void*,
+// the result a cudaError_t as int, 0 = success). Built only when TEMPO_HAVE_CUDA.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/faest_device.hpp"
+
+namespace tempo::faest::cuda {
+
+// Enqueues the device stage (faest_device.hpp: for_each_stage) of `count` signatures on
+// `stream`: items in/out laid out as `lay` says (device pointers). Stream-ordered scratch
+// (cudaMallocAsync) of at most scratch_budget bytes is zeroed and freed before it returns
+// (stream order); sub-batches of signatures share it.
+int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream);
+
+// Scratch bytes one signature needs on the device, each array rounded to 256 bytes.
+std::uint64_t scratch_per_signature(const dev::Layout& lay);
+inline constexpr std::uint64_t scratch_budget = std::uint64_t{512} << 20;
+
+}  // namespace tempo::faest::cuda

@@ -1,0 +1,241 @@
+// The GPU batch path: per-signature host halves, the engine operation, and the batch loop
+// (slices of signatures: the host prepares slice k + 1 while the device runs slice k, and
+// finishes slice k while the device runs slice k + 1).
+#include "gpu_path.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <tempo/gpu/backend.hpp>
+#include <tempo/tempo.hpp>
+
+#include "backend.hpp"
+#include "gpu_halves.hpp"
+#include "vc.hpp"
+
+#if defined(TEMPO_FAEST_HAVE_CUDA)
+#include "cuda/faest_kernels.hpp"
+#endif
+
+namespace tempo::faest::detail {
+
+void unpack_secret_key(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std::uint8_t w[ell_bytes]);
+
+dev::Layout gpu_layout_of(Params p, bool verifier) { return gpu_layout(param_set(p), verifier); }
+
+void sign_prepare(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+                  std::span<const std::uint8_t> rho, std::uint8_t* sig, SignJob& job, std::uint8_t* in) {
+  const ParamSet& ps = param_set(p);
+  const dev::Layout lay = gpu_layout(ps, false);
+  unpack_secret_key(p, sk, job.pk, job.w);
+  sign_front(ps, job.pk, sk.data() + 16, msg.data(), msg.size(), rho.data(), rho.size(), sig, job.mu, job.root,
+             in + lay.iv());
+  std::memcpy(in, job.root, 16);
+  leaf_hash_keys(ps, in + lay.iv(), in + lay.uhash());
+}
+
+void sign_complete(Params p, const SignJob& job, const std::uint8_t* in, const std::uint8_t* out, std::uint8_t* sig) {
+  active_backend().gpu->sign_back(param_set(p), job.pk, job.w, job.mu, job.root, in, out, sig);
+}
+
+void verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                    const std::uint8_t* sig, VerifyJob& job, std::uint8_t* in) {
+  const ParamSet& ps = param_set(p);
+  const dev::Layout lay = gpu_layout(ps, true);
+  std::memset(in, 0, lay.in_stride());
+  std::vector<std::uint8_t> s((2 * ps.L - 1 + 7) / 8, 0);
+  std::vector<std::uint32_t> idx(ps.t_open);
+  job.ok = verify_front(ps, pk.data(), msg.data(), msg.size(), sig, job.mu, in + lay.iv(), job.delta) &&
+           bavc_copath(ps, sig + ps.off_decom(), job.delta, s.data(), idx.data());
+  if (!job.ok) {  // a harmless item: no co-path nodes, every hidden leaf 0
+    for (unsigned e = 0; e < ps.t_open; ++e) put_le32(in + lay.copath_idx() + 4 * e, ~std::uint32_t{0});
+    return;
+  }
+  leaf_hash_keys(ps, in + lay.iv(), in + lay.uhash());
+  std::memcpy(in + lay.hidden_com(), sig + ps.off_decom(), ps.decom_bytes());
+  for (unsigned e = 0; e < ps.t_open; ++e) put_le32(in + lay.copath_idx() + 4 * e, idx[e]);
+  for (unsigned i = 0; i < ps.tau; ++i) put_le32(in + lay.delta() + 4 * i, job.delta[i]);
+}
+
+bool verify_complete(Params p, const VerifyJob& job, const std::uint8_t* pk, const std::uint8_t* sig,
+                     const std::uint8_t* in, std::uint8_t* out) {
+  if (!job.ok) return false;
+  return active_backend().gpu->verify_back(param_set(p), pk, job.mu, in, job.delta, sig, out);
+}
+
+// ---- the engine operation ---------------------------------------------------------------
+
+StageOp::StageOp(Params p, bool verifier) : p_(p), lay_(gpu_layout_of(p, verifier)) {}
+
+std::string StageOp::key() const {
+  return std::string(lay_.verifier ? "faest-reconstruct/" : "faest-commit/") + name(p_);
+}
+
+double StageOp::work(double) const {
+  // AES blocks: the tree (2 per internal node), each leaf (4 + 14).
+  return double(lay_.s.L - 1) * 2 + double(lay_.s.L) * 18;
+}
+
+tempo::gpu::CostPrior StageOp::prior() const {
+  tempo::gpu::CostPrior c;
+  c.cpu_per_work = 10e-9;   // ~10 ns per AES block and its share of hashing, one core
+  c.gpu_per_work = 0.2e-9;  // a guess until measured on the device
+  return c;
+}
+
+void StageOp::cpu(const tempo::gpu::Chunk& c) const {
+  const ParamSet& ps = param_set(p_);
+  for (std::size_t i = 0; i < c.count; ++i)
+    active_backend().gpu->stage_cpu(ps, lay_.verifier, c.in[0].data + i * c.in[0].stride, c.out + i * c.out_stride);
+}
+
+#if defined(TEMPO_FAEST_HAVE_CUDA)
+bool StageOp::has_cuda() const { return true; }
+int StageOp::cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const {
+  return tempo::faest::cuda::run_stage(lay_, c.in[0].data, c.out, c.count, ctx.stream);
+}
+#else
+bool StageOp::has_cuda() const { return false; }
+int StageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) const { return 0; }
+#endif
+
+// ---- batches -----------------------------------------------------------------------------
+
+std::size_t gpu_min_batch() {
+  const char* env = std::getenv("TEMPO_FAEST_GPU_MIN_BATCH");
+  if (env == nullptr || *env == '\0') return 1024;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  if (end == env || *end != '\0')
+    throw std::invalid_argument(std::string("tempo::faest: TEMPO_FAEST_GPU_MIN_BATCH must be a count, got '") + env +
+                                "'");
+  return std::size_t(v);
+}
+
+bool use_gpu(Backend b, std::size_t n, const char* fn) {
+  switch (b) {
+    case Backend::cpu: return false;
+    case Backend::gpu:
+      if (!StageOp(Params::faest_128f, false).has_cuda())
+        throw std::runtime_error(std::string("tempo::faest::") + fn +
+                                 ": Backend::gpu, but this build of tempo has no CUDA (no FAEST kernels)");
+      tempo::gpu::require(tempo::gpu::Backend::cuda);  // std::runtime_error without a device
+      return true;
+    case Backend::automatic:
+      return StageOp(Params::faest_128f, false).has_cuda() && tempo::gpu::available(tempo::gpu::Backend::cuda) &&
+             n >= gpu_min_batch();
+  }
+  return false;
+}
+
+namespace {
+
+constexpr std::size_t kSlice = 4096;  // signatures per device batch (host memory stays bounded)
+
+template <class Job>
+struct Slot {
+  tempo::gpu::HostBuffer in, out;
+  SecretBuffer<Job> jobs;
+  tempo::gpu::Offload offload;
+  std::size_t first = 0, count = 0;
+  Slot() = default;
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+  ~Slot() {
+    offload = tempo::gpu::Offload{};  // waits for the device first (an exception left it running)
+    wipe();
+  }
+  void wipe() {
+    secure_zero(in.data(), in.size());
+    secure_zero(out.data(), out.size());
+  }
+};
+
+// Runs prepare(slot) for every slice, the device stage, then finish(slot), two slices in flight.
+template <class Job, class Prepare, class Finish>
+void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, Prepare&& prepare, Finish&& finish) {
+  const dev::Layout& lay = op.layout();
+  Slot<Job> slots[2];
+  tempo::gpu::RunOptions opt;
+  opt.backend = tempo::gpu::Backend::cuda;
+  auto complete = [&](Slot<Job>& s) {
+    s.offload.join(t);
+    finish(s);
+    s.wipe();
+  };
+  std::size_t k = 0;
+  for (std::size_t first = 0; first < n; first += kSlice, ++k) {
+    Slot<Job>& s = slots[k % 2];
+    s.first = first;
+    s.count = std::min(kSlice, n - first);
+    s.in.resize(s.count * lay.in_stride());
+    s.out.resize(s.count * lay.out_stride());
+    s.jobs.resize(s.count);
+    prepare(s);
+    s.offload = tempo::gpu::Engine::shared().submit(
+        t, op, {tempo::gpu::Operand::fixed(s.in.span(), lay.in_stride())}, s.out.span(), opt);
+    if (k > 0) complete(slots[(k - 1) % 2]);
+  }
+  if (k > 0) complete(slots[(k - 1) % 2]);
+}
+
+}  // namespace
+
+void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
+                    std::span<const std::span<const std::uint8_t>> msgs,
+                    std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs) {
+  const StageOp op(p, false);
+  const dev::Layout& lay = op.layout();
+  run_slices<SignJob>(
+      t, op, sks.size(),
+      [&](Slot<SignJob>& s) {
+        tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
+          const std::size_t i = s.first + q;
+          std::uint8_t* in = s.in.data() + q * lay.in_stride();
+          if (!rhos.empty()) {
+            sign_prepare(p, sks[i], msgs[i], rhos[i], outs[i].data(), s.jobs[q], in);
+          } else {
+            std::uint8_t rho[16];
+            os_random(rho);
+            sign_prepare(p, sks[i], msgs[i], rho, outs[i].data(), s.jobs[q], in);
+            secure_zero(rho, sizeof rho);
+          }
+        });
+      },
+      [&](Slot<SignJob>& s) {
+        tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
+          sign_complete(p, s.jobs[q], s.in.data() + q * lay.in_stride(), s.out.data() + q * lay.out_stride(),
+                        outs[s.first + q].data());
+        });
+      });
+}
+
+void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
+                      std::span<const std::span<const std::uint8_t>> msgs,
+                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results) {
+  const StageOp op(p, true);
+  const dev::Layout& lay = op.layout();
+  run_slices<VerifyJob>(
+      t, op, pks.size(),
+      [&](Slot<VerifyJob>& s) {
+        tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
+          const std::size_t i = s.first + q;
+          verify_prepare(p, pks[i], msgs[i], sigs[i].data(), s.jobs[q], s.in.data() + q * lay.in_stride());
+        });
+      },
+      [&](Slot<VerifyJob>& s) {
+        tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
+          const std::size_t i = s.first + q;
+          results[i] = verify_complete(p, s.jobs[q], pks[i].data(), sigs[i].data(), s.in.data() + q * lay.in_stride(),
+                                       s.out.data() + q * lay.out_stride())
+                           ? 1
+                           : 0;
+        });
+      });
+}
+
+}  // namespace tempo::faest::detail

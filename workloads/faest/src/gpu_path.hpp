@@ -1,0 +1,74 @@
+// The GPU batch path (Backend::gpu / automatic): the host prepares one device item per
+// signature, the device stage (cuda/faest_device.hpp) runs through tempo::gpu's engine as a
+// BatchOp, and the host finishes each signature with the CPU backend's code (gpu_halves.hpp).
+// Exposed for the tests (host emulation of the device stage).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <tempo/gpu/engine.hpp>
+
+#include "common.hpp"
+#include "cuda/faest_device.hpp"
+
+namespace tempo::faest::detail {
+
+dev::Layout gpu_layout_of(Params p, bool verifier);
+
+// Host state of one signature between its halves (secret: wiped by the caller).
+struct SignJob {
+  std::uint8_t pk[32], w[ell_bytes], mu[32], root[16];
+};
+struct VerifyJob {
+  bool ok = false;  // false: rejected before the device stage
+  std::uint8_t mu[32];
+  std::uint16_t delta[max_tau];
+};
+
+// Sign: unpacks the key (throws for a malformed one), writes iv_pre into sig and the
+// device input item; then, from the device output item, the rest of the signature.
+void sign_prepare(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+                  std::span<const std::uint8_t> rho, std::uint8_t* sig, SignJob& job, std::uint8_t* in_item);
+void sign_complete(Params p, const SignJob& job, const std::uint8_t* in_item, const std::uint8_t* out_item,
+                   std::uint8_t* sig);
+// Verify: the device input item (a harmless one when the signature is rejected early);
+// then the verdict from the device output item (whose columns it modifies).
+void verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                    const std::uint8_t* sig, VerifyJob& job, std::uint8_t* in_item);
+bool verify_complete(Params p, const VerifyJob& job, const std::uint8_t* pk, const std::uint8_t* sig,
+                     const std::uint8_t* in_item, std::uint8_t* out_item);
+
+// The device stage as an offload-engine operation (one item = one signature).
+class StageOp final : public tempo::gpu::BatchOp {
+ public:
+  StageOp(Params p, bool verifier);
+  std::string key() const override;
+  std::size_t out_stride() const override { return lay_.out_stride(); }
+  double work(double) const override;  // AES blocks per signature
+  tempo::gpu::CostPrior prior() const override;
+  void cpu(const tempo::gpu::Chunk& c) const override;
+  bool has_cuda() const override;
+  int cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const override;
+  const dev::Layout& layout() const { return lay_; }
+
+ private:
+  Params p_;
+  dev::Layout lay_;
+};
+
+// Whether a batch of n runs on the GPU: gpu -> yes (throws std::runtime_error when this
+// build has no CUDA or no device is visible); automatic -> a device is present and
+// n >= gpu_min_batch(); cpu -> no.
+bool use_gpu(Backend b, std::size_t n, const char* fn);
+std::size_t gpu_min_batch();  // 1024, or TEMPO_FAEST_GPU_MIN_BATCH
+
+void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
+                    std::span<const std::span<const std::uint8_t>> msgs,
+                    std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs);
+void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
+                      std::span<const std::span<const std::uint8_t>> msgs,
+                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results);
+
+}  // namespace tempo::faest::detail
