@@ -4,7 +4,12 @@
 //
 // Flags besides Google Benchmark's: --params=PN10QP27,PN11QP54 (sets to run),
 // --threads=1,16 (pool sizes for the throughput rows), --add_bits=256 / --mul_bits=256
-// (encrypted ADD / MUL widths, 0 = skip), --failure_bootstraps=N (failure-rate run per set).
+// (encrypted ADD / MUL widths, 0 = skip), --failure_bootstraps=N (failure-rate run per set),
+// --failure_backend=cpu|cuda|auto (where the failure-rate bootstraps run; default cpu).
+// GPU rows (backend cuda; each reports "no CUDA device" as its error where there is none):
+// --gpu_batches=256,1024,4096,16384 (batched gates/s per batch size; empty = none),
+// --gpu_latency=1 (single-gate latency, 30 iterations), --gpu_add_bits=256 /
+// --gpu_mul_bits=0 (encrypted ADD / MUL on cuda, 0 = skip).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -30,6 +35,19 @@ std::vector<unsigned> g_threads = {1};
 std::size_t g_mul_bits = 256;
 std::size_t g_add_bits = 256;
 std::size_t g_failure_bootstraps = 0;
+Backend g_failure_backend = Backend::cpu;
+std::vector<std::size_t> g_gpu_batches = {256, 1024, 4096, 16384};
+bool g_gpu_latency = true;
+std::size_t g_gpu_add_bits = 256;
+std::size_t g_gpu_mul_bits = 0;
+
+bool no_device(benchmark::State& state) {
+  if (backend_available(Backend::cuda)) return false;
+  state.SkipWithError("no CUDA device (or no CUDA build): GPU row skipped");
+  for (auto _ : state) {
+  }
+  return true;
+}
 
 std::array<std::uint8_t, 32> seed(std::uint64_t a) {
   std::array<std::uint8_t, 32> s{};
@@ -118,7 +136,9 @@ void BM_GateBatch(benchmark::State& state, std::string name, unsigned threads) {
 }
 
 // Encrypted ADD / MUL on a pool of all cores, user-shaped.
-void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::size_t bits, unsigned threads) {
+void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::size_t bits, unsigned threads,
+                Backend backend) {
+  if (backend == Backend::cuda && no_device(state)) return;
   const Keys& k = keys(name);
   std::vector<std::uint64_t> xv((bits + 63) / 64), yv(xv.size());
   for (std::size_t i = 0; i < xv.size(); ++i) {
@@ -132,7 +152,9 @@ void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::s
   EncryptedUint r;
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    r = pl.run([&](tempo::Task& t) { return multiply ? mul(t, k.evaluation, x, y) : add(t, k.evaluation, x, y); });
+    r = pl.run([&](tempo::Task& t) {
+      return multiply ? mul(t, k.evaluation, x, y, backend) : add(t, k.evaluation, x, y, backend);
+    });
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
   // Check against plain arithmetic (mod 2^bits).
@@ -157,10 +179,13 @@ void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::s
 // outputs, so inputs carry bootstrapped noise), all cores. Counts wrong decryptions and the
 // measured output noise, and the failure probability that noise implies for the noisiest gate.
 void BM_FailureRate(benchmark::State& state, std::string name, std::size_t total) {
+  if (g_failure_backend == Backend::cuda && no_device(state)) return;
   const Keys& k = keys(name);
   const Params p = k.secret.params();
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t width = std::min<std::size_t>(total, 64 * static_cast<std::size_t>(hw));
+  // Rows of 64 per core on the CPU; 16384 per batch on the device (its batch sweet spot).
+  const std::size_t row = g_failure_backend == Backend::cpu ? 64 * static_cast<std::size_t>(hw) : 16384;
+  const std::size_t width = std::min<std::size_t>(total, row);
   const std::size_t rounds = (total + width - 1) / width;
   std::size_t failures = 0, done = 0;
   double sum2 = 0;
@@ -173,7 +198,7 @@ void BM_FailureRate(benchmark::State& state, std::string name, std::size_t total
       cur.push_back(encrypt_bit(k.secret, bits.back(), seed(5000 + i)));
     }
     for (std::size_t r = 0; r < rounds; ++r) {
-      pool(hw).run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, cur, next, Backend::cpu); });
+      pool(hw).run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, cur, next, g_failure_backend); });
       for (std::size_t i = 0; i < width; ++i) {
         const std::int64_t e = noise_of(k.secret, next[i], bits[i]);
         failures += decrypt_bit(k.secret, next[i]) != bits[i];
@@ -194,6 +219,55 @@ void BM_FailureRate(benchmark::State& state, std::string name, std::size_t total
   state.counters["margin_q"] = margin;
   state.counters["predicted_gate_failure"] = p.noise().failure_per_gate;
   state.counters["measured_sigma_gate_failure"] = std::erfc(margin / std::sqrt(6.0 * var) / std::sqrt(2.0));
+}
+
+// GPU: a batch of `count` NAND gates on backend cuda (the key resident after the warm-up).
+void BM_GpuGateBatch(benchmark::State& state, std::string name, std::size_t count) {
+  if (no_device(state)) return;
+  const Keys& k = keys(name);
+  std::vector<Ciphertext> xs, ys, out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    xs.push_back(encrypt_bit(k.secret, i & 1, seed(100 + i)));
+    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1, seed(1000000 + i)));
+  }
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  auto& pl = pool(hw);
+  pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cuda); });  // upload
+  std::vector<double> us;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cuda); });
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
+      state.SkipWithError("wrong gate result");
+      break;
+    }
+  report(state, us);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * count));
+  state.counters["gates_per_s"] =
+      benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// GPU: one gate per call on backend cuda (launch, one block, copies): single-gate latency.
+void BM_GpuGateLatency(benchmark::State& state, std::string name) {
+  if (no_device(state)) return;
+  const Keys& k = keys(name);
+  const std::vector<Ciphertext> xs{encrypt_bit(k.secret, true, seed(2))}, ys{encrypt_bit(k.secret, true, seed(3))};
+  std::vector<Ciphertext> out(1);
+  auto& p1 = pool(1);
+  p1.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, Backend::cuda); });  // upload
+  std::vector<double> us;
+  bool ok = true;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    p1.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, Backend::cuda); });
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    ok = ok && decrypt_bit(k.secret, out[0]);
+  }
+  if (!ok) state.SkipWithError("wrong gate result");
+  report(state, us);
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -221,6 +295,14 @@ int main(int argc, char** argv) {
     } else if (a.rfind("--mul_bits=", 0) == 0) g_mul_bits = std::stoul(a.substr(11));
     else if (a.rfind("--add_bits=", 0) == 0) g_add_bits = std::stoul(a.substr(11));
     else if (a.rfind("--failure_bootstraps=", 0) == 0) g_failure_bootstraps = std::stoul(a.substr(21));
+    else if (a.rfind("--failure_backend=", 0) == 0) g_failure_backend = parse_backend(a.substr(18));
+    else if (a.rfind("--gpu_batches=", 0) == 0) {
+      g_gpu_batches.clear();
+      for (const auto& b : split(a.substr(14)))
+        if (!b.empty()) g_gpu_batches.push_back(std::stoul(b));
+    } else if (a.rfind("--gpu_latency=", 0) == 0) g_gpu_latency = a.substr(14) != "0";
+    else if (a.rfind("--gpu_add_bits=", 0) == 0) g_gpu_add_bits = std::stoul(a.substr(15));
+    else if (a.rfind("--gpu_mul_bits=", 0) == 0) g_gpu_mul_bits = std::stoul(a.substr(15));
     else rest.push_back(argv[i]);
   }
   int rc = static_cast<int>(rest.size());
@@ -237,16 +319,31 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("gate_batch/" + name + "/threads:" + std::to_string(th)).c_str(), BM_GateBatch,
                                    name, th)
           ->MinTime(1.0)->Unit(benchmark::kMillisecond)->UseRealTime();
+    for (std::size_t b : g_gpu_batches)
+      benchmark::RegisterBenchmark(("gpu_gate_batch/" + name + "/batch:" + std::to_string(b)).c_str(), BM_GpuGateBatch,
+                                   name, b)
+          ->MinTime(1.0)->Unit(benchmark::kMillisecond)->UseRealTime();
+    if (g_gpu_latency)
+      benchmark::RegisterBenchmark(("gpu_gate_latency/" + name).c_str(), BM_GpuGateLatency, name)
+          ->Iterations(30)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
   const unsigned top = *std::max_element(g_threads.begin(), g_threads.end());
   const std::string first = g_params.front();
   if (g_add_bits > 0)
     benchmark::RegisterBenchmark(("add" + std::to_string(g_add_bits) + "/" + first + "/threads:" + std::to_string(top)).c_str(),
-                                 BM_Integer, first, false, g_add_bits, top)
+                                 BM_Integer, first, false, g_add_bits, top, Backend::cpu)
         ->Iterations(3)->Unit(benchmark::kMillisecond)->UseRealTime();
   if (g_mul_bits > 0)
     benchmark::RegisterBenchmark(("mul" + std::to_string(g_mul_bits) + "/" + first + "/threads:" + std::to_string(top)).c_str(),
-                                 BM_Integer, first, true, g_mul_bits, top)
+                                 BM_Integer, first, true, g_mul_bits, top, Backend::cpu)
+        ->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+  if (g_gpu_add_bits > 0)
+    benchmark::RegisterBenchmark(("add" + std::to_string(g_gpu_add_bits) + "/" + first + "/cuda").c_str(), BM_Integer,
+                                 first, false, g_gpu_add_bits, top, Backend::cuda)
+        ->Iterations(5)->Unit(benchmark::kMillisecond)->UseRealTime();
+  if (g_gpu_mul_bits > 0)
+    benchmark::RegisterBenchmark(("mul" + std::to_string(g_gpu_mul_bits) + "/" + first + "/cuda").c_str(), BM_Integer,
+                                 first, true, g_gpu_mul_bits, top, Backend::cuda)
         ->Iterations(1)->Unit(benchmark::kMillisecond)->UseRealTime();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -1,7 +1,7 @@
 // The seed's two byte-equality gates (Lux fhe_dispatch_equiv_test / fhe_backend_equiv_test):
 //  (a) dispatch surface: keygen_from_seed, encrypt_bit, decrypt round trip, eval_bootstrap,
-//      byte-equal between backend cpu and the other backend (TEMPO_TFHE_EQUIV_BACKEND:
-//      auto by default; cuda on a device host, where a missing CUDA path fails fast);
+//      byte-equal between backend cpu and the other backend (TEMPO_TFHE_EQUIV_BACKEND;
+//      default cuda when a device and the CUDA kernels are present, else auto);
 //  (b) backend selector: the KAT corpus (tests/data/tfhe/kat.txt) replayed first, then a
 //      sweep with a distinct seed schedule comparing the TEMPO_BACKEND-selected batch with
 //      the per-call override Backend::cpu.
@@ -57,9 +57,11 @@ std::vector<std::string> sets() {
 
 std::size_t seeds_per_set() { return env_size("TEMPO_TFHE_EQUIV_SEEDS", tfhe_test::full() ? 1000 : 4); }
 
+// Default: cuda where the CUDA path runs (a device and a CUDA build), else auto.
 Backend other_backend() {
   const char* v = std::getenv("TEMPO_TFHE_EQUIV_BACKEND");
-  return parse_backend(v == nullptr ? "auto" : v);
+  if (v == nullptr) return backend_available(Backend::cuda) ? Backend::cuda : Backend::auto_;
+  return parse_backend(v);
 }
 
 // The per-seed record both surfaces compare.

@@ -90,7 +90,7 @@ std::vector<bool> Circuit::eval_plain(const std::vector<bool>& in) const {
 std::vector<Ciphertext> Circuit::eval(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> in,
                                       Backend backend) const {
   if (backend == Backend::cuda && !backend_available(Backend::cuda))
-    throw std::runtime_error("tempo::tfhe: backend cuda requested but this build has no CUDA TFHE path or no device");
+    throw std::runtime_error("tempo::tfhe::Circuit::eval: backend cuda requested but this build has no CUDA TFHE kernels or no device is visible");
   if (in.size() != inputs_) throw std::invalid_argument("tempo::tfhe::Circuit::eval: wrong input count");
   const detail::EvalData& d = ek.data();
   std::vector<Ciphertext> v(nodes_.size());
@@ -99,26 +99,23 @@ std::vector<Ciphertext> Circuit::eval(Task& t, const EvaluationKey& ek, std::spa
     const Ciphertext& c = v[r & kIndex];
     return (r & kNeg) ? eval_not(c) : c;
   };
+  // One batch per level: the level's gates combine their inputs (on the pool), then all
+  // their bootstraps run together (pool groups, or one GPU batch).
   for (const auto& level : levels()) {
-    const std::size_t group = detail::group_size(level.size(), t.thread_count());
-    const std::size_t groups = (level.size() + group - 1) / group;
-    tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
-      const std::size_t first = gi * group, last = std::min(level.size(), first + group);
-      std::vector<detail::Lwe> lwe;
-      for (std::size_t k = first; k < last; ++k) {
-        const Node& nd = nodes_[level[k]];
-        const unsigned na = arity(nd.kind);
-        Ciphertext ins[3];
-        const Ciphertext* ptr[3];
-        for (unsigned j = 0; j < na; ++j) { ins[j] = get(nd.in[j]); ptr[j] = &ins[j]; }
-        const detail::Linear lin = nd.kind == 1 ? detail::linear_of(static_cast<Gate>(nd.op))
-                                                : detail::linear_of(static_cast<Gate3>(nd.op));
-        lwe.push_back(detail::combine(d, lin, ptr, na));
-      }
-      std::vector<Ciphertext> res(lwe.size());
-      detail::bootstrap_batch(d, lwe, res);
-      for (std::size_t k = first; k < last; ++k) v[level[k]] = std::move(res[k - first]);
+    std::vector<detail::Lwe> lwe(level.size());
+    tempo::parallel_for(t, std::size_t{0}, level.size(), [&](std::size_t k) {
+      const Node& nd = nodes_[level[k]];
+      const unsigned na = arity(nd.kind);
+      Ciphertext ins[3];
+      const Ciphertext* ptr[3];
+      for (unsigned j = 0; j < na; ++j) { ins[j] = get(nd.in[j]); ptr[j] = &ins[j]; }
+      const detail::Linear lin = nd.kind == 1 ? detail::linear_of(static_cast<Gate>(nd.op))
+                                              : detail::linear_of(static_cast<Gate3>(nd.op));
+      lwe[k] = detail::combine(d, lin, ptr, na);
     });
+    std::vector<Ciphertext> res(lwe.size());
+    detail::run_bootstraps(t, d, lwe, res, backend);
+    for (std::size_t k = 0; k < level.size(); ++k) v[level[k]] = std::move(res[k]);
   }
   std::vector<Ciphertext> out;
   out.reserve(outputs_.size());

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <tempo/gpu/backend.hpp>
+
 #include "internal.hpp"
 
 namespace tempo::tfhe {
@@ -169,7 +171,9 @@ Backend backend_from_env() {
   return parse_backend(v == nullptr ? std::string_view{} : std::string_view{v});
 }
 
-// No CUDA TFHE kernels are built yet: cuda is never available, auto means cpu.
-bool backend_available(Backend b) noexcept { return b != Backend::cuda; }
+// cuda: the kernels are built (TEMPO_HAVE_CUDA) and tempo::gpu sees a device.
+bool backend_available(Backend b) noexcept {
+  return b != Backend::cuda || (detail::cuda_kernels_built() && gpu::available(gpu::Backend::cuda));
+}
 
 }  // namespace tempo::tfhe

@@ -53,10 +53,11 @@ Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, 
   return r;
 }
 
-Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, unsigned count) {
+Ciphertext eval_linear(Task& t, const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
+                       unsigned count, Backend backend) {
   const Lwe x = combine(ek, lin, in, count);
   Ciphertext out;
-  bootstrap_batch(ek, std::span<const Lwe>(&x, 1), std::span<Ciphertext>(&out, 1));
+  run_bootstraps(t, ek, std::span<const Lwe>(&x, 1), std::span<Ciphertext>(&out, 1), backend);
   return out;
 }
 
@@ -100,15 +101,15 @@ bool gate3_plain(Gate3 g, bool x, bool y, bool z) noexcept {
   return false;
 }
 
-Ciphertext eval_gate(Task&, const EvaluationKey& ek, Gate g, const Ciphertext& x, const Ciphertext& y) {
+Ciphertext eval_gate(Task& t, const EvaluationKey& ek, Gate g, const Ciphertext& x, const Ciphertext& y) {
   const Ciphertext* in[2] = {&x, &y};
-  return detail::eval_linear(ek.data(), detail::linear_of(g), in, 2);
+  return detail::eval_linear(t, ek.data(), detail::linear_of(g), in, 2, backend_from_env());
 }
 
-Ciphertext eval_gate3(Task&, const EvaluationKey& ek, Gate3 g, const Ciphertext& x, const Ciphertext& y,
+Ciphertext eval_gate3(Task& t, const EvaluationKey& ek, Gate3 g, const Ciphertext& x, const Ciphertext& y,
                       const Ciphertext& z) {
   const Ciphertext* in[3] = {&x, &y, &z};
-  return detail::eval_linear(ek.data(), detail::linear_of(g), in, 3);
+  return detail::eval_linear(t, ek.data(), detail::linear_of(g), in, 3, backend_from_env());
 }
 
 Ciphertext eval_not(const Ciphertext& x) {
@@ -123,58 +124,37 @@ Ciphertext eval_not(const Ciphertext& x) {
   return r;
 }
 
-Ciphertext eval_bootstrap(Task&, const EvaluationKey& ek, const Ciphertext& c) {
+Ciphertext eval_bootstrap(Task& t, const EvaluationKey& ek, const Ciphertext& c) {
   const Ciphertext* in[1] = {&c};
-  return detail::eval_linear(ek.data(), detail::Linear{{1, 0, 0}, -1}, in, 1);
+  return detail::eval_linear(t, ek.data(), detail::Linear{{1, 0, 0}, -1}, in, 1, backend_from_env());
 }
-
-namespace {
-void require_backend(Backend backend) {
-  if (backend == Backend::cuda && !backend_available(Backend::cuda))
-    throw std::runtime_error(
-        "tempo::tfhe: backend cuda requested (TEMPO_BACKEND or argument) but this build has no CUDA "
-        "TFHE path or no device is visible");
-}
-}  // namespace
 
 void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
                 std::span<const Ciphertext> ys, std::span<Ciphertext> out, Backend backend) {
-  require_backend(backend);
   if (xs.size() != ys.size() || out.size() != xs.size())
     throw std::invalid_argument("tempo::tfhe::eval_gates: xs, ys and out must have the same length");
   const detail::EvalData& d = ek.data();
   const detail::Linear lin = detail::linear_of(g);
-  const std::size_t group = detail::group_size(xs.size(), t.thread_count());
-  const std::size_t groups = (xs.size() + group - 1) / group;
-  tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
-    const std::size_t first = gi * group, last = std::min(xs.size(), first + group);
-    std::vector<detail::Lwe> in;
-    for (std::size_t i = first; i < last; ++i) {
-      const Ciphertext* pair[2] = {&xs[i], &ys[i]};
-      in.push_back(detail::combine(d, lin, pair, 2));
-    }
-    detail::bootstrap_batch(d, in, out.subspan(first, last - first));
+  std::vector<detail::Lwe> in(xs.size());
+  tempo::parallel_for(t, std::size_t{0}, xs.size(), [&](std::size_t i) {
+    const Ciphertext* pair[2] = {&xs[i], &ys[i]};
+    in[i] = detail::combine(d, lin, pair, 2);
   });
+  detail::run_bootstraps(t, d, in, out, backend);
 }
 
 void eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs, std::span<Ciphertext> out,
                      Backend backend) {
-  require_backend(backend);
   if (out.size() != cs.size())
     throw std::invalid_argument("tempo::tfhe::eval_bootstraps: cs and out must have the same length");
   const detail::EvalData& d = ek.data();
   const detail::Linear lin{{1, 0, 0}, -1};
-  const std::size_t group = detail::group_size(cs.size(), t.thread_count());
-  const std::size_t groups = (cs.size() + group - 1) / group;
-  tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
-    const std::size_t first = gi * group, last = std::min(cs.size(), first + group);
-    std::vector<detail::Lwe> in;
-    for (std::size_t i = first; i < last; ++i) {
-      const Ciphertext* one[1] = {&cs[i]};
-      in.push_back(detail::combine(d, lin, one, 1));
-    }
-    detail::bootstrap_batch(d, in, out.subspan(first, last - first));
+  std::vector<detail::Lwe> in(cs.size());
+  tempo::parallel_for(t, std::size_t{0}, cs.size(), [&](std::size_t i) {
+    const Ciphertext* one[1] = {&cs[i]};
+    in[i] = detail::combine(d, lin, one, 1);
   });
+  detail::run_bootstraps(t, d, in, out, backend);
 }
 
 std::vector<std::uint32_t> key_switch(const EvaluationKey& ek, std::span<const std::uint32_t> a_N,

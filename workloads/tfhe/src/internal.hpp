@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -103,6 +105,10 @@ struct EvalData {
   // ks[((i*ks_levels + j)*(B_ks-1) + (v-1))*(n+1) + c] mod Q_ks: LWE of v*S_i*B_ks^j under s;
   // c < n is the mask, c = n is b. v = 0 is the zero ciphertext and is not stored.
   std::vector<std::uint16_t> ks;
+  // Device copies of this key (batch.cpp's DeviceKey on tempo::gpu's shared engine), made on
+  // the first GPU batch and freed with the key; type-erased to keep the gpu headers out.
+  mutable std::mutex device_mu;
+  mutable std::shared_ptr<const void> device_state;
   explicit EvalData(const Params& p) : params(p), ring(p) {}
   std::size_t rgsw_stride() const { return 2 * params.levels * 2 * params.N; }
   const u64* rgsw(std::size_t i, unsigned sign) const { return bk.data() + (2 * i + sign) * rgsw_stride(); }
@@ -127,6 +133,14 @@ struct Lwe {
 };
 // Bootstraps of several ciphertexts sharing each bootstrapping-key read (outputs as below).
 void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out);
+// Runs the bootstraps of `in` on the backend (batch.cpp): cpu on the pool in groups, cuda on
+// the device through tempo::gpu, auto by the batch-size rule. out[i] for in[i].
+void run_bootstraps(Task& t, const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
+                    Backend backend);
+// Whether this build has the CUDA TFHE kernels (TEMPO_HAVE_CUDA).
+bool cuda_kernels_built() noexcept;
+// Smallest batch that auto sends to the device (TEMPO_TFHE_GPU_MIN_BATCH, else max(8, threads)).
+std::size_t gpu_min_batch(std::size_t threads);
 // How many bootstraps one task groups: up to 4, fewer when that would idle workers.
 std::size_t group_size(std::size_t count, std::size_t threads) noexcept;
 
@@ -147,7 +161,7 @@ struct Linear {
 Linear linear_of(Gate g) noexcept;
 Linear linear_of(Gate3 g) noexcept;
 Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, unsigned count);
-Ciphertext eval_linear(const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
-                       unsigned count);
+Ciphertext eval_linear(Task& t, const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
+                       unsigned count, Backend backend);
 
 }  // namespace tempo::tfhe::detail

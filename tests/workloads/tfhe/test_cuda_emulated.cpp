@@ -1,0 +1,170 @@
+// The CUDA bootstrap kernel's code (src/cuda/tfhe_device.hpp) run on the host: the same
+// bootstrap_block the kernel runs, with the block's threads executed one after another per
+// phase (a barrier = the end of a phase), against the CPU path's bytes. No GPU needed, so CI
+// checks the kernel's index logic and arithmetic; test_gpu.cpp runs the real kernel on a device.
+// Sizes: TOY256 always (many keys and inputs), PN10QP27 two bootstraps (not in sanitizer
+// builds), PN11QP54 with TEMPO_TFHE_FULL=1; TEMPO_TFHE_EMU_SEEDS keys for TOY256 (default 4).
+// The arithmetic checks (modmul, division, NTT stages, digits) cover all three sets always.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "cuda/tfhe_device.hpp"
+#include "device_tables.hpp"
+#include "helpers.hpp"
+#include "internal.hpp"
+
+using namespace tempo::tfhe;
+namespace dev = tempo::tfhe::cuda::dev;
+using dev::u32;
+using dev::u64;
+
+namespace {
+
+// "All threads run f, then a barrier", one thread after another.
+struct HostExec {
+  u32 threads;
+  template <class F>
+  void operator()(F&& f) {
+    for (u32 t = 0; t < threads; ++t) f(t);
+  }
+};
+
+// The kernel's bootstrap of one combined LWE on the host, through the device tables as
+// the upload would lay them out.
+Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x) {
+  const cuda::DeviceParams p = detail::device_params(d);
+  const std::vector<u64> tables = detail::device_tables(d);
+  const void* bk = d.bk32.empty() ? static_cast<const void*>(d.bk.data()) : static_cast<const void*>(d.bk32.data());
+  std::vector<u32> in(x.a.begin(), x.a.end()), out(p.n + 1, 0xffffffffu);
+  in.push_back(x.b);
+  std::vector<u64> smem(cuda::block_smem_bytes(p) / sizeof(u64), 0xdeadbeefULL);
+  HostExec ex{p.threads};
+  dev::bootstrap_block(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(), smem.data());
+  Ciphertext c;
+  c.params_id = d.params.id;
+  c.a.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(p.n));
+  c.b = out[p.n];
+  return c;
+}
+
+Ciphertext cpu_bootstrap(const detail::EvalData& d, const detail::Lwe& x) {
+  Ciphertext c;
+  detail::bootstrap_batch(d, std::span<const detail::Lwe>(&x, 1), std::span<Ciphertext>(&c, 1));
+  return c;
+}
+
+std::size_t env_size(const char* name, std::size_t dflt) {
+  const char* v = std::getenv(name);
+  return v == nullptr || *v == '\0' ? dflt : std::stoul(v);
+}
+
+// A random gate (or plain refresh) of fresh encryptions, combined as the gate code does.
+detail::Lwe random_gate_input(const Keys& k, std::mt19937_64& rng, bool& expect) {
+  const detail::EvalData& d = k.evaluation.data();
+  const bool x = (rng() & 1) != 0, y = (rng() & 1) != 0;
+  tfhe_test::Seed sx{}, sy{};
+  for (auto& b : sx) b = static_cast<std::uint8_t>(rng());
+  for (auto& b : sy) b = static_cast<std::uint8_t>(rng());
+  const Ciphertext cx = encrypt_bit(k.secret, x, sx), cy = encrypt_bit(k.secret, y, sy);
+  const Gate g = static_cast<Gate>(rng() % 6);
+  const Ciphertext* in[2] = {&cx, &cy};
+  expect = gate_plain(g, x, y);
+  return detail::combine(d, detail::linear_of(g), in, 2);
+}
+
+}  // namespace
+
+TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages", "[cuda-emulated]") {
+  for (const char* name : {"TOY256", "PN10QP27", "PN11QP54"}) {
+    INFO(name);
+    const Params prm = Params::preset(name);
+    const detail::EvalData d(prm);
+    const cuda::DeviceParams p = detail::device_params(d);
+    const std::vector<u64> tables = detail::device_tables(d);
+    const dev::Tables tw(tables.data(), p.N);
+    std::mt19937_64 rng(prm.id);
+    const u64 Q = prm.Q;
+    const std::vector<u64> edge{0, 1, 2, Q / 2, Q / 2 + 1, Q - 2, Q - 1};
+    for (int i = 0; i < 2000; ++i) {
+      const u64 a = i < 49 ? edge[static_cast<std::size_t>(i / 7)] : rng() % Q;
+      const u64 b = i < 49 ? edge[static_cast<std::size_t>(i % 7)] : rng() % Q;
+      REQUIRE(dev::mul_mod(a, b, p) == d.ring.mod.mul(a, b));
+      // The CPU's rounding switch to Q_ks, as bootstrap.cpp writes it.
+      const u32 want = static_cast<u32>(((static_cast<detail::u128>(a) << prm.log_qks) + Q / 2) / Q) & (prm.qks() - 1);
+      REQUIRE(dev::switch_to_ks(a, p) == want);
+    }
+    // Forward stages over two rows equal tempo::ntt::Plan's forward transform; the inverse
+    // stages then N^-1 give the input back (Plan's inverse: the same unique result).
+    std::vector<u64> rows(2 * p.N), want(2 * p.N);
+    for (auto& v : rows) v = rng() % Q;
+    const std::vector<u64> orig = rows;
+    want = rows;
+    d.ring.plan.forward(std::span<u64>(want.data(), p.N));
+    d.ring.plan.forward(std::span<u64>(want.data() + p.N, p.N));
+    for (u32 ll = p.log_n; ll-- > 0;)
+      for (u32 b = 0; b < p.N; ++b) dev::fwd_butterfly(rows.data(), b, ll, tw, p);
+    REQUIRE(rows == want);
+    for (u32 ll = 0; ll < p.log_n; ++ll)
+      for (u32 b = 0; b < p.N; ++b) dev::inv_butterfly(rows.data(), b, ll, tw, p);
+    for (auto& v : rows) v = dev::mul_shoup(v, p.n_inv, p.n_inv_s, Q);
+    REQUIRE(rows == orig);
+    // Decomposition digits recombine to the centered value.
+    std::vector<u64> dig(p.levels * p.N);
+    for (u32 j = 0; j < p.N; ++j) {
+      const u64 v = j < edge.size() ? edge[j] : rng() % Q;
+      dev::decompose(v, dig.data(), j, p);
+      u64 sum = 0, pw = 1;
+      for (u32 r = 0; r < p.levels; ++r) {
+        REQUIRE(dig[r * p.N + j] < Q);
+        sum = d.ring.mod.add(sum, d.ring.mod.mul(dig[r * p.N + j], pw % Q));
+        pw <<= prm.log_bg;
+      }
+      REQUIRE(sum == v);
+    }
+  }
+}
+
+TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", "[cuda-emulated]") {
+  const std::size_t key_count = env_size("TEMPO_TFHE_EMU_SEEDS", 4), per_key = 8;
+  std::size_t equal = 0;
+  for (std::size_t ks = 0; ks < key_count; ++ks) {
+    const Keys& k = tfhe_test::keys("TOY256", 100 + ks);
+    const detail::EvalData& d = k.evaluation.data();
+    std::mt19937_64 rng(0xe1u + ks);
+    for (std::size_t i = 0; i < per_key; ++i) {
+      INFO("key " << ks << " input " << i);
+      bool expect = false;
+      const detail::Lwe x = random_gate_input(k, rng, expect);
+      const Ciphertext got = emulated_bootstrap(d, x);
+      REQUIRE(to_bytes(got) == to_bytes(cpu_bootstrap(d, x)));
+      REQUIRE(decrypt_bit(k.secret, got) == expect);
+      ++equal;
+    }
+    // Edge inputs: all-zero mask (every step skipped) and the largest values.
+    detail::Lwe zero{std::vector<std::uint32_t>(d.params.n, 0), 0};
+    detail::Lwe top{std::vector<std::uint32_t>(d.params.n, d.params.q() - 1), d.params.q() - 1};
+    REQUIRE(to_bytes(emulated_bootstrap(d, zero)) == to_bytes(cpu_bootstrap(d, zero)));
+    REQUIRE(to_bytes(emulated_bootstrap(d, top)) == to_bytes(cpu_bootstrap(d, top)));
+    equal += 2;
+  }
+  WARN("emulated kernel: " << equal << " TOY256 bootstraps byte-equal to the CPU path");
+}
+
+TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN11QP54)", "[cuda-emulated]") {
+  if (!tfhe_test::real_sets()) return;  // sanitizer builds: TOY256 only
+  std::vector<std::pair<const char*, std::size_t>> sets{{"PN10QP27", 2}};
+  if (tfhe_test::full()) sets.emplace_back("PN11QP54", 2);  // a PN11QP54 key is 0.6 GB
+  for (const auto& [name, count] : sets) {
+    const Keys& k = tfhe_test::keys(name, 0);
+    std::mt19937_64 rng(7);
+    for (std::size_t i = 0; i < count; ++i) {
+      INFO(name << " input " << i);
+      bool expect = false;
+      const detail::Lwe x = random_gate_input(k, rng, expect);
+      const Ciphertext got = emulated_bootstrap(k.evaluation.data(), x);
+      REQUIRE(to_bytes(got) == to_bytes(cpu_bootstrap(k.evaluation.data(), x)));
+      REQUIRE(decrypt_bit(k.secret, got) == expect);
+    }
+  }
+}

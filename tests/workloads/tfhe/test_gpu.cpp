@@ -1,0 +1,150 @@
+// The CUDA path on a real device: batches on backend cuda byte-equal to backend cpu. Without
+// a device (or without a CUDA build) the device cases pass with a warning saying they were
+// skipped, and the contract case checks that cuda fails fast with a clear error.
+// Sizes: TEMPO_TFHE_GPU_SEEDS ciphertexts per parameter set (default 256; TOY256 and
+// PN10QP27, PN11QP54 too with TEMPO_TFHE_FULL=1). The 1000-seed x 3-set gates are the [equiv]
+// cases with TEMPO_TFHE_FULL=1 (they compare cpu with cuda whenever a device is present).
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "helpers.hpp"
+
+using namespace tempo::tfhe;
+
+namespace {
+
+bool have_device() {
+  if (backend_available(Backend::cuda)) return true;
+  WARN("skipped: no CUDA TFHE path here (no CUDA build or no device)");
+  return false;
+}
+
+std::size_t gpu_seeds() {
+  const char* v = std::getenv("TEMPO_TFHE_GPU_SEEDS");
+  return v == nullptr || *v == '\0' ? 256 : std::stoul(v);
+}
+
+std::vector<std::string> gpu_sets() {
+  if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN11QP54"};
+  return {"TOY256", "PN10QP27"};
+}
+
+std::vector<Ciphertext> encrypt_many(const Keys& k, std::size_t count, std::uint64_t tag, std::vector<bool>* bits) {
+  std::vector<Ciphertext> out;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto s = tfhe_test::seed(tag, i);
+    const bool b = ((i * 7 + tag) % 3) == 1;
+    if (bits != nullptr) bits->push_back(b);
+    out.push_back(encrypt_bit(k.secret, b, s));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cuda backend contract: fails fast without a device, runs with one", "[gpu]") {
+  const Keys& k = tfhe_test::keys("TOY256", 0);
+  const std::vector<Ciphertext> xs = encrypt_many(k, 3, 1, nullptr), ys = encrypt_many(k, 3, 2, nullptr);
+  std::vector<Ciphertext> out(3), ref(3);
+  tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, ref, Backend::cpu); });
+  if (!backend_available(Backend::cuda)) {
+    try {
+      tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::cuda); });
+      FAIL("backend cuda without a device did not throw");
+    } catch (const std::runtime_error& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find("backend cuda requested") != std::string::npos);
+    }
+    const std::vector<Ciphertext> empty;
+    std::vector<Ciphertext> none;
+    CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, empty, none, Backend::cuda); }),
+                    std::runtime_error);
+  } else {
+    tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::cuda); });
+    CHECK(out == ref);
+  }
+  // auto always runs (the CPU for a batch this small, or without a device).
+  tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::auto_); });
+  CHECK(out == ref);
+}
+
+TEST_CASE("eval_bootstraps: cuda byte-equal to cpu", "[gpu]") {
+  if (!have_device()) return;
+  const std::size_t seeds = gpu_seeds();
+  std::size_t equal = 0;
+  for (const auto& name : gpu_sets()) {
+    const Keys& k = tfhe_test::keys(name, 2);
+    std::vector<bool> bits;
+    const std::vector<Ciphertext> cs = encrypt_many(k, seeds, 0x9e0 + Params::preset(name).id, &bits);
+    std::vector<Ciphertext> on_cpu(seeds), on_gpu(seeds), again(seeds);
+    tfhe_test::pool().run([&](tempo::Task& t) {
+      eval_bootstraps(t, k.evaluation, cs, on_cpu, Backend::cpu);
+      eval_bootstraps(t, k.evaluation, cs, on_gpu, Backend::cuda);
+      eval_bootstraps(t, k.evaluation, on_gpu, again, Backend::cuda);  // the key is resident now
+    });
+    for (std::size_t i = 0; i < seeds; ++i) {
+      INFO(name << " item " << i);
+      REQUIRE(to_bytes(on_gpu[i]) == to_bytes(on_cpu[i]));
+      REQUIRE(decrypt_bit(k.secret, on_gpu[i]) == bits[i]);
+      REQUIRE(decrypt_bit(k.secret, again[i]) == bits[i]);
+      ++equal;
+    }
+  }
+  WARN("gpu: " << equal << " bootstraps byte-equal between cpu and cuda");
+}
+
+TEST_CASE("eval_gates: every gate on cuda byte-equal to cpu", "[gpu]") {
+  if (!have_device()) return;
+  for (const auto& name : gpu_sets()) {
+    const Keys& k = tfhe_test::keys(name, 0);
+    std::vector<bool> bx, by;
+    const std::vector<Ciphertext> xs = encrypt_many(k, 64, 11, &bx), ys = encrypt_many(k, 64, 12, &by);
+    for (Gate g : {Gate::and_, Gate::or_, Gate::xor_, Gate::nand, Gate::nor, Gate::xnor}) {
+      std::vector<Ciphertext> on_cpu(64), on_gpu(64);
+      tfhe_test::pool().run([&](tempo::Task& t) {
+        eval_gates(t, k.evaluation, g, xs, ys, on_cpu, Backend::cpu);
+        eval_gates(t, k.evaluation, g, xs, ys, on_gpu, Backend::cuda);
+      });
+      for (std::size_t i = 0; i < 64; ++i) {
+        INFO(name << " " << gate_name(g) << " item " << i);
+        REQUIRE(to_bytes(on_gpu[i]) == to_bytes(on_cpu[i]));
+        REQUIRE(decrypt_bit(k.secret, on_gpu[i]) == gate_plain(g, bx[i], by[i]));
+      }
+    }
+  }
+}
+
+TEST_CASE("circuits on cuda: one GPU batch per level, same bytes as cpu", "[gpu]") {
+  if (!have_device()) return;
+  const Keys& k = tfhe_test::keys("TOY256", 0);
+  std::mt19937_64 rng(5);
+  for (int rep = 0; rep < 3; ++rep) {
+    const std::uint64_t x = rng() & 0xffff, y = rng() & 0xffff;
+    const std::uint64_t xv[1] = {x}, yv[1] = {y};
+    const auto ex = encrypt_uint(k.secret, xv, 16, tfhe_test::seed(40, static_cast<std::uint64_t>(rep)));
+    const auto ey = encrypt_uint(k.secret, yv, 16, tfhe_test::seed(41, static_cast<std::uint64_t>(rep)));
+    tfhe_test::pool().run([&](tempo::Task& t) {
+      const auto on_gpu = add(t, k.evaluation, ex, ey, Backend::cuda);
+      const auto on_cpu = add(t, k.evaluation, ex, ey, Backend::cpu);
+      REQUIRE(on_gpu.bits.size() == on_cpu.bits.size());
+      for (std::size_t i = 0; i < on_gpu.bits.size(); ++i) REQUIRE(to_bytes(on_gpu.bits[i]) == to_bytes(on_cpu.bits[i]));
+      CHECK(decrypt_uint(k.secret, on_gpu).at(0) == ((x + y) & 0xffff));
+    });
+  }
+}
+
+TEST_CASE("device key cache: keys that die and new keys", "[gpu]") {
+  if (!have_device()) return;
+  for (std::uint64_t s = 0; s < 3; ++s) {
+    const Keys k = keygen_from_seed(Params::preset("TOY256"), tfhe_test::seed(0x6b6579, s));
+    std::vector<bool> bits;
+    const std::vector<Ciphertext> cs = encrypt_many(k, 32, 50 + s, &bits);
+    std::vector<Ciphertext> on_cpu(cs.size()), on_gpu(cs.size());
+    tfhe_test::pool().run([&](tempo::Task& t) {
+      eval_bootstraps(t, k.evaluation, cs, on_cpu, Backend::cpu);
+      eval_bootstraps(t, k.evaluation, cs, on_gpu, Backend::cuda);
+    });
+    REQUIRE(on_gpu == on_cpu);
+  }  // each key's device copies are freed here
+}

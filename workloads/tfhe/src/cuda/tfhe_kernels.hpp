@@ -1,0 +1,40 @@
+// Host-callable launcher of the TFHE bootstrap kernel and the parameters it takes. Plain C++
+// (no CUDA types: streams are void*, results are cudaError_t values as int, 0 = success), so
+// the host code and the emulation test include it without CUDA. The kernel only enqueues work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tempo::tfhe::cuda {
+
+// Everything the kernel needs besides the device-resident tables and keys (made on the host
+// by detail::device_params from an EvalData; see device_tables.hpp).
+struct DeviceParams {
+  std::uint32_t N = 0, log_n = 0;          // ring dimension
+  std::uint32_t n = 0, log_q = 0;          // LWE dimension, q = 2^log_q
+  std::uint32_t log_bg = 0, levels = 0;    // gadget base 2^log_bg, L digits
+  std::uint32_t log_qks = 0, log_bks = 0, ks_levels = 0;
+  std::uint32_t threads = 0;               // threads per block (one block per bootstrap)
+  std::uint64_t Q = 0;
+  std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
+  std::uint32_t k = 0;                     // bit width of Q
+  std::uint64_t n_inv = 0, n_inv_s = 0;    // N^-1 mod Q and its Shoup companion
+  bool key32 = false;                      // bootstrapping key stored as 32-bit words
+};
+
+// Shared memory of one block, in bytes: ACC (2 N words) and the 2L digit rows (2L N words).
+std::size_t block_smem_bytes(const DeviceParams& p);
+
+// Bootstraps `count` LWE ciphertexts: in and out hold (n + 1) uint32 per item (mask, then b),
+// input already combined (a gate's weighted sum), output the refreshed ciphertext mod q.
+// tables: fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N), uint64 words;
+// bk: the EvalData's bootstrapping key (bk32 or bk, by p.key32); ks: its key-switching key.
+int bootstrap(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
+              const std::uint32_t* in, std::uint32_t* out, std::size_t count, void* stream);
+
+// The device's limits for one block, for a clear error before a launch that cannot run.
+// Returns a cudaError_t; *smem_optin receives the opt-in shared memory per block in bytes.
+int block_limits(int device, std::size_t* smem_optin);
+
+}  // namespace tempo::tfhe::cuda

@@ -1,0 +1,67 @@
+// Tables for the CUDA bootstrap, derived from the ring's psi (the same root tempo::ntt uses,
+// so the device transform equals tempo::ntt::Plan's coefficient for coefficient).
+#include "device_tables.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace tempo::tfhe::detail {
+
+namespace {
+u64 shoup(u64 w, u64 q) { return static_cast<u64>((static_cast<u128>(w) << 64) / q); }
+u64 pow_mod(const Modulus& m, u64 b, u64 e) {
+  u64 r = 1;
+  for (; e != 0; e >>= 1) {
+    if (e & 1) r = m.mul(r, b);
+    b = m.mul(b, b);
+  }
+  return r;
+}
+}  // namespace
+
+cuda::DeviceParams device_params(const EvalData& d) {
+  const Params& p = d.params;
+  const Modulus& m = d.ring.mod;
+  cuda::DeviceParams dp;
+  dp.N = static_cast<std::uint32_t>(p.N);
+  dp.log_n = static_cast<std::uint32_t>(std::bit_width(p.N) - 1);
+  dp.n = static_cast<std::uint32_t>(p.n);
+  dp.log_q = p.log_q;
+  dp.log_bg = p.log_bg;
+  dp.levels = p.levels;
+  dp.log_qks = p.log_qks;
+  dp.log_bks = p.log_bks;
+  dp.ks_levels = p.ks_levels;
+  dp.threads = static_cast<std::uint32_t>(std::min<std::size_t>(p.N / 2, 512));
+  dp.Q = p.Q;
+  dp.k = m.k;
+  dp.mu = static_cast<u64>((static_cast<u128>(1) << (2 * m.k)) / p.Q);
+  dp.n_inv = pow_mod(m, p.N, p.Q - 2);
+  dp.n_inv_s = shoup(dp.n_inv, p.Q);
+  dp.key32 = !d.bk32.empty();
+  return dp;
+}
+
+std::vector<std::uint64_t> device_tables(const EvalData& d) {
+  const std::size_t N = d.params.N;
+  const u64 Q = d.params.Q;
+  const unsigned logn = static_cast<unsigned>(std::bit_width(N) - 1);
+  std::vector<u64> t(7 * N, 0);
+  u64* fwd = t.data();
+  u64* fwd_s = fwd + N;
+  u64* inv = fwd + 2 * N;
+  u64* inv_s = fwd + 3 * N;
+  for (std::size_t m = 1; m < N; ++m) {
+    std::size_t r = 0;
+    for (unsigned b = 0; b < logn; ++b) r |= ((m >> b) & 1u) << (logn - 1 - b);
+    fwd[m] = d.ring.psi_pow[r];
+    fwd_s[m] = shoup(fwd[m], Q);
+    inv[m] = fwd[m] == 0 ? 0 : Q - fwd[m];
+    inv_s[m] = shoup(inv[m], Q);
+  }
+  std::copy(d.ring.psi_pow.begin(), d.ring.psi_pow.end(), t.begin() + 4 * static_cast<std::ptrdiff_t>(N));
+  std::copy(d.ring.slot.begin(), d.ring.slot.end(), t.begin() + 6 * static_cast<std::ptrdiff_t>(N));
+  return t;
+}
+
+}  // namespace tempo::tfhe::detail
