@@ -1,0 +1,47 @@
+# ctest demo.args: the demo's --help and bad-argument paths, and one tiny run
+# (a 1,000-node tree, the oversubscribed label, the small-tree note). Seconds, also
+# under the sanitizers.  cmake -DDEMO=<tree_sum_demo> -P this
+function(expect_run want_rc want_out want_err)
+  execute_process(COMMAND ${DEMO} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL want_rc)
+    message(FATAL_ERROR "tree_sum_demo ${ARGN}: exit ${rc}, expected ${want_rc}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  if(NOT out MATCHES "${want_out}")
+    message(FATAL_ERROR "tree_sum_demo ${ARGN}: stdout lacks '${want_out}':\n${out}")
+  endif()
+  if(NOT err MATCHES "${want_err}")
+    message(FATAL_ERROR "tree_sum_demo ${ARGN}: stderr lacks '${want_err}':\n${err}")
+  endif()
+  # A usage error is one line, and never an exception's or assertion's text.
+  if(want_rc EQUAL 2)
+    string(REGEX MATCHALL "\n" lines "${err}")
+    list(LENGTH lines n)
+    if(NOT n EQUAL 1 OR err MATCHES "stoul|length_error|Assertion|terminate")
+      message(FATAL_ERROR "tree_sum_demo ${ARGN}: not one clear line:\n${err}")
+    endif()
+  endif()
+endfunction()
+
+expect_run(0 "^usage: tree_sum_demo \\[--nodes=N\\]" "^$" --help)
+expect_run(0 "^usage:" "^$" -h)
+expect_run(2 "^$" "--threads: each thread count must be an integer from 1 to 4096, got '0'" --threads=0)
+expect_run(2 "^$" "got ''" --threads=1,,2)
+expect_run(2 "^$" "got '4097'" --threads=4097)
+expect_run(2 "^$" "--nodes must be an integer from 1 to 1000000000, got '-5'" --nodes=-5)
+expect_run(2 "^$" "--nodes must be an integer .*got 'abc'" --nodes=abc)
+expect_run(2 "^$" "got '0'" --nodes=0)
+expect_run(2 "^$" "got '1e6'" --nodes=1e6)
+expect_run(2 "^$" "got '99999999999999999999'" --nodes=99999999999999999999)
+expect_run(2 "^$" "--reps must be an integer from 1" --reps=-1)
+expect_run(2 "^$" "--nodes needs a value: --nodes=" --nodes)
+expect_run(2 "^$" "unknown argument '--frobnicate'" --frobnicate)
+expect_run(2 "^$" "checked sum would overflow" --nodes=1000000000 --reps=1000)
+
+# One more thread than the demo counts here (its header says how many it sees).
+execute_process(COMMAND ${DEMO} --nodes=1000 --reps=1 --threads=1 OUTPUT_VARIABLE head RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0 OR NOT head MATCHES "on ([0-9]+) hardware threads")
+  message(FATAL_ERROR "tree_sum_demo --nodes=1000: exit ${rc}:\n${head}")
+endif()
+math(EXPR over "${CMAKE_MATCH_1} + 1")
+expect_run(0 "tempo join +${over} +[0-9.]+ +[0-9.]+  \\(oversubscribed\\).*A small tree: one sum takes about" "^$"
+           --nodes=1000 --reps=3 --threads=1,${over})
