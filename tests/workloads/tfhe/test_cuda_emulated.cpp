@@ -9,6 +9,8 @@
 
 #include <random>
 
+#include <tempo/gpu/engine.hpp>
+
 #include "cuda/tfhe_device.hpp"
 #include "device_tables.hpp"
 #include "helpers.hpp"
@@ -166,5 +168,35 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN11QP54)",
       REQUIRE(to_bytes(got) == to_bytes(cpu_bootstrap(k.evaluation.data(), x)));
       REQUIRE(decrypt_bit(k.secret, got) == expect);
     }
+  }
+}
+
+TEST_CASE("bootstrap op on simulated devices: packing, chunks and the op's CPU code", "[cuda-emulated]") {
+  // Simulated devices claim chunks like devices and run BootstrapOp::cpu: the GPU path's
+  // batch layout and engine plumbing, checked without a GPU (the kernel is checked above).
+  tempo::gpu::EngineOptions eo;
+  eo.simulated_devices = 2;
+  tempo::gpu::Engine engine(eo);
+  const Keys& k = tfhe_test::keys("TOY256", 0);
+  const detail::EvalData& d = k.evaluation.data();
+  std::mt19937_64 rng(99);
+  std::vector<detail::Lwe> in;
+  std::vector<bool> expect;
+  for (int i = 0; i < 40; ++i) {
+    bool e = false;
+    in.push_back(random_gate_input(k, rng, e));
+    expect.push_back(e);
+  }
+  std::vector<Ciphertext> want(in.size());
+  detail::bootstrap_batch(d, in, want);
+  for (auto place : {tempo::gpu::Placement::gpu, tempo::gpu::Placement::split}) {
+    tempo::gpu::RunOptions opt;
+    opt.backend = tempo::gpu::Backend::auto_select;
+    opt.force = true;
+    opt.forced = place;
+    std::vector<Ciphertext> got(in.size());
+    tfhe_test::pool().run([&](tempo::Task& t) { detail::run_bootstraps_on_engine(t, engine, d, in, got, opt); });
+    REQUIRE(got == want);
+    for (std::size_t i = 0; i < in.size(); ++i) REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
   }
 }

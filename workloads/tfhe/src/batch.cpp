@@ -132,9 +132,13 @@ void run_on_cpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<C
   });
 }
 
-void run_on_gpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out) {
+}  // namespace
+
+void run_bootstraps_on_engine(Task& t, gpu::Engine& engine, const EvalData& d, std::span<const Lwe> in,
+                              std::span<Ciphertext> out, const gpu::RunOptions& opt) {
   const Params& p = d.params;
   const std::size_t words = p.n + 1;
+  if (out.size() != in.size()) throw std::invalid_argument("tempo::tfhe: bootstrap batch and output differ in length");
   for (const Lwe& x : in)
     if (x.a.size() != p.n) throw std::invalid_argument("tempo::tfhe: bootstrap input has the wrong dimension");
   std::vector<std::uint32_t> buf(in.size() * words);
@@ -142,17 +146,24 @@ void run_on_gpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<C
     std::memcpy(buf.data() + i * words, in[i].a.data(), p.n * sizeof(std::uint32_t));
     buf[i * words + p.n] = in[i].b;
   });
-  const BootstrapOp op(d, device_key(d));
-  gpu::RunOptions opt;
-  opt.backend = gpu::Backend::cuda;
+  // Engine::shared() keeps the key's device copies with the key; another engine (tests)
+  // gets copies for this batch only.
+  const BootstrapOp op(d, &engine == &gpu::Engine::shared() ? device_key(d) : std::make_shared<const DeviceKey>(d, engine));
   const std::span<std::uint8_t> bytes(reinterpret_cast<std::uint8_t*>(buf.data()), buf.size() * sizeof(std::uint32_t));
-  gpu::Engine::shared().run(t, op, {gpu::Operand::fixed(bytes, op.out_stride())}, bytes, opt);
+  engine.run(t, op, {gpu::Operand::fixed(bytes, op.out_stride())}, bytes, opt);
   tempo::parallel_for(t, std::size_t{0}, in.size(), [&](std::size_t i) {
     Ciphertext& c = out[i];
     c.params_id = p.id;
     c.a.assign(buf.data() + i * words, buf.data() + i * words + p.n);
     c.b = buf[i * words + p.n];
   });
+}
+
+namespace {
+void run_on_gpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out) {
+  gpu::RunOptions opt;
+  opt.backend = gpu::Backend::cuda;
+  run_bootstraps_on_engine(t, gpu::Engine::shared(), d, in, out, opt);
 }
 
 }  // namespace

@@ -15,6 +15,11 @@
 #include <tempo/ntt.hpp>
 #include <tempo/tfhe.hpp>
 
+namespace tempo::gpu {
+class Engine;
+struct RunOptions;
+}  // namespace tempo::gpu
+
 namespace tempo::tfhe::detail {
 
 using u64 = std::uint64_t;
@@ -137,6 +142,10 @@ void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciph
 // the device through tempo::gpu, auto by the batch-size rule. out[i] for in[i].
 void run_bootstraps(Task& t, const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
                     Backend backend);
+// The device batch on a given engine and placement (run_bootstraps uses Engine::shared() and
+// backend cuda; tests use simulated devices, which run the op's CPU code).
+void run_bootstraps_on_engine(Task& t, gpu::Engine& engine, const EvalData& ek, std::span<const Lwe> in,
+                              std::span<Ciphertext> out, const gpu::RunOptions& opt);
 // Whether this build has the CUDA TFHE kernels (TEMPO_HAVE_CUDA).
 bool cuda_kernels_built() noexcept;
 // Smallest batch that auto sends to the device (TEMPO_TFHE_GPU_MIN_BATCH, else max(8, threads)).
