@@ -40,9 +40,13 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x) {
   const void* bk = d.bk32.empty() ? static_cast<const void*>(d.bk.data()) : static_cast<const void*>(d.bk32.data());
   std::vector<u32> in(x.a.begin(), x.a.end()), out(p.n + 1, 0xffffffffu);
   in.push_back(x.b);
-  std::vector<u64> smem(cuda::block_smem_bytes(p) / sizeof(u64), 0xdeadbeefULL);
+  std::vector<u64> smem(cuda::block_smem_bytes(p) / sizeof(u64), 0xdeadbeefdeadbeefULL);
   HostExec ex{p.threads};
-  dev::bootstrap_block(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(), smem.data());
+  if (p.word32)
+    dev::bootstrap_block<u32>(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(),
+                              reinterpret_cast<u32*>(smem.data()));
+  else
+    dev::bootstrap_block<u64>(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(), smem.data());
   Ciphertext c;
   c.params_id = d.params.id;
   c.a.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(p.n));
@@ -75,9 +79,28 @@ detail::Lwe random_gate_input(const Keys& k, std::mt19937_64& rng, bool& expect)
   return detail::combine(d, detail::linear_of(g), in, 2);
 }
 
+template <typename W>
+void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, const dev::Tables& tw,
+                      std::mt19937_64& rng) {
+  const u64 Q = p.Q;
+  std::vector<u64> orig(2 * p.N), want(2 * p.N);
+  for (auto& v : orig) v = rng() % Q;
+  want = orig;
+  d.ring.plan.forward(std::span<u64>(want.data(), p.N));
+  d.ring.plan.forward(std::span<u64>(want.data() + p.N, p.N));
+  std::vector<W> rows(orig.begin(), orig.end());
+  for (u32 ll = p.log_n; ll-- > 0;)
+    for (u32 b = 0; b < p.N; ++b) dev::fwd_butterfly<W>(rows.data(), b, ll, tw, p);
+  REQUIRE(std::vector<u64>(rows.begin(), rows.end()) == want);
+  for (u32 ll = 0; ll < p.log_n; ++ll)
+    for (u32 b = 0; b < p.N; ++b) dev::inv_butterfly<W>(rows.data(), b, ll, tw, p);
+  for (auto& v : rows) v = dev::mul_shoup<W>(v, static_cast<W>(p.n_inv), static_cast<W>(p.n_inv_s), static_cast<W>(Q));
+  REQUIRE(std::vector<u64>(rows.begin(), rows.end()) == orig);
+}
+
 }  // namespace
 
-TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages", "[cuda-emulated]") {
+TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[cuda-emulated]") {
   for (const char* name : {"TOY256", "PN10QP27", "PN11QP54"}) {
     INFO(name);
     const Params prm = Params::preset(name);
@@ -95,27 +118,23 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages", "[cuda-emu
       // The CPU's rounding switch to Q_ks, as bootstrap.cpp writes it.
       const u32 want = static_cast<u32>(((static_cast<detail::u128>(a) << prm.log_qks) + Q / 2) / Q) & (prm.qks() - 1);
       REQUIRE(dev::switch_to_ks(a, p) == want);
+      if (p.word32) {  // the 32-bit path's wide reduction, up to its bound 2^(k+31)
+        const u64 wide = (rng() >> 1) >> (64 - 1 - (p.k + 31));
+        REQUIRE(dev::reduce_wide(wide, p) == wide % Q);
+        REQUIRE(dev::reduce_wide(a * b, p) == d.ring.mod.mul(a, b));
+      }
     }
     // Forward stages over two rows equal tempo::ntt::Plan's forward transform; the inverse
     // stages then N^-1 give the input back (Plan's inverse: the same unique result).
-    std::vector<u64> rows(2 * p.N), want(2 * p.N);
-    for (auto& v : rows) v = rng() % Q;
-    const std::vector<u64> orig = rows;
-    want = rows;
-    d.ring.plan.forward(std::span<u64>(want.data(), p.N));
-    d.ring.plan.forward(std::span<u64>(want.data() + p.N, p.N));
-    for (u32 ll = p.log_n; ll-- > 0;)
-      for (u32 b = 0; b < p.N; ++b) dev::fwd_butterfly(rows.data(), b, ll, tw, p);
-    REQUIRE(rows == want);
-    for (u32 ll = 0; ll < p.log_n; ++ll)
-      for (u32 b = 0; b < p.N; ++b) dev::inv_butterfly(rows.data(), b, ll, tw, p);
-    for (auto& v : rows) v = dev::mul_shoup(v, p.n_inv, p.n_inv_s, Q);
-    REQUIRE(rows == orig);
+    if (p.word32)
+      check_transforms<u32>(d, p, tw, rng);
+    else
+      check_transforms<u64>(d, p, tw, rng);
     // Decomposition digits recombine to the centered value.
     std::vector<u64> dig(p.levels * p.N);
     for (u32 j = 0; j < p.N; ++j) {
       const u64 v = j < edge.size() ? edge[j] : rng() % Q;
-      dev::decompose(v, dig.data(), j, p);
+      dev::decompose<u64>(v, dig.data(), j, p);
       u64 sum = 0, pw = 1;
       for (u32 r = 0; r < p.levels; ++r) {
         REQUIRE(dig[r * p.N + j] < Q);

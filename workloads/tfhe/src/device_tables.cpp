@@ -8,7 +8,8 @@
 namespace tempo::tfhe::detail {
 
 namespace {
-u64 shoup(u64 w, u64 q) { return static_cast<u64>((static_cast<u128>(w) << 64) / q); }
+// Shoup companion floor(w 2^bits / q) for the kernel's word width.
+u64 shoup(u64 w, u64 q, unsigned bits) { return static_cast<u64>((static_cast<u128>(w) << bits) / q); }
 u64 pow_mod(const Modulus& m, u64 b, u64 e) {
   u64 r = 1;
   for (; e != 0; e >>= 1) {
@@ -17,6 +18,7 @@ u64 pow_mod(const Modulus& m, u64 b, u64 e) {
   }
   return r;
 }
+unsigned word_bits(const cuda::DeviceParams& dp) { return dp.word32 ? 32u : 64u; }
 }  // namespace
 
 cuda::DeviceParams device_params(const EvalData& d) {
@@ -36,9 +38,13 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.Q = p.Q;
   dp.k = m.k;
   dp.mu = static_cast<u64>((static_cast<u128>(1) << (2 * m.k)) / p.Q);
-  dp.n_inv = pow_mod(m, p.N, p.Q - 2);
-  dp.n_inv_s = shoup(dp.n_inv, p.Q);
   dp.key32 = !d.bk32.empty();
+  // 32-bit words: Q < 2^27 keeps the 2L key products of a coefficient (< 2^54 each) summed
+  // below 2^(k+31), the bound of reduce_wide.
+  dp.word32 = dp.key32 && m.k <= 27 && 2 * p.levels <= 16;
+  dp.mu32 = dp.word32 ? (u64{1} << (m.k + 31)) / p.Q : 0;
+  dp.n_inv = pow_mod(m, p.N, p.Q - 2);
+  dp.n_inv_s = shoup(dp.n_inv, p.Q, word_bits(dp));
   return dp;
 }
 
@@ -46,6 +52,7 @@ std::vector<std::uint64_t> device_tables(const EvalData& d) {
   const std::size_t N = d.params.N;
   const u64 Q = d.params.Q;
   const unsigned logn = static_cast<unsigned>(std::bit_width(N) - 1);
+  const unsigned bits = word_bits(device_params(d));
   std::vector<u64> t(7 * N, 0);
   u64* fwd = t.data();
   u64* fwd_s = fwd + N;
@@ -55,9 +62,9 @@ std::vector<std::uint64_t> device_tables(const EvalData& d) {
     std::size_t r = 0;
     for (unsigned b = 0; b < logn; ++b) r |= ((m >> b) & 1u) << (logn - 1 - b);
     fwd[m] = d.ring.psi_pow[r];
-    fwd_s[m] = shoup(fwd[m], Q);
+    fwd_s[m] = shoup(fwd[m], Q, bits);
     inv[m] = fwd[m] == 0 ? 0 : Q - fwd[m];
-    inv_s[m] = shoup(inv[m], Q);
+    inv_s[m] = shoup(inv[m], Q, bits);
   }
   std::copy(d.ring.psi_pow.begin(), d.ring.psi_pow.end(), t.begin() + 4 * static_cast<std::ptrdiff_t>(N));
   std::copy(d.ring.slot.begin(), d.ring.slot.end(), t.begin() + 6 * static_cast<std::ptrdiff_t>(N));

@@ -11,9 +11,10 @@
 
 namespace tempo::tfhe::detail {
 
-// Threads per block: N/2 up to 512 (the kernel's launch bound).
+// Threads per block: N/2 up to 512 (the kernel's launch bound); 32-bit words when Q < 2^27.
 cuda::DeviceParams device_params(const EvalData& d);
-// fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N): the layout of dev::Tables.
+// fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N): the layout of dev::Tables; the
+// Shoup companions are for the kernel's word width (2^32 when word32, else 2^64).
 std::vector<std::uint64_t> device_tables(const EvalData& d);
 
 }  // namespace tempo::tfhe::detail

@@ -4,7 +4,9 @@
 // the CPU path (there is no GPU in CI). No CUDA runtime calls here.
 //
 // One thread block per bootstrap. Shared memory holds ACC = (a, b) (2 N words) and the 2L
-// digit rows of its decomposition (2L N words). Per LWE coefficient i with alpha != 0:
+// digit rows of its decomposition (2L N words). Words are 32-bit when Q < 2^27 (PN10QP27,
+// TOY256: Shoup products with 32-bit companions, 64-bit lazy sums of the key products, one
+// reduction per sum) and 64-bit otherwise (PN11QP54: Barrett with __umul64hi). Per LWE coefficient i with alpha != 0:
 //   decompose   each thread: balanced digits of its coefficients of ACC -> rows
 //   forward     log N stages over all 2L rows at once (one barrier per stage)
 //   multiply    each thread, per coefficient j: s_{sign,col} = sum_r row_r[j] BK_i,sign[r][col][j],
@@ -46,10 +48,20 @@ TEMPO_TFHE_HD u64 mulhi(u64 a, u64 b) {
   return static_cast<u64>((static_cast<unsigned __int128>(a) * b) >> 64);
 #endif
 }
-// x < 2m -> x mod m, branch-free (a select).
-TEMPO_TFHE_HD u64 csub(u64 x, u64 m) { return x >= m ? x - m : x; }
-TEMPO_TFHE_HD u64 add_mod(u64 a, u64 b, u64 Q) { return csub(a + b, Q); }
-TEMPO_TFHE_HD u64 sub_mod(u64 a, u64 b, u64 Q) { return a >= b ? a - b : a + Q - b; }
+TEMPO_TFHE_HD u32 mulhi(u32 a, u32 b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return static_cast<u32>((static_cast<u64>(a) * b) >> 32);
+#endif
+}
+// x < 2m -> x mod m (a select, no branch on the device).
+template <typename W>
+TEMPO_TFHE_HD W csub(W x, W m) { return x >= m ? static_cast<W>(x - m) : x; }
+template <typename W>
+TEMPO_TFHE_HD W add_mod(W a, W b, W Q) { return csub(static_cast<W>(a + b), Q); }
+template <typename W>
+TEMPO_TFHE_HD W sub_mod(W a, W b, W Q) { return a >= b ? static_cast<W>(a - b) : static_cast<W>(a + Q - b); }
 
 // Barrett division of a value X = hi 2^64 + lo < 2^(2k) by Q (k = bit width of Q,
 // mu = floor(2^(2k)/Q)): the estimate is at most 2 below floor(X/Q) and is corrected.
@@ -69,13 +81,25 @@ TEMPO_TFHE_HD DivMod barrett_divmod(u64 hi, u64 lo, const DeviceParams& p) {
 TEMPO_TFHE_HD u64 mul_mod(u64 a, u64 b, const DeviceParams& p) {
   return barrett_divmod(mulhi(a, b), a * b, p).rem;
 }
-// w y mod Q with the Shoup companion ws = floor(w 2^64 / Q), y < 2^64, fully reduced.
-TEMPO_TFHE_HD u64 mul_shoup(u64 y, u64 w, u64 ws, u64 Q) { return csub(w * y - mulhi(ws, y) * Q, Q); }
+// w y mod Q with the Shoup companion ws = floor(w 2^bits / Q) (bits = the word's width),
+// y any word, Q < 2^(bits-1): fully reduced.
+template <typename W>
+TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(static_cast<W>(w * y - mulhi(ws, y) * Q), Q); }
+// x mod Q for x < 2^(k+31), Q < 2^32 with k = bit width of Q, mu32 = floor(2^(k+31) / Q):
+// 32-bit quotient estimate, at most 3 too small (the CPU's SmallReducer).
+TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
+  const u64 est = (static_cast<u64>(static_cast<u32>(x >> (p.k - 1))) * p.mu32) >> 32;
+  u64 r = x - est * p.Q;
+  r = csub<u64>(r, p.Q);
+  r = csub<u64>(r, p.Q);
+  r = csub<u64>(r, p.Q);
+  return static_cast<u32>(r);
+}
 
 // The tables' layout in the device constants (uint64 words).
 struct Tables {
   const u64* fwd;      // fwd[m] = psi^brv(m), m in [1, N)
-  const u64* fwd_s;
+  const u64* fwd_s;    // Shoup companions for the word width (2^32 or 2^64)
   const u64* inv;      // inv[m] = -fwd[m] mod Q
   const u64* inv_s;
   const u64* psi_pow;  // psi^e, e in [0, 2N)
@@ -88,26 +112,30 @@ TEMPO_TFHE_HD std::size_t table_words(u32 N) { return std::size_t{7} * N; }
 
 // Butterfly b (of rows * N/2) of the forward stage with len = 2^ll, on rows laid end to end:
 // Cooley-Tukey with fwd[N/(2 len) + group] (tempo::ntt's transform: output j = poly(psi^slot[j])).
-TEMPO_TFHE_HD void fwd_butterfly(u64* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
+template <typename W>
+TEMPO_TFHE_HD void fwd_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
   const u32 half = p.N >> 1;
   const u32 row = b / half, r = b % half, g = r >> ll, len = 1u << ll;
-  u64* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
+  W* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
   const u32 m = (p.N >> (ll + 1)) + g;
-  const u64 v = mul_shoup(x[len], tw.fwd[m], tw.fwd_s[m], p.Q);
-  const u64 u = x[0];
-  x[0] = add_mod(u, v, p.Q);
-  x[len] = sub_mod(u, v, p.Q);
+  const W Q = static_cast<W>(p.Q);
+  const W v = mul_shoup<W>(x[len], static_cast<W>(tw.fwd[m]), static_cast<W>(tw.fwd_s[m]), Q);
+  const W u = x[0];
+  x[0] = add_mod<W>(u, v, Q);
+  x[len] = sub_mod<W>(u, v, Q);
 }
 // Inverse stage with len = 2^ll (Gentleman-Sande with inv[N/len - 1 - group]); the factor
 // N^-1 is applied when ACC is updated.
-TEMPO_TFHE_HD void inv_butterfly(u64* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
+template <typename W>
+TEMPO_TFHE_HD void inv_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
   const u32 half = p.N >> 1;
   const u32 row = b / half, r = b % half, g = r >> ll, len = 1u << ll;
-  u64* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
+  W* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
   const u32 m = (p.N >> ll) - 1 - g;
-  const u64 u = x[0], v = x[len];
-  x[0] = add_mod(u, v, p.Q);
-  x[len] = mul_shoup(sub_mod(u, v, p.Q), tw.inv[m], tw.inv_s[m], p.Q);
+  const W Q = static_cast<W>(p.Q);
+  const W u = x[0], v = x[len];
+  x[0] = add_mod<W>(u, v, Q);
+  x[len] = mul_shoup<W>(sub_mod<W>(u, v, Q), static_cast<W>(tw.inv[m]), static_cast<W>(tw.inv_s[m]), Q);
 }
 
 // Initial ACC b-part: X^-beta tv with tv = Q/8 everywhere; coefficient e is +Q/8 when
@@ -119,14 +147,15 @@ TEMPO_TFHE_HD u64 acc_init(u32 beta, u32 e, const DeviceParams& p) {
 
 // Balanced base-2^log_bg digits of the centered coefficient v (mod Q): digit r goes to
 // rows[r N + j] as an element of [0, Q). Rows 0..L-1 come from ACC a, L..2L-1 from ACC b.
-TEMPO_TFHE_HD void decompose(u64 v, u64* rows, u32 j, const DeviceParams& p) {
+template <typename W>
+TEMPO_TFHE_HD void decompose(W v, W* rows, u32 j, const DeviceParams& p) {
   const i64 Q = static_cast<i64>(p.Q);
   const i64 half = i64{1} << (p.log_bg - 1), mask = (i64{1} << p.log_bg) - 1;
   i64 x = static_cast<i64>(v) - (static_cast<i64>(v) > Q / 2 ? Q : 0);
   for (u32 r = 0; r < p.levels; ++r) {
     const i64 d = ((x + half) & mask) - half;
     x = (x - d) >> p.log_bg;
-    rows[static_cast<std::size_t>(r) * p.N + j] = static_cast<u64>(d + (d < 0 ? Q : 0));
+    rows[static_cast<std::size_t>(r) * p.N + j] = static_cast<W>(d + (d < 0 ? Q : 0));
   }
 }
 
@@ -145,20 +174,35 @@ TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tables& tw, const Devic
 
 // The external products of coefficient j against both keys, combined with the monomials:
 // rows 0 and 1 receive u_a[j], u_b[j] (thread j reads all rows at j before writing).
-TEMPO_TFHE_HD void multiply_coeff(u64* rows, u32 j, u32 i, u32 alpha, const void* bk, const Tables& tw,
+template <typename W>
+TEMPO_TFHE_HD void multiply_coeff(W* rows, u32 j, u32 i, u32 alpha, const void* bk, const Tables& tw,
                                   const DeviceParams& p) {
-  u64 s[2][2] = {{0, 0}, {0, 0}};
   const u32 nrows = 2 * p.levels;
-  for (u32 r = 0; r < nrows; ++r) {
-    const u64 d = rows[static_cast<std::size_t>(r) * p.N + j];
-    for (u32 sign = 0; sign < 2; ++sign)
-      for (u32 col = 0; col < 2; ++col)
-        s[sign][col] = add_mod(s[sign][col], mul_mod(d, key_word(bk, i, sign, r, col, j, p), p), p.Q);
-  }
   const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
-  for (u32 col = 0; col < 2; ++col)
-    rows[static_cast<std::size_t>(col) * p.N + j] =
-        add_mod(mul_mod(s[0][col], mp, p), mul_mod(s[1][col], mm, p), p.Q);
+  if constexpr (sizeof(W) == 4) {
+    // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
+    u64 s[2][2] = {{0, 0}, {0, 0}};
+    for (u32 r = 0; r < nrows; ++r) {
+      const u32 d = static_cast<u32>(rows[static_cast<std::size_t>(r) * p.N + j]);
+      for (u32 sign = 0; sign < 2; ++sign)
+        for (u32 col = 0; col < 2; ++col)
+          s[sign][col] += static_cast<u64>(d) * static_cast<u32>(key_word(bk, i, sign, r, col, j, p));
+    }
+    for (u32 col = 0; col < 2; ++col)
+      rows[static_cast<std::size_t>(col) * p.N + j] =
+          static_cast<W>(reduce_wide(reduce_wide(s[0][col], p) * mp + reduce_wide(s[1][col], p) * mm, p));
+  } else {
+    u64 s[2][2] = {{0, 0}, {0, 0}};
+    for (u32 r = 0; r < nrows; ++r) {
+      const u64 d = rows[static_cast<std::size_t>(r) * p.N + j];
+      for (u32 sign = 0; sign < 2; ++sign)
+        for (u32 col = 0; col < 2; ++col)
+          s[sign][col] = add_mod<u64>(s[sign][col], mul_mod(d, key_word(bk, i, sign, r, col, j, p), p), p.Q);
+    }
+    for (u32 col = 0; col < 2; ++col)
+      rows[static_cast<std::size_t>(col) * p.N + j] =
+          static_cast<W>(add_mod<u64>(mul_mod(s[0][col], mp, p), mul_mod(s[1][col], mm, p), p.Q));
+  }
 }
 
 // round(x Q_ks / Q) mod Q_ks for x in [0, Q).
@@ -169,7 +213,8 @@ TEMPO_TFHE_HD u32 switch_to_ks(u64 x, const DeviceParams& p) {
   return static_cast<u32>(barrett_divmod(hi, lo, p).quot) & ((1u << p.log_qks) - 1);
 }
 // Coefficient j of the extracted LWE (key S): a_0, then -a_{N-j}, switched to Q_ks.
-TEMPO_TFHE_HD u32 extract_coeff(const u64* acc_a, u32 j, const DeviceParams& p) {
+template <typename W>
+TEMPO_TFHE_HD u32 extract_coeff(const W* acc_a, u32 j, const DeviceParams& p) {
   if (j == 0) return switch_to_ks(acc_a[0], p);
   const u64 v = acc_a[p.N - j];
   return switch_to_ks(v == 0 ? 0 : p.Q - v, p);
@@ -178,7 +223,8 @@ TEMPO_TFHE_HD u32 extract_coeff(const u64* acc_a, u32 j, const DeviceParams& p) 
 TEMPO_TFHE_HD u32 ks_digit(u32 a, u32 j, const DeviceParams& p) { return (a >> (p.log_bks * j)) & ((1u << p.log_bks) - 1); }
 // Output coefficient c (c < n: mask, c = n: body) of the key switch
 // (0, b) - sum_{i,j} K[i][j][digit_j(ext_i)], then the rounding switch Q_ks -> q.
-TEMPO_TFHE_HD u32 key_switch_coeff(const u64* ext, u32 b_ks, u32 c, const u16* ks, const DeviceParams& p) {
+template <typename W>
+TEMPO_TFHE_HD u32 key_switch_coeff(const W* ext, u32 b_ks, u32 c, const u16* ks, const DeviceParams& p) {
   const std::size_t row = p.n + 1, base = (std::size_t{1} << p.log_bks) - 1;
   u32 acc = c == p.n ? b_ks : 0;
   for (u32 i = 0; i < p.N; ++i) {
@@ -194,21 +240,22 @@ TEMPO_TFHE_HD u32 key_switch_coeff(const u64* ext, u32 b_ks, u32 c, const u16* k
 }
 
 // One bootstrap by one block: in and out are n + 1 words (mask, then b); sm is the block's
-// shared memory (block_smem_bytes).
-template <class Exec>
+// shared memory (block_smem_bytes); W = u32 when p.word32, else u64.
+template <typename W, class Exec>
 TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* tables, const void* bk,
-                                   const u16* ks, const u32* in, u32* out, u64* sm) {
+                                   const u16* ks, const u32* in, u32* out, W* sm) {
   const u32 N = p.N, T = p.threads, two_n_mask = 2 * N - 1, rows = 2 * p.levels;
   const Tables tw(tables, N);
-  u64* acc_a = sm;
-  u64* acc_b = sm + N;
-  u64* dig = sm + 2 * static_cast<std::size_t>(N);
+  const W Q = static_cast<W>(p.Q);
+  W* acc_a = sm;
+  W* acc_b = sm + N;
+  W* dig = sm + 2 * static_cast<std::size_t>(N);
   const u32 shift = p.log_n + 1 - p.log_q;  // 2N / q
   const u32 beta = (in[p.n] << shift) & two_n_mask;
   ex([&](u32 t) {
     for (u32 j = t; j < N; j += T) {
       acc_a[j] = 0;
-      acc_b[j] = acc_init(beta, j, p);
+      acc_b[j] = static_cast<W>(acc_init(beta, j, p));
     }
   });
   for (u32 i = 0; i < p.n; ++i) {
@@ -216,34 +263,35 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     if (alpha == 0) continue;  // X^0 - 1 = 0: the step adds nothing (block-uniform branch)
     ex([&](u32 t) {
       for (u32 j = t; j < N; j += T) {
-        decompose(acc_a[j], dig, j, p);
-        decompose(acc_b[j], dig + static_cast<std::size_t>(p.levels) * N, j, p);
+        decompose<W>(acc_a[j], dig, j, p);
+        decompose<W>(acc_b[j], dig + static_cast<std::size_t>(p.levels) * N, j, p);
       }
     });
     for (u32 ll = p.log_n; ll-- > 0;)
       ex([&](u32 t) {
-        for (u32 b = t; b < rows * (N / 2); b += T) fwd_butterfly(dig, b, ll, tw, p);
+        for (u32 b = t; b < rows * (N / 2); b += T) fwd_butterfly<W>(dig, b, ll, tw, p);
       });
     ex([&](u32 t) {
-      for (u32 j = t; j < N; j += T) multiply_coeff(dig, j, i, alpha, bk, tw, p);
+      for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig, j, i, alpha, bk, tw, p);
     });
     for (u32 ll = 0; ll < p.log_n; ++ll)
       ex([&](u32 t) {
-        for (u32 b = t; b < N; b += T) inv_butterfly(dig, b, ll, tw, p);
+        for (u32 b = t; b < N; b += T) inv_butterfly<W>(dig, b, ll, tw, p);
       });
     ex([&](u32 t) {
       for (u32 j = t; j < N; j += T) {
-        acc_a[j] = add_mod(acc_a[j], mul_shoup(dig[j], p.n_inv, p.n_inv_s, p.Q), p.Q);
-        acc_b[j] = add_mod(acc_b[j], mul_shoup(dig[N + j], p.n_inv, p.n_inv_s, p.Q), p.Q);
+        const W ni = static_cast<W>(p.n_inv), ni_s = static_cast<W>(p.n_inv_s);
+        acc_a[j] = add_mod<W>(acc_a[j], mul_shoup<W>(dig[j], ni, ni_s, Q), Q);
+        acc_b[j] = add_mod<W>(acc_b[j], mul_shoup<W>(dig[N + j], ni, ni_s, Q), Q);
       }
     });
   }
   ex([&](u32 t) {
-    for (u32 j = t; j < N; j += T) dig[j] = extract_coeff(acc_a, j, p);
+    for (u32 j = t; j < N; j += T) dig[j] = static_cast<W>(extract_coeff<W>(acc_a, j, p));
   });
-  const u32 b_ks = switch_to_ks(add_mod(acc_b[0], p.Q / 8, p.Q), p);
+  const u32 b_ks = switch_to_ks(add_mod<u64>(acc_b[0], p.Q / 8, p.Q), p);
   ex([&](u32 t) {
-    for (u32 c = t; c <= p.n; c += T) out[c] = key_switch_coeff(dig, b_ks, c, ks, p);
+    for (u32 c = t; c <= p.n; c += T) out[c] = key_switch_coeff<W>(dig, b_ks, c, ks, p);
   });
 }
 

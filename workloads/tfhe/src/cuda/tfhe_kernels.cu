@@ -19,20 +19,38 @@ struct BlockExec {
 };
 
 // 512 threads at most (DeviceParams::threads): the bound leaves 128 registers per thread.
+// W: the shared-memory word (uint32 when p.word32).
+template <typename W>
 __global__ void __launch_bounds__(512) bootstrap_kernel(DeviceParams p, const std::uint64_t* tables, const void* bk,
                                                         const std::uint16_t* ks, const std::uint32_t* in,
                                                         std::uint32_t* out) {
   extern __shared__ std::uint64_t smem[];
   const std::size_t item = blockIdx.x, stride = p.n + 1;
   BlockExec ex;
-  dev::bootstrap_block(ex, p, tables, bk, ks, in + item * stride, out + item * stride, smem);
+  dev::bootstrap_block<W>(ex, p, tables, bk, ks, in + item * stride, out + item * stride, reinterpret_cast<W*>(smem));
+}
+
+template <typename W>
+int launch(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks, const std::uint32_t* in,
+           std::uint32_t* out, std::size_t count, cudaStream_t stream) {
+  const std::size_t smem = block_smem_bytes(p);
+  // Above 48 KiB a kernel must opt in (per function; idempotent and cheap).
+  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem));
+  if (e != cudaSuccess) return static_cast<int>(e);
+  constexpr std::size_t kMaxGrid = 0x7fffffff;
+  const std::size_t stride = p.n + 1;
+  for (std::size_t first = 0; first < count; first += kMaxGrid) {
+    const std::size_t n = count - first < kMaxGrid ? count - first : kMaxGrid;
+    bootstrap_kernel<W><<<static_cast<unsigned>(n), p.threads, smem, stream>>>(
+        p, static_cast<const std::uint64_t*>(tables), bk, ks, in + first * stride, out + first * stride);
+    e = cudaGetLastError();
+    if (e != cudaSuccess) return static_cast<int>(e);
+  }
+  return 0;
 }
 
 }  // namespace
-
-std::size_t block_smem_bytes(const DeviceParams& p) {
-  return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N * sizeof(std::uint64_t);
-}
 
 int block_limits(int device, std::size_t* smem_optin) {
   int v = 0;
@@ -45,21 +63,9 @@ int block_limits(int device, std::size_t* smem_optin) {
 int bootstrap(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
               const std::uint32_t* in, std::uint32_t* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
-  const std::size_t smem = block_smem_bytes(p);
-  // Above 48 KiB a kernel must opt in (per function; idempotent and cheap).
-  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(smem));
-  if (e != cudaSuccess) return static_cast<int>(e);
-  constexpr std::size_t kMaxGrid = 0x7fffffff;
-  for (std::size_t first = 0; first < count; first += kMaxGrid) {
-    const std::size_t n = count - first < kMaxGrid ? count - first : kMaxGrid;
-    const std::size_t stride = p.n + 1;
-    bootstrap_kernel<<<static_cast<unsigned>(n), p.threads, smem, static_cast<cudaStream_t>(stream)>>>(
-        p, static_cast<const std::uint64_t*>(tables), bk, ks, in + first * stride, out + first * stride);
-    e = cudaGetLastError();
-    if (e != cudaSuccess) return static_cast<int>(e);
-  }
-  return 0;
+  const auto s = static_cast<cudaStream_t>(stream);
+  return p.word32 ? launch<std::uint32_t>(p, tables, bk, ks, in, out, count, s)
+                  : launch<std::uint64_t>(p, tables, bk, ks, in, out, count, s);
 }
 
 }  // namespace tempo::tfhe::cuda

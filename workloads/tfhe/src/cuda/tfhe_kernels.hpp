@@ -18,17 +18,23 @@ struct DeviceParams {
   std::uint32_t threads = 0;               // threads per block (one block per bootstrap)
   std::uint64_t Q = 0;
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
+  std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
   std::uint32_t k = 0;                     // bit width of Q
-  std::uint64_t n_inv = 0, n_inv_s = 0;    // N^-1 mod Q and its Shoup companion
+  std::uint64_t n_inv = 0, n_inv_s = 0;    // N^-1 mod Q and its Shoup companion (word width)
   bool key32 = false;                      // bootstrapping key stored as 32-bit words
+  bool word32 = false;                     // 32-bit words in shared memory (Q < 2^27, 2L <= 16)
 };
 
-// Shared memory of one block, in bytes: ACC (2 N words) and the 2L digit rows (2L N words).
-std::size_t block_smem_bytes(const DeviceParams& p);
+// Shared memory of one block, in bytes: ACC (2 N words) and the 2L digit rows (2L N words),
+// 4-byte words when p.word32, else 8.
+inline std::size_t block_smem_bytes(const DeviceParams& p) {
+  return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N * (p.word32 ? 4u : 8u);
+}
 
 // Bootstraps `count` LWE ciphertexts: in and out hold (n + 1) uint32 per item (mask, then b),
 // input already combined (a gate's weighted sum), output the refreshed ciphertext mod q.
-// tables: fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N), uint64 words;
+// tables: fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N), uint64 words (the
+// Shoup companions for 32-bit words when p.word32);
 // bk: the EvalData's bootstrapping key (bk32 or bk, by p.key32); ks: its key-switching key.
 int bootstrap(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
               const std::uint32_t* in, std::uint32_t* out, std::size_t count, void* stream);
