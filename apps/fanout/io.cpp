@@ -120,7 +120,12 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
   if (::fstat(fd.get(), &st) != 0) throw std::runtime_error(sys_error("cannot stat input", path, errno));
   if (S_ISDIR(st.st_mode)) throw std::runtime_error("input " + q(path) + " is a folder");
   const bool positional = S_ISREG(st.st_mode) && !std_in;
-  const std::size_t hint = positional && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  // A regular file's size (standard input: what is left after its position) sizes the buffer.
+  std::size_t hint = S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<std::size_t>(st.st_size) : 0;
+  if (std_in && hint > 0) {
+    const off_t at = ::lseek(fd.get(), 0, SEEK_CUR);
+    hint = at >= 0 && static_cast<std::size_t>(at) < hint ? hint - static_cast<std::size_t>(at) : 0;
+  }
   auto over = [&](std::size_t size) {
     return std::runtime_error("input " + q(path) + " is " + (hint > limit ? "" : "at least ") + std::to_string(size) +
                               " bytes, over the limit of " + std::to_string(limit) + " bytes (physical memory)");
@@ -131,12 +136,12 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
 
   std::size_t got = 0;
   // A file that shrank meanwhile is read again from the start, piece after piece.
-  if (hint >= kParallelReadMin && read_exact_at(t, fd.get(), buf.data(), hint, 0)) got = hint;
+  if (positional && hint >= kParallelReadMin && read_exact_at(t, fd.get(), buf.data(), hint, 0)) got = hint;
   // The rest (everything for small files, pipes and /proc): to end of file.
   auto read_some = [&](std::uint8_t* dst, std::size_t room) {
     for (;;) {
-      const ssize_t r = positional ? ::pread(fd.get(), dst, room, static_cast<off_t>(got))
-                                            : ::read(fd.get(), dst, room);
+      const ssize_t r =
+          positional ? ::pread(fd.get(), dst, room, static_cast<off_t>(got)) : ::read(fd.get(), dst, room);
       if (r >= 0) return static_cast<std::size_t>(r);
       if (errno != EINTR) throw std::runtime_error(sys_error("cannot read input", path, errno));
     }

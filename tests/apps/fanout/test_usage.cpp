@@ -55,6 +55,10 @@ TEST_CASE("tempo-fanout: '-' reads standard input and writes standard output", "
   CHECK(read_file(d + "/o1.sx").find(hash_hex("abc", 32)) != std::string::npos);
   REQUIRE(run(exe() + " - " + d + "/o2.sx < " + d + "/std.sx", out) == 0);
   CHECK(read_file(d + "/o2.sx").find(hash_hex("abc", 32)) != std::string::npos);
+  // Standard input is read from where it stands (bash's read leaves a file positioned after "XYZ").
+  write_file(d + "/pos.sx", "XYZ" + kSexpr);
+  REQUIRE(run("{ read -r -N 3 _; " + exe() + " - " + d + "/o2b.sx; } < " + d + "/pos.sx", out) == 0);
+  CHECK(read_file(d + "/o2b.sx").find(hash_hex("abc", 32)) != std::string::npos);
   // Binary to a pipe (cat): header n | out_bytes, then the digest.
   REQUIRE(run(exe() + " --binary " + d + "/std.bin - | cat >" + d + "/o3.bin", out) == 0);
   const std::string bin = read_file(d + "/o3.bin");
