@@ -94,7 +94,7 @@ TEST_CASE("tempo-fanout: binary output to a terminal is refused", "[fanout][tool
     return;
   }
   const int rc = run("script -qec '" + exe() + " --binary " + d + "/tty.bin -' /dev/null", out);
-  if (out.find("not a tty") != std::string::npos || out.find("openpty") != std::string::npos) {
+  if (out.find("script:") != std::string::npos) {  // script's own failure (no pseudo-terminal here)
     WARN("skipped: no pseudo-terminal here: " << out);
     return;
   }
