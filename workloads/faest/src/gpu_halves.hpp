@@ -45,6 +45,9 @@ template <class B>
 void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std::uint8_t* out) {
   const dev::Layout lay = gpu_layout(p, verifier);
   const std::uint8_t* iv = in + lay.iv();
+  // The last w_grind columns belong to no instance: zero, as in the CPU path.
+  const std::size_t used_cols = lay.s.first_col(p.tau);
+  std::memset(out + lay.out_cols() + used_cols * ell_hat_bytes, 0, (lambda - used_cols) * ell_hat_bytes);
   Scratch scratch;
   if (!verifier) {
     Bavc vc;

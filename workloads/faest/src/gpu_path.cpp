@@ -134,8 +134,6 @@ bool use_gpu(Backend b, std::size_t n, const char* fn) {
 
 namespace {
 
-constexpr std::size_t kSlice = 4096;  // signatures per device batch (host memory stays bounded)
-
 template <class Job>
 struct Slot {
   tempo::gpu::HostBuffer in, out;
@@ -157,7 +155,10 @@ struct Slot {
 
 // Runs prepare(slot) for every slice, the device stage, then finish(slot), two slices in flight.
 template <class Job, class Prepare, class Finish>
-void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, Prepare&& prepare, Finish&& finish) {
+void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::Engine* engine, std::size_t slice,
+                Prepare&& prepare, Finish&& finish) {
+  tempo::gpu::Engine& e = engine != nullptr ? *engine : tempo::gpu::Engine::shared();
+  slice = std::max<std::size_t>(slice, 1);
   const dev::Layout& lay = op.layout();
   Slot<Job> slots[2];
   tempo::gpu::RunOptions opt;
@@ -168,15 +169,15 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, Prepare&& prep
     s.wipe();
   };
   std::size_t k = 0;
-  for (std::size_t first = 0; first < n; first += kSlice, ++k) {
+  for (std::size_t first = 0; first < n; first += slice, ++k) {
     Slot<Job>& s = slots[k % 2];
     s.first = first;
-    s.count = std::min(kSlice, n - first);
+    s.count = std::min(slice, n - first);
     s.in.resize(s.count * lay.in_stride());
     s.out.resize(s.count * lay.out_stride());
     s.jobs.resize(s.count);
     prepare(s);
-    s.offload = tempo::gpu::Engine::shared().submit(
+    s.offload = e.submit(
         t, op, {tempo::gpu::Operand::fixed(s.in.span(), lay.in_stride())}, s.out.span(), opt);
     if (k > 0) complete(slots[(k - 1) % 2]);
   }
@@ -187,11 +188,12 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, Prepare&& prep
 
 void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
                     std::span<const std::span<const std::uint8_t>> msgs,
-                    std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs) {
+                    std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs,
+                    tempo::gpu::Engine* engine, std::size_t slice) {
   const StageOp op(p, false);
   const dev::Layout& lay = op.layout();
   run_slices<SignJob>(
-      t, op, sks.size(),
+      t, op, sks.size(), engine, slice,
       [&](Slot<SignJob>& s) {
         tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
           const std::size_t i = s.first + q;
@@ -216,11 +218,12 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
 
 void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
                       std::span<const std::span<const std::uint8_t>> msgs,
-                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results) {
+                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
+                      tempo::gpu::Engine* engine, std::size_t slice) {
   const StageOp op(p, true);
   const dev::Layout& lay = op.layout();
   run_slices<VerifyJob>(
-      t, op, pks.size(),
+      t, op, pks.size(), engine, slice,
       [&](Slot<VerifyJob>& s) {
         tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
           const std::size_t i = s.first + q;

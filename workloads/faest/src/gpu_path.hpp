@@ -64,11 +64,16 @@ class StageOp final : public tempo::gpu::BatchOp {
 bool use_gpu(Backend b, std::size_t n, const char* fn);
 std::size_t gpu_min_batch();  // 1024, or TEMPO_FAEST_GPU_MIN_BATCH
 
+// The batches on `engine` (null: Engine::shared()), `slice` signatures per device batch
+// (tests pass an engine with simulated devices and small slices).
+inline constexpr std::size_t gpu_slice = 4096;
 void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
                     std::span<const std::span<const std::uint8_t>> msgs,
-                    std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs);
+                    std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs,
+                    tempo::gpu::Engine* engine = nullptr, std::size_t slice = gpu_slice);
 void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
                       std::span<const std::span<const std::uint8_t>> msgs,
-                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results);
+                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
+                      tempo::gpu::Engine* engine = nullptr, std::size_t slice = gpu_slice);
 
 }  // namespace tempo::faest::detail

@@ -284,6 +284,12 @@ TEMPO_FAEST_HD void run_thread(const Args& a, const Launch& l, u64 t) {
         o[0] = u8(col[b]);
         o[1] = u8(col[b] >> 8);
       }
+      if (i + 1 == s.tau)  // the last w_grind columns have no instance: zero (as on the CPU)
+        for (u32 b = s.first_col(s.tau); b < lambda; ++b) {
+          u8* o = out + lay.out_cols() + ell_hat_bytes * b + 2 * w;
+          o[0] = 0;
+          o[1] = 0;
+        }
       break;
     }
   }

@@ -1,0 +1,27 @@
+// The GPU batch path's device stage run on the host: the kernels' per-thread code
+// (workloads/faest/src/cuda/faest_device.hpp) over the kernels' launches in their order,
+// one thread after another (a launch's threads touch disjoint outputs, so any order within
+// a launch is the kernel's result; `reverse` runs them backwards to check that).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cuda/faest_device.hpp"
+
+namespace faest_test {
+
+inline void emulate_stage(const tempo::faest::dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
+                          std::size_t count, bool reverse = false) {
+  namespace dev = tempo::faest::dev;
+  // Poisoned scratch: a stage that read what no earlier stage wrote would show.
+  std::vector<std::uint8_t> nodes(count * lay.nodes_bytes(), 0xA5), com(count * lay.com_bytes(), 0xA5),
+      rows(count * lay.rows_bytes(), 0xA5), hi(count * lay.hi_bytes(), 0xA5);
+  const dev::Args a{lay, count, in, out, nodes.data(), com.data(), rows.data(), hi.data()};
+  dev::for_each_stage(lay, [&](const dev::Launch& l) {
+    const std::uint64_t n = count * l.per_sig;
+    for (std::uint64_t q = 0; q < n; ++q) dev::run_thread(a, l, reverse ? n - 1 - q : q);
+  });
+}
+
+}  // namespace faest_test

@@ -1,0 +1,263 @@
+// The GPU batch path without a GPU: the kernels' per-thread code (AES on bit planes, the
+// leaf hash, H1, and the whole device stage in the kernels' order, emulate.hpp) against the
+// CPU backends, and signatures made through it byte-identical to the CPU path and the KATs.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tempo/faest.hpp>
+#include <tempo/gpu/engine.hpp>
+#include <tempo/tempo.hpp>
+
+#include "aes_portable.hpp"
+#include "backend.hpp"
+#include "emulate.hpp"
+#include "gf_portable.hpp"
+#include "gpu_path.hpp"
+#include "kat.hpp"
+#include "shake.hpp"
+
+using tempo::faest::Params;
+namespace d = tempo::faest::detail;
+namespace dev = tempo::faest::dev;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
+  Bytes v(n);
+  for (auto& b : v) b = std::uint8_t(rng());
+  return v;
+}
+
+bool quick() {
+  const char* q = std::getenv("TEMPO_FAEST_QUICK");
+  return q != nullptr && std::string(q) == "1";
+}
+
+// The device stage of n items three ways: emulated forwards, emulated backwards, and the
+// op's CPU side (what the engine runs on the host); all three must agree.
+Bytes device_stage(Params p, bool verifier, const Bytes& in, std::size_t n) {
+  const d::StageOp op(p, verifier);
+  const dev::Layout& lay = op.layout();
+  REQUIRE(in.size() == n * lay.in_stride());
+  Bytes emu(n * lay.out_stride(), 0x5A), emu_rev(emu.size(), 0xC3), cpu(emu.size(), 0);
+  faest_test::emulate_stage(lay, in.data(), emu.data(), n);
+  // Backwards too (FAEST-128f; FAEST-128s's 22528 leaves make that slow on the host).
+  if (p == Params::faest_128f) {
+    faest_test::emulate_stage(lay, in.data(), emu_rev.data(), n, true);
+    REQUIRE(emu == emu_rev);
+  }
+  tempo::gpu::Chunk c;
+  c.count = n;
+  c.inputs = 1;
+  c.in[0] = {in.data(), lay.in_stride(), nullptr};
+  c.out = cpu.data();
+  c.out_stride = lay.out_stride();
+  op.cpu(c);
+  REQUIRE(emu == cpu);
+  return emu;
+}
+
+// Signs through prepare -> emulated device stage -> complete.
+std::vector<Bytes> sign_emulated(Params p, const std::vector<Bytes>& sks, const std::vector<Bytes>& msgs,
+                                 const std::vector<Bytes>& rhos) {
+  const std::size_t n = sks.size();
+  const dev::Layout lay = d::gpu_layout_of(p, false);
+  Bytes in(n * lay.in_stride());
+  std::vector<d::SignJob> jobs(n);
+  std::vector<Bytes> sigs(n, Bytes(tempo::faest::signature_size(p)));
+  for (std::size_t i = 0; i < n; ++i)
+    d::sign_prepare(p, sks[i], msgs[i], rhos[i], sigs[i].data(), jobs[i], in.data() + i * lay.in_stride());
+  const Bytes out = device_stage(p, false, in, n);
+  for (std::size_t i = 0; i < n; ++i)
+    d::sign_complete(p, jobs[i], in.data() + i * lay.in_stride(), out.data() + i * lay.out_stride(), sigs[i].data());
+  return sigs;
+}
+
+std::vector<bool> verify_emulated(Params p, const std::vector<Bytes>& pks, const std::vector<Bytes>& msgs,
+                                  const std::vector<Bytes>& sigs) {
+  const std::size_t n = pks.size();
+  const dev::Layout lay = d::gpu_layout_of(p, true);
+  Bytes in(n * lay.in_stride());
+  std::vector<d::VerifyJob> jobs(n);
+  for (std::size_t i = 0; i < n; ++i)
+    d::verify_prepare(p, pks[i], msgs[i], sigs[i].data(), jobs[i], in.data() + i * lay.in_stride());
+  Bytes out = device_stage(p, true, in, n);
+  std::vector<bool> ok(n);
+  for (std::size_t i = 0; i < n; ++i)
+    ok[i] = d::verify_complete(p, jobs[i], pks[i].data(), sigs[i].data(), in.data() + i * lay.in_stride(),
+                               out.data() + i * lay.out_stride());
+  return ok;
+}
+
+std::vector<Params> sets() {
+  if (quick()) return {Params::faest_128f};  // sanitizer builds: the bit-plane AES is slow there
+  return {Params::faest_128f, Params::faest_128s};
+}
+
+}  // namespace
+
+TEST_CASE("Device AES: the S-box circuit on all 256 bytes, FIPS-197, the PRG equals the CPU backends",
+          "[cuda-emulated]") {
+  for (int g = 0; g < 8; ++g) {
+    std::uint8_t bytes[32], want[32];
+    for (int i = 0; i < 32; ++i) bytes[i] = want[i] = std::uint8_t(32 * g + i);
+    d::ct::sub_bytes(want, 32);
+    std::uint64_t w[4];
+    for (int q = 0; q < 4; ++q) w[q] = dev::load_le64(bytes + 8 * q);
+    dev::Planes s = dev::to_planes(w);
+    dev::sub_bytes(s);
+    dev::from_planes(s, w);
+    for (int q = 0; q < 4; ++q) dev::store_le64(bytes + 8 * q, w[q]);
+    REQUIRE(Bytes(bytes, bytes + 32) == Bytes(want, want + 32));
+  }
+  // FIPS-197 C.1: both plane halves encrypt the same block.
+  const Bytes key = faest_test::hex("000102030405060708090a0b0c0d0e0f");
+  const Bytes pt = faest_test::hex("00112233445566778899aabbccddeeff");
+  dev::RoundKeys rk;
+  dev::expand_key(key.data(), rk);
+  std::uint64_t w[4] = {dev::load_le64(pt.data()), dev::load_le64(pt.data() + 8), dev::load_le64(pt.data()),
+                        dev::load_le64(pt.data() + 8)};
+  dev::Planes s = dev::to_planes(w);
+  dev::encrypt(s, rk);
+  dev::from_planes(s, w);
+  Bytes ct(32);
+  for (int q = 0; q < 4; ++q) dev::store_le64(ct.data() + 8 * q, w[q]);
+  CHECK(Bytes(ct.begin(), ct.begin() + 16) == faest_test::hex("69c4e0d86a7b0430d8cdb78070b4c55a"));
+  CHECK(Bytes(ct.begin() + 16, ct.end()) == faest_test::hex("69c4e0d86a7b0430d8cdb78070b4c55a"));
+
+  std::mt19937_64 rng(7);
+  for (const std::uint32_t len : {32u, 64u, 210u, 224u}) {
+    for (int rep = 0; rep < 20; ++rep) {
+      const Bytes k = random_bytes(rng, 16), iv = random_bytes(rng, 16);
+      const std::uint32_t tweak = rep % 2 ? std::uint32_t(rng()) : 0x80000000u ^ std::uint32_t(rep);
+      Bytes got(len), cpu(len), portable(len);
+      dev::prg(k.data(), iv.data(), tweak, got.data(), len);
+      d::active_backend().prg(k.data(), 1, iv.data(), nullptr, tweak, cpu.data(), len);
+      d::portable_backend().prg(k.data(), 1, iv.data(), nullptr, tweak, portable.data(), len);
+      INFO("len " << len << " tweak " << tweak);
+      REQUIRE(got == cpu);
+      REQUIRE(got == portable);
+    }
+  }
+}
+
+TEST_CASE("Device leaf hash and H1 equal the CPU code", "[cuda-emulated]") {
+  std::mt19937_64 rng(11);
+  for (int rep = 0; rep < 50; ++rep) {
+    const Bytes u = random_bytes(rng, 48), x = random_bytes(rng, 64);
+    std::uint8_t got[48], want[48];
+    dev::leaf_hash(got, u.data(), x.data());
+    d::portable_gf::leaf_hash(want, u.data(), x.data());
+    REQUIRE(Bytes(got, got + 48) == Bytes(want, want + 48));
+  }
+  for (const std::size_t len : {0, 1, 32, 166, 167, 168, 169, 335, 512, 6144, 12288}) {
+    const Bytes m = random_bytes(rng, len);
+    std::uint8_t got[32], want[32];
+    dev::h1(m.data(), len, got);
+    d::RandomOracle h;
+    h.absorb(m.data(), m.size());
+    h.final(d::dom_h1);
+    h.squeeze(want, 32);
+    INFO("length " << len);
+    REQUIRE(Bytes(got, got + 32) == Bytes(want, want + 32));
+  }
+}
+
+TEST_CASE("Emulated device stage: signatures byte-identical to the CPU path and the v2 known answers",
+          "[cuda-emulated]") {
+  const auto v = faest_test::read_v2_vectors();
+  const Bytes rho = faest_test::hex(v.at("").at("rho")), msg = faest_test::hex(v.at("").at("msg"));
+  std::mt19937_64 rng(3);
+  for (const Params p : sets()) {
+    INFO(tempo::faest::name(p));
+    const auto& sec = v.at(p == Params::faest_128f ? "faest_128f" : "faest_128s");
+    std::vector<Bytes> sks{faest_test::hex(sec.at("sk"))}, msgs{msg}, rhos{rho}, pks{faest_test::hex(sec.at("pk"))};
+    const bool small = p == Params::faest_128f;  // FAEST-128s: fewer entries (host time)
+    for (int i = 0; i < (small ? 2 : 1); ++i) {  // random keys, messages and rho
+      tempo::faest::KeyPair kp =
+          tempo::faest::keygen(p, [&](std::span<std::uint8_t> o) { for (auto& b : o) b = std::uint8_t(rng()); });
+      sks.push_back(kp.secret_key);
+      pks.push_back(kp.public_key);
+      msgs.push_back(random_bytes(rng, 1 + 37 * std::size_t(i)));
+      rhos.push_back(random_bytes(rng, 16));
+    }
+    const auto sigs = sign_emulated(p, sks, msgs, rhos);
+    REQUIRE(sigs[0] == faest_test::hex(sec.at("signature")));
+    for (std::size_t i = 0; i < sks.size(); ++i) REQUIRE(sigs[i] == tempo::faest::sign(p, sks[i], msgs[i], rhos[i]));
+
+    // Verification through the emulated stage, with tampered copies of every part.
+    std::vector<Bytes> vpks, vmsgs, vsigs;
+    std::vector<bool> want;
+    const d::ParamSet& ps = d::param_set(p);
+    const std::size_t spots[] = {0,                  // c_1
+                                 ps.off_u_tilde(),   // u_tilde
+                                 ps.off_d() + 3,     // d
+                                 ps.off_a1(),        // a1
+                                 ps.off_decom(),     // a hidden leaf's commitment
+                                 ps.off_decom() + 48 * ps.tau + 5,  // a co-path node
+                                 ps.off_chall3(),    // chall3 (a low bit: grinding still passes)
+                                 ps.off_iv_pre(), ps.off_ctr()};
+    for (std::size_t i = 0; i < sks.size(); ++i) {
+      vpks.push_back(pks[i]);
+      vmsgs.push_back(msgs[i]);
+      vsigs.push_back(sigs[i]);
+      want.push_back(true);
+    }
+    for (const std::size_t at : spots) {
+      if (!small && at != ps.off_decom() + 48 * ps.tau + 5 && at != 0) continue;
+      Bytes bad = sigs[1];
+      bad[at] ^= 1;
+      vpks.push_back(pks[1]);
+      vmsgs.push_back(msgs[1]);
+      vsigs.push_back(bad);
+      want.push_back(false);
+    }
+    Bytes other_msg = msgs.back();
+    other_msg[0] ^= 0x80;
+    vpks.push_back(pks.back());
+    vmsgs.push_back(other_msg);
+    vsigs.push_back(sigs.back());
+    want.push_back(false);
+    const auto got = verify_emulated(p, vpks, vmsgs, vsigs);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      INFO("entry " << i);
+      CHECK(got[i] == want[i]);
+      CHECK(got[i] == tempo::faest::verify(p, vpks[i], vmsgs[i], vsigs[i]));
+    }
+  }
+}
+
+TEST_CASE("GPU batch path on simulated devices (engine, slices, host halves) equals the CPU path",
+          "[cuda-emulated]") {
+  tempo::ThreadPool pool(tempo::Options{.threads = 2});
+  tempo::gpu::Engine engine(tempo::gpu::EngineOptions{.simulated_devices = 1});
+  const Params p = Params::faest_128f;
+  std::mt19937_64 rng(5);
+  const std::size_t n = 5;
+  std::vector<Bytes> sks, pks, msgs, rhos, sigs(n, Bytes(tempo::faest::signature_size(p)));
+  for (std::size_t i = 0; i < n; ++i) {
+    tempo::faest::KeyPair kp =
+        tempo::faest::keygen(p, [&](std::span<std::uint8_t> o) { for (auto& b : o) b = std::uint8_t(rng()); });
+    sks.push_back(kp.secret_key);
+    pks.push_back(kp.public_key);
+    msgs.push_back(random_bytes(rng, 20 + i));
+    rhos.push_back(random_bytes(rng, 16));
+  }
+  auto sk_s = tempo::faest::detail::as_spans(sks), msg_s = tempo::faest::detail::as_spans(msgs),
+       rho_s = tempo::faest::detail::as_spans(rhos), pk_s = tempo::faest::detail::as_spans(pks);
+  std::vector<std::span<std::uint8_t>> outs;
+  for (auto& s : sigs) outs.emplace_back(s);
+  pool.run([&](tempo::Task& t) { d::sign_batch_gpu(t, p, sk_s, msg_s, rho_s, outs, &engine, 2); });
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(sigs[i] == tempo::faest::sign(p, sks[i], msgs[i], rhos[i]));
+  sigs[3][ d::param_set(p).off_a2() ] ^= 4;
+  auto sig_s = tempo::faest::detail::as_spans(sigs);
+  Bytes ok(n, 7);
+  pool.run([&](tempo::Task& t) { d::verify_batch_gpu(t, p, pk_s, msg_s, sig_s, ok, &engine, 2); });
+  for (std::size_t i = 0; i < n; ++i) CHECK(ok[i] == (i == 3 ? 0 : 1));
+}
