@@ -6,6 +6,9 @@
 //                                                0.507 / 0.415 ms, 128s 3.76 / 2.88 ms, AVX2)
 //   bench_faest --benchmark_filter=Forked        one signature, forks inside, 1..N threads
 //   bench_faest --benchmark_filter=Batch         throughput of a batch on a pool of N threads
+//   bench_faest --benchmark_filter=Gpu           batch-size curve 256..65536, sign and verify,
+//                                                Backend::cpu vs gpu on all threads (GPU rows
+//                                                are skipped with an error without a device)
 //   TEMPO_FAEST_BACKEND=portable bench_faest     the constant-time portable backend
 #include <algorithm>
 #include <array>
@@ -18,6 +21,7 @@
 
 #include <benchmark/benchmark.h>
 #include <tempo/faest.hpp>
+#include <tempo/gpu/backend.hpp>
 #include <tempo/tempo.hpp>
 
 using tempo::faest::Params;
@@ -150,6 +154,64 @@ void BM_Batch_Verify(benchmark::State& st) {
   st.SetLabel(tempo::faest::name(p));
 }
 
+// ---- the batch-size curve, CPU (all threads) against the GPU path ----
+// Args: {params, batch size, backend: 0 cpu, 1 gpu}.
+tempo::faest::Backend backend_of(const benchmark::State& st) {
+  return st.range(2) == 1 ? tempo::faest::Backend::gpu : tempo::faest::Backend::cpu;
+}
+BatchData& curve_data(Params p, std::size_t n) {  // shared by the rows of one size (keygen is slow)
+  static std::vector<std::pair<std::pair<int, std::size_t>, std::unique_ptr<BatchData>>> cache;
+  for (auto& [k, v] : cache)
+    if (k.first == int(p) && k.second == n) return *v;
+  cache.emplace_back(std::make_pair(int(p), n), std::make_unique<BatchData>(p, n));
+  return *cache.back().second;
+}
+bool skip_without_device(benchmark::State& st) {
+  if (backend_of(st) != tempo::faest::Backend::gpu || tempo::gpu::available(tempo::gpu::Backend::cuda)) return false;
+  st.SkipWithError("no CUDA device (or a build without CUDA)");
+  return true;
+}
+void curve_counters(benchmark::State& st, std::size_t n) {
+  const auto items = std::int64_t(st.iterations()) * std::int64_t(n);
+  st.SetItemsProcessed(items);
+  st.counters["sigs/s"] = benchmark::Counter(double(items), benchmark::Counter::kIsRate);
+  st.counters["batch"] = double(n);
+  st.counters["gpu"] = double(st.range(2));
+  st.SetLabel(std::string(tempo::faest::name(params_of(st))) + (st.range(2) == 1 ? " gpu" : " cpu"));
+}
+void BM_Gpu_Sign(benchmark::State& st) {
+  if (skip_without_device(st)) return;
+  const Params p = params_of(st);
+  const std::size_t n = std::size_t(st.range(1));
+  BatchData& b = curve_data(p, n);
+  auto& pool = pool_of(std::thread::hardware_concurrency());
+  for (auto _ : st) {
+    pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs, backend_of(st)); });
+    benchmark::DoNotOptimize(b.sigs.data());
+  }
+  curve_counters(st, n);
+}
+void BM_Gpu_Verify(benchmark::State& st) {
+  if (skip_without_device(st)) return;
+  const Params p = params_of(st);
+  const std::size_t n = std::size_t(st.range(1));
+  BatchData& b = curve_data(p, n);
+  auto& pool = pool_of(std::thread::hardware_concurrency());
+  if (b.sigs.size() != n) pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs); });
+  std::vector<bool> ok;
+  for (auto _ : st) {
+    pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, p, b.pks, b.msgs, b.sigs, ok, backend_of(st)); });
+    if (std::count(ok.begin(), ok.end(), true) != std::ptrdiff_t(n)) st.SkipWithError("verification failed");
+  }
+  curve_counters(st, n);
+}
+void apply_curve(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {256, 1024, 4096, 16384, 65536})
+    for (std::int64_t gpu : {0, 1}) b->Args({0, n, gpu});
+  for (std::int64_t n : {256, 4096, 16384})
+    for (std::int64_t gpu : {0, 1}) b->Args({1, n, gpu});
+}
+
 std::vector<std::int64_t> thread_counts() {
   const std::int64_t hw = std::max<std::int64_t>(1, std::int64_t(std::thread::hardware_concurrency()));
   std::vector<std::int64_t> v;
@@ -177,5 +239,8 @@ BENCHMARK(BM_Forked_Sign)->Apply(apply_threads)->Unit(benchmark::kMillisecond)->
 BENCHMARK(BM_Forked_Verify)->Apply(apply_threads)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Batch_Sign)->Apply(apply_batch)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Batch_Verify)->Apply(apply_batch)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+BENCHMARK(BM_Gpu_Sign)->Apply(apply_curve)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Gpu_Verify)->Apply(apply_curve)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 BENCHMARK_MAIN();
