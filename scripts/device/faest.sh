@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # FAEST (tempo::faest) on the device machine: the known-answer and scheme tests (all 200 NIST
-# vectors, both CPU backends), then the benchmarks as Google Benchmark JSON. About 2 minutes.
-# Back under $OUT (7 files): faest_single.json, faest_forked.json, faest_forked_hb20.json,
-# faest_batch.json, faest_single_portable.json, faest_summary.txt, faest_logs.tgz.
+# vectors, both CPU backends), the GPU batch path's gate (CPU = GPU bytes over
+# FAEST_GPU_BATCHES seeded batches, default 1000, plus the v2 vectors on the GPU), then the
+# benchmarks as Google Benchmark JSON. About 4 minutes.
+# Back under $OUT (8 files): faest_single.json, faest_forked.json, faest_forked_hb20.json,
+# faest_batch.json, faest_single_portable.json, faest_gpu.json (batch-size curve 256..65536,
+# cpu vs gpu), faest_summary.txt, faest_logs.tgz.
 #
 #   OUT=/some/dir bash scripts/device/faest.sh <folder holding tempo_faest_tests and bench_faest>
 #
@@ -12,7 +15,8 @@
 #             build/release/bench/faest/bench_faest
 # The tests read the known answers from tests/data/faest: the compiled-in path, or
 # TEMPO_FAEST_DATA_DIR (set below when this script runs from a copy of the repository root).
-# There is no GPU path for FAEST yet, so nothing here uses the GPU.
+# The binaries must come from a CUDA build (nvcc found at configure time: the default when
+# nvcc is installed) for the GPU rows; without a device they report "skipped".
 set -u
 BIN=${1:?usage: OUT=dir faest.sh <folder with tempo_faest_tests and bench_faest>}
 OUT=${OUT:?set OUT to the output folder}
@@ -22,9 +26,9 @@ if [ -z "${TEMPO_FAEST_DATA_DIR:-}" ] && [ -f tests/data/faest/PQCsignKAT_faest_
   export TEMPO_FAEST_DATA_DIR="$PWD/tests/data/faest"
 fi
 
-# The device returns at most 8 files: 5 JSON, the summary, and the logs as one tarball.
+# The device returns at most 8 files: 6 JSON, the summary, and the logs as one tarball.
 LOG=$(mktemp -d)
-{ lscpu; nproc; date -u; } > "$LOG/faest_machine.txt" 2>&1
+{ lscpu; nproc; date -u; nvidia-smi; } > "$LOG/faest_machine.txt" 2>&1
 
 run() {  # name, command...
   local name=$1
@@ -44,6 +48,12 @@ else
   run faest_tests "$BIN/tempo_faest_tests" "[kat],[kat-full],[blocks],[scheme],[parallel]"
 fi
 run faest_tests_portable env TEMPO_FAEST_BACKEND=portable "$BIN/tempo_faest_tests" "[kat-portable],[blocks]"
+# The GPU path: emulated stage (host), then the device: v2 vectors and the CPU = GPU gate.
+gpu_batches=${FAEST_GPU_BATCHES:-1000}
+if [ "${FAEST_SMOKE:-0}" = 1 ]; then gpu_batches=4; fi
+run faest_tests_gpu env TEMPO_FAEST_GPU_BATCHES=$gpu_batches TEMPO_FAEST_GPU_BATCH_SIZE=64 timeout 400 \
+  "$BIN/tempo_faest_tests" "[cuda-emulated],[gpu]" -s
+grep -E "CPU=GPU gate|skipped" "$LOG/faest_tests_gpu.txt" | head -3 | tee -a "$OUT/faest_summary.txt"
 
 # FAEST_SMOKE=1: a quick pass of everything (tiny minimum times), to check the script itself.
 mt() { if [ "${FAEST_SMOKE:-0}" = 1 ]; then echo 0.01; else echo "$1"; fi; }
@@ -67,5 +77,9 @@ run faest_bench_batch "$BIN/bench_faest" --benchmark_filter='Batch' --benchmark_
 run faest_bench_portable env TEMPO_FAEST_BACKEND=portable $pin1 "$BIN/bench_faest" \
   --benchmark_filter='Single_(Sign|Verify)/0' --benchmark_min_time=$(mt 0.5) \
   --benchmark_out="$OUT/faest_single_portable.json" --benchmark_out_format=json
+# The GPU batch-size curve (3 iterations per row; rows of 65536 signatures take seconds on the CPU).
+run faest_bench_gpu timeout 400 "$BIN/bench_faest" --benchmark_filter='Gpu' \
+  --benchmark_out="$OUT/faest_gpu.json" --benchmark_out_format=json
+grep -E "^BM_Gpu" "$LOG/faest_bench_gpu.txt" | tee -a "$OUT/faest_summary.txt"
 tar czf "$OUT/faest_logs.tgz" -C "$LOG" . && rm -rf "$LOG"
 exit $status
