@@ -133,30 +133,38 @@ TEMPO_FAEST_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
 }
 
 // ---- H1: SHAKE128(in || 0x01), 32 bytes out (faest-ref random_oracle) -------------------
+// Lane loops are unrolled so the state stays in registers; the last block is built lane by
+// lane (no local buffer): the rest of the input, the domain byte 0x01, SHAKE's 0x1F, 0x80.
 TEMPO_FAEST_HD void h1(const u8* in, u64 len, u8* out) {
   constexpr u32 rate = 168, lanes = rate / 8;
   u64 a[25];
   TEMPO_FAEST_UNROLL
   for (int i = 0; i < 25; ++i) a[i] = 0;
   for (; len >= rate; len -= rate, in += rate) {
+    TEMPO_FAEST_UNROLL
     for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(in + 8 * i);
     tempo::crypto::cuda::keccak_p_loop(a, 24);
   }
-  // Last block: the remaining bytes, the domain byte 0x01, SHAKE's 0x1F, 0x80 at the end.
   const u32 rem = u32(len);
-  u8 blk[rate];
-  for (u32 i = 0; i < rate; ++i) blk[i] = i < rem ? in[i] : 0;
-  blk[rem] = 0x01;
-  if (rem + 1 < rate) {
-    blk[rem + 1] ^= 0x1F;
-  } else {  // the domain byte filled the block (not for FAEST's lengths; kept exact)
-    for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(blk + 8 * i);
-    tempo::crypto::cuda::keccak_p_loop(a, 24);
-    for (u32 i = 0; i < rate; ++i) blk[i] = 0;
-    blk[0] = 0x1F;
+  const bool spill = rem + 1 == rate;  // the domain byte fills the block (kept exact)
+  TEMPO_FAEST_UNROLL
+  for (u32 i = 0; i < lanes; ++i) {
+    u64 w = 0;
+    for (u32 b = 0; b < 8; ++b) {
+      const u32 pos = 8 * i + b;
+      u32 v = pos < rem ? in[pos] : 0u;
+      v ^= pos == rem ? 0x01u : 0u;
+      v ^= !spill && pos == rem + 1 ? 0x1Fu : 0u;
+      v ^= !spill && pos == rate - 1 ? 0x80u : 0u;
+      w |= u64(v) << (8 * b);
+    }
+    a[i] ^= w;
   }
-  blk[rate - 1] ^= 0x80;
-  for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(blk + 8 * i);
+  if (spill) {
+    tempo::crypto::cuda::keccak_p_loop(a, 24);
+    a[0] ^= 0x1F;
+    a[lanes - 1] ^= u64{0x80} << 56;
+  }
   tempo::crypto::cuda::keccak_p_loop(a, 24);
   TEMPO_FAEST_UNROLL
   for (int i = 0; i < 4; ++i) store_le64(out + 8 * i, a[i]);
