@@ -73,9 +73,13 @@ std::vector<std::uint8_t> extend_witness(Params p, std::span<const std::uint8_t>
 const char* cpu_backend_name();
 
 // ---- batches -----------------------------------------------------------------------------
-// cpu: the pool (signatures spread by tempo::parallel_for). gpu: the device path (throws
-// std::invalid_argument when this build has none). automatic: the GPU when built and worth
-// it, else the pool. Results are byte-identical to single calls either way.
+// cpu: the pool (signatures spread by tempo::parallel_for). gpu: the device path through
+// tempo::gpu's engine (the VOLE commitment or its reconstruction on the GPU, the rest on the
+// pool); throws std::runtime_error when this build has no CUDA or no device is visible,
+// never falls back. automatic: the GPU when a device is present and the batch has at least
+// 1024 signatures (TEMPO_FAEST_GPU_MIN_BATCH), else the pool. CUDA failures are
+// tempo::gpu::CudaError (a std::runtime_error with the CUDA text). Results are
+// byte-identical to single calls either way.
 enum class Backend { cpu, gpu, automatic };
 
 void sign_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> secret_keys,
