@@ -126,8 +126,8 @@ class SimulatedDeviceSide final : public DeviceSide {
     return p;
   }
   void free(int, void* p) noexcept override { std::free(p); }
-  void upload(int, void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void download(int, void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void upload(int, void* dst, const void* src, std::size_t bytes) override { if (bytes > 0) std::memcpy(dst, src, bytes); }
+  void download(int, void* dst, const void* src, std::size_t bytes) override { if (bytes > 0) std::memcpy(dst, src, bytes); }
   void launch_resident(int, const BatchOp& op, const Chunk& chunk, std::function<void(int)> on_done) override {
     op.cpu(chunk);  // host memory: the op's CPU code is the simulated kernel
     on_done(0);

@@ -131,8 +131,9 @@ DeviceBatch DeviceBatch::upload(Engine& engine, std::span<const std::uint8_t> ho
                                 " bytes are not a whole number of " + std::to_string(stride) + "-byte items");
   DeviceBatch b(engine, host.size() / stride, stride, backend);
   auto& s = *b.state_;
+  if (host.empty()) return b;  // nothing to copy (and an empty span's data() may be null)
   if (s.device < 0) std::memcpy(s.host.data(), host.data(), host.size());
-  else if (!host.empty()) engine.core_->dev->upload(s.device, s.dptr, host.data(), host.size());
+  else engine.core_->dev->upload(s.device, s.dptr, host.data(), host.size());
   return b;
 }
 

@@ -52,10 +52,13 @@ TEST_CASE("two simulated devices share a large batch and give the CPU's bytes", 
       const auto r = pool.run([&](Task& t) { return e.run(t, op, {Operand::fixed(in, 64)}, out, forced(p)); });
       CHECK(out == want);
       CHECK(r.cpu_items + r.gpu_items == 200000);
-      CHECK(r.gpu_items > 0);
-      if (p == gpu::Placement::gpu) CHECK(r.cpu_items == 0);
-      INFO("devices used " << r.devices_used << ", chunks " << r.gpu_chunks);
-      CHECK(r.devices_used >= 1);
+      // split: the pool may claim every block before a stream thread claims a chunk
+      // (the scheduler decides); only gpu placement promises device items.
+      if (p == gpu::Placement::gpu) {
+        CHECK(r.cpu_items == 0);
+        INFO("devices used " << r.devices_used << ", chunks " << r.gpu_chunks);
+        CHECK(r.devices_used >= 1);
+      }
     }
   }
 }

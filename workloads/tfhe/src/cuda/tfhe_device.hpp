@@ -114,8 +114,8 @@ TEMPO_TFHE_HD std::size_t table_words(u32 N) { return std::size_t{7} * N; }
 // Cooley-Tukey with fwd[N/(2 len) + group] (tempo::ntt's transform: output j = poly(psi^slot[j])).
 template <typename W>
 TEMPO_TFHE_HD void fwd_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
-  const u32 half = p.N >> 1;
-  const u32 row = b / half, r = b % half, g = r >> ll, len = 1u << ll;
+  // Shifts, not divisions (N/2 is a power of two; a runtime division costs ~20 instructions).
+  const u32 row = b >> (p.log_n - 1), r = b & ((p.N >> 1) - 1), g = r >> ll, len = 1u << ll;
   W* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
   const u32 m = (p.N >> (ll + 1)) + g;
   const W Q = static_cast<W>(p.Q);
@@ -128,8 +128,8 @@ TEMPO_TFHE_HD void fwd_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const
 // N^-1 is applied when ACC is updated.
 template <typename W>
 TEMPO_TFHE_HD void inv_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
-  const u32 half = p.N >> 1;
-  const u32 row = b / half, r = b % half, g = r >> ll, len = 1u << ll;
+  // Shifts, not divisions (N/2 is a power of two; a runtime division costs ~20 instructions).
+  const u32 row = b >> (p.log_n - 1), r = b & ((p.N >> 1) - 1), g = r >> ll, len = 1u << ll;
   W* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
   const u32 m = (p.N >> ll) - 1 - g;
   const W Q = static_cast<W>(p.Q);
