@@ -218,6 +218,12 @@ class Lane {
     if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[2]->get(), st));
     void* dst = job.out_pinned ? static_cast<void*>(v.out + r.begin * v.out_stride) : slot.out.get();
     if (out_bytes > 0) TEMPO_CUDA(cudaMemcpyAsync(dst, c.out, out_bytes, cudaMemcpyDeviceToHost, st));
+    if (job.op->holds_secrets()) {
+      // Before ev[3]: the chunk is complete only once its secrets are gone from the device.
+      for (std::size_t k = 0; k < v.inputs; ++k)
+        if (bytes[k] > 0) TEMPO_CUDA(cudaMemsetAsync(d_in_[k].get(), 0, bytes[k], st));
+      if (out_bytes > 0) TEMPO_CUDA(cudaMemsetAsync(d_out_.get(), 0, out_bytes, st));
+    }
     if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[3]->get(), st));
     return f;
   }
@@ -240,6 +246,7 @@ class Lane {
       stage_copy(v.out + f.r.begin * v.out_stride, slot.out.get(), out_bytes);
       staging_out_ms = ms_between(t0, Clock::now());
     }
+    if (job.op->holds_secrets()) wipe_staging(job, f.r, slot);
     float h2d = 0, kern = 0, d2h = 0;
     if (f.timed) {
       TEMPO_CUDA(cudaEventElapsedTime(&h2d, slot.ev[0]->get(), slot.ev[1]->get()));
@@ -276,6 +283,18 @@ class Lane {
     // before H2D, after H2D, after the kernel, after D2H (blocking sync: waiters sleep)
     std::array<std::optional<Event>, 4> ev;
   };
+
+  // The slot's pinned copies of a secret chunk (its H2D and D2H are done: ev[3] passed).
+  // Pinned buffers live on, so these memsets cannot be elided as dead stores.
+  static void wipe_staging(const Job& job, Range r, Slot& slot) noexcept {
+    const BatchView& v = job.v;
+    for (std::size_t k = 0; k < v.inputs; ++k) {
+      const auto bytes = static_cast<std::size_t>(v.bytes(k, r.begin, r.end));
+      if (!job.in_pinned[k] && bytes > 0) std::memset(slot.in[k].get(), 0, bytes);
+    }
+    const std::size_t out_bytes = r.size() * v.out_stride;
+    if (!job.out_pinned && out_bytes > 0) std::memset(slot.out.get(), 0, out_bytes);
+  }
 
   void init() {
     if (stream_) return;

@@ -45,6 +45,8 @@ bool quick() {
 Bytes device_stage(Params p, bool verifier, const Bytes& in, std::size_t n, const std::vector<bool>* used = nullptr) {
   const d::StageOp op(p, verifier);
   const dev::Layout& lay = op.layout();
+  // Signing inputs are root seeds: the engine must wipe its staging and device copies.
+  CHECK(op.holds_secrets() == !verifier);
   REQUIRE(in.size() == n * lay.in_stride());
   Bytes emu(n * lay.out_stride(), 0x5A), emu_rev(emu.size(), 0xC3), cpu(emu.size(), 0);
   faest_test::emulate_stage(lay, in.data(), emu.data(), n);

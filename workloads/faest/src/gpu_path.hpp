@@ -51,6 +51,8 @@ class StageOp final : public tempo::gpu::BatchOp {
   void cpu(const tempo::gpu::Chunk& c) const override;
   bool has_cuda() const override;
   int cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const override;
+  // Signing stages carry the per-signature root seeds: the engine wipes its copies.
+  bool holds_secrets() const override { return !lay_.verifier; }
   const dev::Layout& layout() const { return lay_; }
 
  private:

@@ -131,6 +131,12 @@ class BatchOp {
   // chunk: the kernel must skip them (leave their output untouched); the engine
   // computes them with cpu() afterwards. Fixed-stride batches longer than this run on the CPU.
   virtual std::uint64_t max_device_item() const { return std::numeric_limits<std::uint64_t>::max(); }
+  // True when items carry secrets (signing keys, seeds). The engine then zeroes its own
+  // copies of every chunk once the chunk is done: the pinned staging slots and the
+  // lane's device input and output buffers (a memset each, queued before the chunk
+  // counts as complete). The caller's memory, DeviceBatch and DeviceConstants are the
+  // caller's to wipe.
+  virtual bool holds_secrets() const { return false; }
   // Device input buffers carry kDevicePadding bytes of readable slack after the last item.
 };
 
