@@ -1,4 +1,5 @@
-# tempo_install(<target> COMPONENT <name> [DEPENDS <component>...] [NEEDS_CUDA])
+# tempo_install(<target> COMPONENT <name> [DEPENDS <component>...] [NEEDS_CUDA]
+#               [FIND <find_package arguments>...] [PC_REQUIRES <pkg-config module>...])
 #
 # Installs a library as one component of the tempo package: its own export set
 # (tempo-<name>-targets.cmake), a pkg-config file (tempo-<name>.pc, or tempo.pc for
@@ -8,7 +9,7 @@
 include(GNUInstallDirs)
 
 function(tempo_install target)
-  cmake_parse_arguments(arg "NEEDS_CUDA" "COMPONENT" "DEPENDS" ${ARGN})
+  cmake_parse_arguments(arg "NEEDS_CUDA" "COMPONENT" "DEPENDS;FIND;PC_REQUIRES" ${ARGN})
   set(comp ${arg_COMPONENT})
   install(TARGETS ${target} EXPORT tempo-${comp}-targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -22,6 +23,7 @@ function(tempo_install target)
   set_property(GLOBAL APPEND PROPERTY TEMPO_COMPONENTS ${comp})
   set_property(GLOBAL PROPERTY TEMPO_COMPONENT_${comp}_DEPENDS "${arg_DEPENDS}")
   set_property(GLOBAL PROPERTY TEMPO_COMPONENT_${comp}_CUDA ${cuda})
+  set_property(GLOBAL PROPERTY TEMPO_COMPONENT_${comp}_FIND "${arg_FIND}")
 
   # pkg-config: Requires lists the components it depends on.
   get_target_property(out ${target} OUTPUT_NAME)
@@ -40,6 +42,7 @@ function(tempo_install target)
       list(APPEND requires tempo-${d})
     endif()
   endforeach()
+  list(APPEND requires ${arg_PC_REQUIRES})
   list(JOIN requires ", " requires)
   set(cuda_libs "")
   if(cuda)
@@ -69,7 +72,9 @@ function(tempo_install_package)
   foreach(c ${comps})
     get_property(deps GLOBAL PROPERTY TEMPO_COMPONENT_${c}_DEPENDS)
     get_property(cuda GLOBAL PROPERTY TEMPO_COMPONENT_${c}_CUDA)
-    string(APPEND table "set(_tempo_${c}_depends \"${deps}\")\nset(_tempo_${c}_cuda ${cuda})\n")
+    get_property(find GLOBAL PROPERTY TEMPO_COMPONENT_${c}_FIND)
+    string(APPEND table "set(_tempo_${c}_depends \"${deps}\")\nset(_tempo_${c}_cuda ${cuda})\n"
+                        "set(_tempo_${c}_find \"${find}\")\n")
   endforeach()
   set(TEMPO_COMPONENT_LIST "${comps}")
   set(TEMPO_COMPONENT_TABLE "${table}")

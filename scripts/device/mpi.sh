@@ -50,7 +50,9 @@ B=$C/bin
 log() { echo "== $*" | tee -a "$O/log.txt"; }
 export LD_LIBRARY_PATH=$C/lib:$C/ompi/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-if command -v mpirun >/dev/null && [ "${MPI_USE_CARRIED:-0}" != 1 ]; then
+# The carried Open MPI by default: the device host has an mpirun whose PMIx plugins do not
+# load (2026-12-02: "undefined symbol: PMIx_Info_create"). MPI_USE_HOST=1 tries the host's.
+if command -v mpirun >/dev/null && { [ "${MPI_USE_HOST:-0}" = 1 ] || [ ! -x "$C/ompi/bin/mpirun" ]; }; then
   MPIRUN=$(command -v mpirun); log "using the host's mpirun: $MPIRUN"
 else
   export OPAL_PREFIX=$C/ompi PMIX_INSTALL_PREFIX=$C/ompi/pmix2

@@ -4,7 +4,9 @@
 #     unfindable: the runtime must not need it;
 #  2. find_package(tempo CONFIG COMPONENTS crypto): loads gpu too, hashes;
 #  3. pkg-config (tempo.pc) with a plain g++ command line;
-#  4. FetchContent into a Debug project (build type kept, no tests added).
+#  4. FetchContent into a Debug project (build type kept, no tests added);
+#  5. find_package(tempo CONFIG COMPONENTS mpi), when tempo::mpi was built: loads MPI
+#     and its tempo dependencies; run as one rank (MPI singleton, no mpirun).
 set -euo pipefail
 build_dir=$1; source_dir=$2; tempo_source=$(cd "$source_dir/../.." && pwd)
 scratch=$(mktemp -d)
@@ -25,6 +27,12 @@ if command -v pkg-config >/dev/null; then
   # shellcheck disable=SC2046
   g++ -O1 "$source_dir/consumer/main.cpp" -o "$scratch/pc" $(pkg-config --cflags --libs tempo)
   "$scratch/pc"
+fi
+if [ -f "$scratch/prefix/lib/cmake/tempo/tempo-mpi-targets.cmake" ]; then
+  echo "== COMPONENTS mpi"
+  cmake -S "$source_dir/mpi" -B "$scratch/b5" -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$scratch/b5" >/dev/null
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$scratch/b5/consumer"
 fi
 echo "== FetchContent, Debug parent"
 cmake -S "$source_dir/fetch" -B "$scratch/b4" -DTEMPO_SOURCE_DIR="$tempo_source" -DCMAKE_BUILD_TYPE=Debug -G Ninja >/dev/null
