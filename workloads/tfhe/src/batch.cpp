@@ -123,13 +123,30 @@ class BootstrapOp final : public gpu::BatchOp {
   std::shared_ptr<const DeviceKey> key_;
 };
 
+// Groups [lo, hi) of `group` bootstraps, halved by join down to one group per leaf. A group
+// takes tens of milliseconds, so a parallel_for (which answers heartbeats between items)
+// would keep every group but the first queued until the first finished: the whole batch
+// would take two groups' time. Here the right halves are queued forks and the leaves tick
+// between blind-rotation steps, so each heartbeat hands the oldest (largest) halves to idle
+// workers within one step, and a pool of T threads is busy after about log2(T) heartbeats.
+void run_groups(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out,
+                std::size_t group, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) {
+    const std::size_t first = lo * group, last = std::min(in.size(), first + group);
+    bootstrap_batch(d, in.subspan(first, last - first), out.subspan(first, last - first), &t);
+    return;
+  }
+  const std::size_t mid = lo + (hi - lo) / 2;
+  // SAFETY: both branches finish before join returns, so the spans they capture by
+  // reference outlive them.
+  t.join([&](Task& w) { run_groups(w, d, in, out, group, lo, mid); },
+         [&](Task& w) { run_groups(w, d, in, out, group, mid, hi); });
+}
+
 void run_on_cpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out) {
+  if (in.empty()) return;
   const std::size_t group = group_size(in.size(), t.thread_count());
-  const std::size_t groups = (in.size() + group - 1) / group;
-  tempo::parallel_for(t, std::size_t{0}, groups, [&](std::size_t gi) {
-    const std::size_t first = gi * group, last = std::min(in.size(), first + group);
-    bootstrap_batch(d, in.subspan(first, last - first), out.subspan(first, last - first));
-  });
+  run_groups(t, d, in, out, group, 0, (in.size() + group - 1) / group);
 }
 
 }  // namespace

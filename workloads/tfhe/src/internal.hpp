@@ -137,7 +137,11 @@ struct Lwe {
   std::uint32_t b = 0;
 };
 // Bootstraps of several ciphertexts sharing each bootstrapping-key read (outputs as below).
-void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out);
+// With a task, it answers heartbeats between blind-rotation steps (Task::tick), so that a
+// pool can hand out the caller's queued work while this runs (tens of milliseconds).
+// SAFETY: `t` must be the task of the calling thread.
+void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
+                     Task* t = nullptr);
 // Runs the bootstraps of `in` on the backend (batch.cpp): cpu on the pool in groups, cuda on
 // the device through tempo::gpu, auto by the batch-size rule. out[i] for in[i].
 void run_bootstraps(Task& t, const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
