@@ -37,7 +37,7 @@ TEST_CASE("keccak_*_x4 equals four single-state permutations", "[permutation]") 
   }
 }
 
-TEST_CASE("interleaved 4-way kernels agree (portable vs AVX2)", "[permutation]") {
+TEST_CASE("interleaved 4-way kernels agree (portable vs AVX2 vs AVX-512VL)", "[permutation]") {
   std::mt19937_64 rng(777);
   for (int rounds : {12, 24}) {
     for (int trial = 0; trial < 100; ++trial) {
@@ -61,12 +61,19 @@ TEST_CASE("interleaved 4-way kernels agree (portable vs AVX2)", "[permutation]")
         REQUIRE(tc::detail::permute_x4_interleaved_avx2(avx2, rounds));
         REQUIRE(std::memcmp(portable, avx2, sizeof lanes) == 0);
       }
+      if (tc::detail::cpu_has_avx512vl()) {
+        std::uint64_t avx512[100];
+        std::memcpy(avx512, lanes, sizeof lanes);
+        REQUIRE(tc::detail::permute_x4_interleaved_avx512(avx512, rounds));
+        REQUIRE(std::memcmp(portable, avx512, sizeof lanes) == 0);
+      }
     }
   }
 }
 
 TEST_CASE("backend name is reported", "[permutation]") {
   const std::string name = tc::keccak_backend_name();
-  CHECK((name == "avx2" || name == "portable"));
+  CHECK((name == "avx512" || name == "avx2" || name == "portable"));
   if (!tc::detail::cpu_has_avx2()) CHECK(name == "portable");
+  if (!tc::detail::cpu_has_avx512vl()) CHECK(name != "avx512");
 }

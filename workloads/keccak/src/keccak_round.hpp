@@ -25,21 +25,34 @@ constexpr std::uint64_t kRoundConstants[24] = {
 };
 
 // Ops: type V; V x(V, V) (xor); V andn(V a, V b) = ~a & b; template <int n> V rol(V);
-// V rc(std::uint64_t) (broadcast a round constant).
+// V rc(std::uint64_t) (broadcast a round constant). Optional, where one instruction does
+// it (AVX-512's vpternlogq): V chi(a, b, c) = a ^ (~b & c) and V x5(a, b, c, d, e), the
+// xor of five; without them the round uses x and andn.
+template <class Ops, class V>
+inline V chi(V a, V b, V c) noexcept {
+  if constexpr (requires { Ops::chi(a, b, c); }) return Ops::chi(a, b, c);
+  else return Ops::x(a, Ops::andn(b, c));
+}
+template <class Ops, class V>
+inline V x5(V a, V b, V c, V d, V e) noexcept {
+  if constexpr (requires { Ops::x5(a, b, c, d, e); }) return Ops::x5(a, b, c, d, e);
+  else return Ops::x(Ops::x(Ops::x(a, b), Ops::x(c, d)), e);
+}
+
 #define TEMPO_KECCAK_CHI(E, P)                          \
-  E##P##a = Ops::x(B0, Ops::andn(B1, B2));              \
-  E##P##e = Ops::x(B1, Ops::andn(B2, B3));              \
-  E##P##i = Ops::x(B2, Ops::andn(B3, B4));              \
-  E##P##o = Ops::x(B3, Ops::andn(B4, B0));              \
-  E##P##u = Ops::x(B4, Ops::andn(B0, B1));
+  E##P##a = chi<Ops>(B0, B1, B2);                       \
+  E##P##e = chi<Ops>(B1, B2, B3);                       \
+  E##P##i = chi<Ops>(B2, B3, B4);                       \
+  E##P##o = chi<Ops>(B3, B4, B0);                       \
+  E##P##u = chi<Ops>(B4, B0, B1);
 
 #define TEMPO_KECCAK_ROUND(A, E, RC)                                                           \
   {                                                                                            \
-    const V Ca = Ops::x(Ops::x(Ops::x(A##ba, A##ga), Ops::x(A##ka, A##ma)), A##sa);            \
-    const V Ce = Ops::x(Ops::x(Ops::x(A##be, A##ge), Ops::x(A##ke, A##me)), A##se);            \
-    const V Ci = Ops::x(Ops::x(Ops::x(A##bi, A##gi), Ops::x(A##ki, A##mi)), A##si);            \
-    const V Co = Ops::x(Ops::x(Ops::x(A##bo, A##go), Ops::x(A##ko, A##mo)), A##so);            \
-    const V Cu = Ops::x(Ops::x(Ops::x(A##bu, A##gu), Ops::x(A##ku, A##mu)), A##su);            \
+    const V Ca = x5<Ops>(A##ba, A##ga, A##ka, A##ma, A##sa);            \
+    const V Ce = x5<Ops>(A##be, A##ge, A##ke, A##me, A##se);            \
+    const V Ci = x5<Ops>(A##bi, A##gi, A##ki, A##mi, A##si);            \
+    const V Co = x5<Ops>(A##bo, A##go, A##ko, A##mo, A##so);            \
+    const V Cu = x5<Ops>(A##bu, A##gu, A##ku, A##mu, A##su);            \
     const V Da = Ops::x(Cu, Ops::template rol<1>(Ce));                                         \
     const V De = Ops::x(Ca, Ops::template rol<1>(Ci));                                         \
     const V Di = Ops::x(Ce, Ops::template rol<1>(Co));                                         \

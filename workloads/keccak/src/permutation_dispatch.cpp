@@ -19,6 +19,15 @@ bool cpu_has_avx2() noexcept {
 #endif
 }
 
+bool cpu_has_avx512vl() noexcept {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
 namespace {
 
 using X4Fn = void (*)(std::uint64_t*, int) noexcept;
@@ -26,22 +35,35 @@ using X4Fn = void (*)(std::uint64_t*, int) noexcept;
 void avx2_entry(std::uint64_t* lanes, int rounds) noexcept {
   permute_x4_interleaved_avx2(lanes, rounds);
 }
+void avx512_entry(std::uint64_t* lanes, int rounds) noexcept {
+  permute_x4_interleaved_avx512(lanes, rounds);
+}
 
 X4Fn select_x4() noexcept {
-  // A build without AVX2 support compiles a stub that reports false; probe it once.
+  // A build without the flags compiles stubs that report false; probe each once.
   std::uint64_t probe[100] = {};
   const bool avx2 = cpu_has_avx2() && permute_x4_interleaved_avx2(probe, 12);
-  // TEMPO_CRYPTO_BACKEND=portable forces the portable path, so the fallback can be
-  // exercised (tests, benchmarks) on machines that do have AVX2. Results are identical.
+  const bool avx512 = cpu_has_avx512vl() && permute_x4_interleaved_avx512(probe, 12);
+  const X4Fn best = avx512 ? &avx512_entry : avx2 ? &avx2_entry : &permute_x4_interleaved_portable;
+  // TEMPO_CRYPTO_BACKEND=portable (or avx2) caps the choice, so the other paths can be
+  // exercised (tests, benchmarks) on machines that have more. Results are identical.
   const char* forced = std::getenv("TEMPO_CRYPTO_BACKEND");
-  if (forced != nullptr && *forced != '\0') {
-    if (std::strcmp(forced, "portable") == 0) return &permute_x4_interleaved_portable;
-    if (std::strcmp(forced, "avx2") == 0 && !avx2)
-      std::fprintf(stderr, "tempo::crypto: TEMPO_CRYPTO_BACKEND=avx2 but this CPU/build has no AVX2; using portable\n");
-    else if (std::strcmp(forced, "avx2") != 0 && std::strcmp(forced, "auto") != 0)
-      std::fprintf(stderr, "tempo::crypto: ignoring TEMPO_CRYPTO_BACKEND=%s (expected portable, avx2 or auto)\n", forced);
+  if (forced == nullptr || *forced == '\0' || std::strcmp(forced, "auto") == 0) return best;
+  if (std::strcmp(forced, "portable") == 0) return &permute_x4_interleaved_portable;
+  if (std::strcmp(forced, "avx2") == 0) {
+    if (avx2) return &avx2_entry;
+    std::fprintf(stderr, "tempo::crypto: TEMPO_CRYPTO_BACKEND=avx2 but this CPU/build has no AVX2; using portable\n");
+    return &permute_x4_interleaved_portable;
   }
-  return avx2 ? &avx2_entry : &permute_x4_interleaved_portable;
+  if (std::strcmp(forced, "avx512") == 0) {
+    if (avx512) return &avx512_entry;
+    std::fprintf(stderr, "tempo::crypto: TEMPO_CRYPTO_BACKEND=avx512 but this CPU/build has no AVX-512VL; using %s\n",
+                 avx2 ? "avx2" : "portable");
+    return best;
+  }
+  std::fprintf(stderr, "tempo::crypto: ignoring TEMPO_CRYPTO_BACKEND=%s (expected portable, avx2, avx512 or auto)\n",
+               forced);
+  return best;
 }
 
 X4Fn x4_impl() noexcept {
@@ -72,7 +94,8 @@ void keccak_f1600_x4(std::uint64_t* states[4]) noexcept { permute_states_x4(stat
 void keccak_p1600_12_x4(std::uint64_t* states[4]) noexcept { permute_states_x4(states, 12); }
 
 const char* keccak_backend_name() noexcept {
-  return detail::x4_impl() == &detail::permute_x4_interleaved_portable ? "portable" : "avx2";
+  const auto fn = detail::x4_impl();
+  return fn == &detail::permute_x4_interleaved_portable ? "portable" : fn == &detail::avx2_entry ? "avx2" : "avx512";
 }
 
 }  // namespace tempo::crypto

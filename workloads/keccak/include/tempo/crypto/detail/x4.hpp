@@ -12,7 +12,11 @@ void permute_x4_interleaved(std::uint64_t lanes[100], int rounds) noexcept;  // 
 void permute_x4_interleaved_portable(std::uint64_t lanes[100], int rounds) noexcept;
 // Only call when cpu_has_avx2() is true; a no-op stub returning false in builds without AVX2.
 bool permute_x4_interleaved_avx2(std::uint64_t lanes[100], int rounds) noexcept;
+// The same layout with AVX-512VL's rotate and ternary-logic instructions. Only call when
+// cpu_has_avx512vl() is true; a stub returning false in builds without those flags.
+bool permute_x4_interleaved_avx512(std::uint64_t lanes[100], int rounds) noexcept;
 bool cpu_has_avx2() noexcept;
+bool cpu_has_avx512vl() noexcept;
 
 // One state, any of the two round counts.
 void permute(std::uint64_t state[25], int rounds) noexcept;
