@@ -8,20 +8,12 @@
 #include <immintrin.h>
 
 #include "keccak_round.hpp"
+#include "x4_m256_ops.hpp"
 
 namespace tempo::crypto::detail {
 namespace {
 
-struct Avx2Ops {
-  using V = __m256i;
-  static V load(const std::uint64_t* s, int i) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 4 * i));
-  }
-  static void store(std::uint64_t* s, int i, V v) noexcept {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(s + 4 * i), v);
-  }
-  static V x(V a, V b) noexcept { return _mm256_xor_si256(a, b); }
-  static V andn(V a, V b) noexcept { return _mm256_andnot_si256(a, b); }
+struct Avx2Ops : M256Ops {
   template <int n>
   static V rol(V a) noexcept {
     // Byte-multiple rotations are a single shuffle instead of shift+shift+or.
@@ -37,7 +29,6 @@ struct Avx2Ops {
       return _mm256_or_si256(_mm256_slli_epi64(a, n), _mm256_srli_epi64(a, 64 - n));
     }
   }
-  static V rc(std::uint64_t c) noexcept { return _mm256_set1_epi64x(static_cast<long long>(c)); }
 };
 
 }  // namespace

@@ -11,20 +11,12 @@
 #include <immintrin.h>
 
 #include "keccak_round.hpp"
+#include "x4_m256_ops.hpp"
 
 namespace tempo::crypto::detail {
 namespace {
 
-struct Avx512VlOps {
-  using V = __m256i;
-  static V load(const std::uint64_t* s, int i) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 4 * i));
-  }
-  static void store(std::uint64_t* s, int i, V v) noexcept {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(s + 4 * i), v);
-  }
-  static V x(V a, V b) noexcept { return _mm256_xor_si256(a, b); }
-  static V andn(V a, V b) noexcept { return _mm256_andnot_si256(a, b); }
+struct Avx512VlOps : M256Ops {
   // Truth tables over (a, b, c) = bits (2, 1, 0) of the index: 0xD2 = a ^ (~b & c),
   // 0x96 = a ^ b ^ c.
   static V chi(V a, V b, V c) noexcept { return _mm256_ternarylogic_epi64(a, b, c, 0xD2); }
@@ -33,7 +25,6 @@ struct Avx512VlOps {
   }
   template <int n>
   static V rol(V a) noexcept { return _mm256_rol_epi64(a, n); }
-  static V rc(std::uint64_t c) noexcept { return _mm256_set1_epi64x(static_cast<long long>(c)); }
 };
 
 }  // namespace
