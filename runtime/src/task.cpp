@@ -84,6 +84,8 @@ void Task::share_oldest() {
   }
 }
 
+std::size_t Task::idle_workers() const noexcept { return core_->idle_count_.load(std::memory_order_relaxed); }
+
 void Task::share_now() {
   std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
   for (; idle > 0 && tail_ != &head_; --idle) promote_oldest_now();

@@ -48,6 +48,13 @@ def main(d):
     sp = lambda v: (round(t[f"tree_sum/serial/{n}"] / t[f"tree_sum/{v}/{n}/threads:16"], 2)
                     if f"tree_sum/{v}/{n}/threads:16" in t and f"tree_sum/serial/{n}" in t else None)
     out["tree100m_16threads_speedup_vs_serial"] = {"target": ">= 13", "byval": sp("tempo"), "byref": sp("tempo_byref")}
+    # The memory floor: serial / (the nodes read once in order at 16 threads)
+    # is the most any tree sum can reach here; tempo's time over the floor's.
+    out["tree100m_16threads_memory_floor"] = {
+        "floor_speedup_vs_serial": sp("stream_omp"),
+        "byval_vs_floor": ratio(t, f"tree_sum/tempo/{n}/threads:16", f"tree_sum/stream_omp/{n}/threads:16"),
+        "byref_vs_floor": ratio(t, f"tree_sum/tempo_byref/{n}/threads:16", f"tree_sum/stream_omp/{n}/threads:16"),
+    }
     # 2. 1,023 nodes, 1..16 threads, each vs the same code on SerialTask.
     t = load(d / "tree1023.json")
     n = "nodes:1023"

@@ -166,3 +166,62 @@ TEST_CASE("block arithmetic at the extremes: grain 1 and SIZE_MAX, ranges ending
   pool.parallel_for(max, max, [&](std::size_t) { ran = true; });
   REQUIRE_FALSE(ran.load());
 }
+
+TEST_CASE("a call site known to be heavy is split among idle workers at once", "[loops]") {
+  // A 50 ms heartbeat: in these short loops only the entry split can share.
+  for (std::size_t threads : {1, 2, 4, 8}) {
+    tempo::ThreadPool pool(test::opts(threads, 50ms));
+    std::vector<std::uint8_t> seen;
+    std::size_t bad = std::numeric_limits<std::size_t>::max();
+    auto body = [&](std::size_t i) {
+      if (i == bad) throw std::runtime_error("index " + std::to_string(i));
+      seen[i] += 1;
+    };
+    using Memory = tempo::detail::LoopMemory<decltype(body)>;
+    auto force_heavy = [] { Memory::ticks_per_iteration.store(std::uint64_t{1} << 40); };
+    for (std::size_t n : {2, 3, 17, 1000})
+      for (std::size_t g : {1, 3, 1000}) {
+        seen.assign(n, 0);
+        force_heavy();
+        pool.run([&](tempo::Task& t) { tempo::parallel_for(t, 0, n, tempo::grain{g}, body); });
+        REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(n));
+        // The measurement of this call replaced the forced record: light now.
+        REQUIRE(!Memory::heavy(Memory::ticks_per_iteration.load(), g));
+      }
+    seen.assign(1000, 0);
+    bad = 777;
+    force_heavy();
+    REQUIRE_THROWS_WITH(pool.parallel_for(0, 1000, body), "index 777");
+    bad = std::numeric_limits<std::size_t>::max();
+    if (threads > 1) {
+      // Idle workers exist once the pool settles: the split then hands pieces
+      // out (promotions), which the 50 ms heartbeat could not have done.
+      REQUIRE(test::eventually([&] {
+        seen.assign(64, 0);
+        force_heavy();
+        pool.parallel_for(0, 64, body);
+        return pool.stats().promoted > 0;
+      }));
+      REQUIRE(std::count(seen.begin(), seen.end(), 1) == 64);
+    }
+  }
+}
+
+TEST_CASE("a light call site turns heavy only after two heavy measurements", "[loops]") {
+  struct Site {};
+  using Memory = tempo::detail::LoopMemory<Site>;
+  const std::uint64_t heavy = tempo::detail::heavy_chunk_ticks;
+  Memory::record(10, 1);
+  REQUIRE(!Memory::heavy(Memory::ticks_per_iteration.load(), 1));
+  Memory::record(heavy * 3, 1);  // one preempted chunk
+  REQUIRE(!Memory::heavy(Memory::ticks_per_iteration.load(), 1));
+  Memory::record(heavy * 3, 1);
+  REQUIRE(Memory::heavy(Memory::ticks_per_iteration.load(), 1));
+  Memory::record(5, 1);
+  REQUIRE(!Memory::heavy(Memory::ticks_per_iteration.load(), 1));
+  // Grains: the threshold is per chunk (grain iterations), never overflowing.
+  REQUIRE(Memory::heavy(heavy / 4, 4));
+  REQUIRE(!Memory::heavy(heavy / 8, 4));
+  REQUIRE(Memory::heavy(1, std::numeric_limits<std::size_t>::max()));
+  REQUIRE(!Memory::heavy(0, std::numeric_limits<std::size_t>::max()));
+}

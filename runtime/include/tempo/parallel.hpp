@@ -60,19 +60,75 @@ constexpr std::size_t ceil_div(std::size_t n, std::size_t block) noexcept {
   return n / block + (n % block != 0 ? 1 : 0);
 }
 
+// A first chunk (one grain) expected to take at least this many ticks (about
+// a tenth of a heartbeat or more) makes a loop "heavy": see LoopMemory.
+inline constexpr std::uint64_t heavy_chunk_ticks = std::uint64_t{1} << 17;
+
+// What the last parallel_for over this Body type (for a lambda: this call
+// site) measured: cycle_clock ticks per iteration of its first chunk, 0 if
+// none ran yet. A hint, read and written relaxed, once per loop.
+//
+// Why (docs/design.md, "Heavy loops"): a loop polls the heartbeat between
+// chunks, and a chunk is at least one grain. When one grain takes longer than
+// a heartbeat (128 matrix blocks of 60 ms each), the first poll comes only
+// after the first chunk, and everything the idle workers could have done
+// meanwhile is lost for good (1/8 of the loop with 8 blocks per worker). A
+// call site whose chunks were that long last time is split among the idle
+// workers at once; light loops never are, so a short loop still never wakes
+// anybody.
+//
+// One slow first chunk (a preempted thread) does not make a light call site
+// heavy: a light record turns heavy only after two heavy measurements in a row
+// (the first is stored as just below the threshold).
+template <class Body>
+struct LoopMemory {
+  inline static std::atomic<std::uint64_t> ticks_per_iteration{0};
+
+  static bool heavy(std::uint64_t per_iteration, std::size_t grain) noexcept {
+    return per_iteration != 0 && (grain >= heavy_chunk_ticks || per_iteration >= heavy_chunk_ticks / grain);
+  }
+  static void record(std::uint64_t per_iteration, std::size_t grain) noexcept {
+    // relaxed: a hint; concurrent calls of one call site may overwrite each other.
+    const std::uint64_t before = ticks_per_iteration.load(std::memory_order_relaxed);
+    const std::uint64_t suspect = std::max<std::uint64_t>(heavy_chunk_ticks / grain, 2) - 1;  // light, marked
+    per_iteration = std::max<std::uint64_t>(per_iteration, 1);
+    if (before != 0 && before != suspect && !heavy(before, grain) && heavy(per_iteration, grain))
+      per_iteration = suspect;
+    ticks_per_iteration.store(per_iteration, std::memory_order_relaxed);
+  }
+};
+
 template <class Body>
 class ForLoop {
  public:
   ForLoop(Body& body, std::size_t grain) noexcept : body_(body), grain_(grain) {}
 
+  // The calling worker's entry: splits a known-heavy loop among the idle
+  // workers before its first chunk, and records this call's first chunk.
+  void start(Task& t, std::size_t i, std::size_t end) {
+    // relaxed: a cost hint; a stale value only changes one split decision.
+    const std::uint64_t per_iteration = LoopMemory<Body>::ticks_per_iteration.load(std::memory_order_relaxed);
+    if (LoopMemory<Body>::heavy(per_iteration, grain_) && (end - i) / 2 >= grain_) {
+      if (std::size_t idle = SchedulerAccess::idle_workers(t))
+        return split<true>(t, i, end, std::min(idle + 1, (end - i) / grain_));
+    }
+    run<true>(t, i, end);
+  }
+
+  template <bool Record = false>
   void run(Task& t, std::size_t i, std::size_t end) {
     std::size_t chunk = grain_;
+    bool record = Record;
     while (i < end) {
       const std::size_t stop = end - i > chunk ? i + chunk : end;
       const std::uint64_t start = cycle_clock();
       run_chunk(t, i, stop);
-      i = stop;
       const std::uint64_t took = cycle_clock() - start;
+      if (record) {
+        record = false;
+        LoopMemory<Body>::record(took / (stop - i), grain_);
+      }
+      i = stop;
       // Grow fast while chunks are far too short (a light body reaches its
       // size in a few chunks), carefully near the target.
       if (took < chunk_target_ticks / 8 && chunk < max_chunk) chunk *= 4;
@@ -104,15 +160,17 @@ class ForLoop {
   // one): forks the last part and splits the rest again, so that one
   // heartbeat feeds every idle worker an equal share; share_now then hands
   // the forks out.
+  // Record: this worker's own piece measures its first chunk (start()).
+  template <bool Record = false>
   [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end, std::size_t pieces) {
     const std::size_t mid = end - (end - i) / pieces;
     auto upper = [this, mid, end](Task& w) { run(w, mid, end); };
     Fork<decltype(upper)> fork(t, upper);
     if (pieces > 2 && (mid - i) / 2 >= grain_) {
-      split(t, i, mid, pieces - 1);
+      split<Record>(t, i, mid, pieces - 1);
     } else {
       SchedulerAccess::share_now(t);
-      run(t, i, mid);
+      run<Record>(t, i, mid);
     }
     if (fork.join(t) == nullptr) upper(t);
   }
@@ -188,7 +246,7 @@ void parallel_for(Task& t, std::size_t first, std::size_t last, grain g, Body&& 
     detail::check_grain("tempo::parallel_for", g.value);
     if (first == last) return;
     detail::ForLoop<std::remove_reference_t<Body>> loop(body, g.value);
-    loop.run(t, first, last);
+    loop.start(t, first, last);
   }
 }
 
