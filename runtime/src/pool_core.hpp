@@ -31,6 +31,8 @@ class PoolCore {
   void leave_run() noexcept;
   // TEMPO_AGED_PROMOTION=1: share only forks queued at an earlier heartbeat.
   bool aged_promotion() const noexcept { return aged_promotion_; }
+  // TEMPO_EAGER_LOOPS=0: heavy loop call sites wait for a heartbeat like the rest.
+  bool eager_loops() const noexcept { return eager_loops_; }
   // A hint (relaxed): some run() is in progress, so work may soon be shared.
   bool runs_active() const noexcept { return active_runs_.load(std::memory_order_relaxed) > 0; }
 
@@ -81,6 +83,7 @@ class PoolCore {
   std::atomic<bool> hb_parked_{false};       // seq_cst, paired with active_runs_
   const bool idle_requests_;
   const bool aged_promotion_;
+  const bool eager_loops_;
   // steady_clock ns of the last early heartbeat; relaxed CAS: only rate-limits.
   std::atomic<std::int64_t> last_request_ns_{0};
 

@@ -84,7 +84,9 @@ void Task::share_oldest() {
   }
 }
 
-std::size_t Task::idle_workers() const noexcept { return core_->idle_count_.load(std::memory_order_relaxed); }
+std::size_t Task::eager_split_workers() const noexcept {
+  return core_->eager_loops() ? core_->idle_count_.load(std::memory_order_relaxed) : 0;
+}
 
 void Task::share_now() {
   std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);

@@ -75,7 +75,8 @@ PoolCore::PoolCore(std::size_t threads, std::chrono::nanoseconds heartbeat)
       heartbeat_(heartbeat),
       runs_needed_(threads > 1 ? 1 : 2),
       idle_requests_(env_flag("TEMPO_IDLE_REQUESTS", false)),
-      aged_promotion_(env_flag("TEMPO_AGED_PROMOTION", false)) {
+      aged_promotion_(env_flag("TEMPO_AGED_PROMOTION", false)),
+      eager_loops_(env_flag("TEMPO_EAGER_LOOPS", true)) {
   for (std::size_t i = 1; i < threads_; ++i) tasks_.push_back(std::unique_ptr<Task>(new Task(*this, i - 1)));
   workers_.reserve(threads_ - 1);
   try {

@@ -219,6 +219,9 @@ TEST_CASE("Options: defaults, environment overrides, bad values", "[api][options
     ::setenv("TEMPO_AGED_PROMOTION", "2", 1);
     REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2}), Catch::Contains("TEMPO_AGED_PROMOTION"));
     ::unsetenv("TEMPO_AGED_PROMOTION");
+    ::setenv("TEMPO_EAGER_LOOPS", "yes", 1);
+    REQUIRE_THROWS_WITH(tempo::ThreadPool(tempo::Options{.threads = 2}), Catch::Contains("TEMPO_EAGER_LOOPS"));
+    ::unsetenv("TEMPO_EAGER_LOOPS");
   }
 }
 

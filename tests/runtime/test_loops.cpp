@@ -1,4 +1,5 @@
 #include <atomic>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -169,6 +170,7 @@ TEST_CASE("block arithmetic at the extremes: grain 1 and SIZE_MAX, ranges ending
 
 TEST_CASE("a call site known to be heavy is split among idle workers at once", "[loops]") {
   // A 50 ms heartbeat: in these short loops only the entry split can share.
+  ::unsetenv("TEMPO_EAGER_LOOPS");
   for (std::size_t threads : {1, 2, 4, 8}) {
     tempo::ThreadPool pool(test::opts(threads, 50ms));
     std::vector<std::uint8_t> seen;
@@ -204,6 +206,20 @@ TEST_CASE("a call site known to be heavy is split among idle workers at once", "
       }));
       REQUIRE(std::count(seen.begin(), seen.end(), 1) == 64);
     }
+  }
+}
+
+TEST_CASE("TEMPO_EAGER_LOOPS=0: a heavy call site runs like any other loop", "[loops]") {
+  ::setenv("TEMPO_EAGER_LOOPS", "0", 1);
+  tempo::ThreadPool pool(test::opts(4, 20us));
+  ::unsetenv("TEMPO_EAGER_LOOPS");
+  std::vector<std::uint8_t> seen(5000, 0);
+  auto body = [&](std::size_t i) { seen[i] += 1; };
+  for (int rep = 0; rep < 20; ++rep) {
+    std::fill(seen.begin(), seen.end(), 0);
+    tempo::detail::LoopMemory<decltype(body)>::ticks_per_iteration.store(std::uint64_t{1} << 40);
+    pool.parallel_for(0, seen.size(), body);
+    REQUIRE(std::count(seen.begin(), seen.end(), 1) == 5000);
   }
 }
 

@@ -109,7 +109,7 @@ class ForLoop {
     // relaxed: a cost hint; a stale value only changes one split decision.
     const std::uint64_t per_iteration = LoopMemory<Body>::ticks_per_iteration.load(std::memory_order_relaxed);
     if (LoopMemory<Body>::heavy(per_iteration, grain_) && (end - i) / 2 >= grain_) {
-      if (std::size_t idle = SchedulerAccess::idle_workers(t))
+      if (std::size_t idle = SchedulerAccess::eager_split_workers(t))
         return split<true>(t, i, end, std::min(idle + 1, (end - i) / grain_));
     }
     run<true>(t, i, end);

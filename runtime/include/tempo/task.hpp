@@ -111,7 +111,7 @@ class alignas(64) Task {
   void share_oldest();
   // Cold: the same at once, whatever their age (a loop's split pieces).
   void share_now();
-  std::size_t idle_workers() const noexcept;
+  std::size_t eager_split_workers() const noexcept;
 
   template <class FA, class FB>
   std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
@@ -165,8 +165,9 @@ struct SchedulerAccess {
   static bool heartbeat_pending(const Task& t) noexcept { return t.heartbeat_pending(); }
   static std::size_t loop_heartbeat(Task& t) { return t.loop_heartbeat(); }
   static void share_now(Task& t) { t.share_now(); }
-  // How many of t's pool's workers wait for work now (relaxed: a hint).
-  static std::size_t idle_workers(const Task& t) noexcept { return t.idle_workers(); }
+  // How many of t's pool's workers wait for work now (relaxed: a hint), or 0
+  // with TEMPO_EAGER_LOOPS=0: the workers a heavy loop may split among at once.
+  static std::size_t eager_split_workers(const Task& t) noexcept { return t.eager_split_workers(); }
   // Test hook: hands every fork queued on t to the shared queue now, as a
   // heartbeat with idle workers would, whatever the idle count and the
   // eligibility gate say; an idle worker (or t's own join) then runs them.
