@@ -25,7 +25,7 @@ for setting in default idle aged idle_aged; do
     aged) env=(TEMPO_AGED_PROMOTION=1) ;;
     idle_aged) env=(TEMPO_IDLE_REQUESTS=1 TEMPO_AGED_PROMOTION=1) ;;
   esac
-  export "${env[@]}" 2>/dev/null
+  if ((${#env[@]})); then export "${env[@]}"; fi
   run "tree1023_$setting" --threads=1,16 --tree_nodes=1023 --tree_nodes_per_iter=2000000 \
     --benchmark_filter='^tree_sum/(serial_task|serial_task_byref|tempo|tempo_byref)/' \
     --benchmark_repetitions=9 --benchmark_min_time=0.05 "${mix[@]}"
