@@ -5,7 +5,7 @@
 # libgomp and (when carried) Rayon. About 3 minutes.
 #
 #   bash scripts/device/runtime.sh [CARRY]     (CARRY: default .carry/bench)
-# CARRY holds bin/tempo_bench (+ bin/tempo_idle_cpu, bin/rayon_bench when
+# CARRY holds bin/tempo_bench (+ bin/tempo_idle_cpu, bin/tempo_overhead, bin/rayon_bench when
 # built) and lib/ (libtbb, libgomp, libbenchmark...), as
 # scripts/collect_carry.sh makes it. Results (the device returns at most 8
 # files): $OUT/targets.json (the ratios) and $OUT/runtime.tgz (every Google
@@ -67,6 +67,18 @@ TEMPO_AGED_PROMOTION=1 run uts_aged 15 "$TB" --threads=16 --uts=T3 --benchmark_f
   --benchmark_repetitions=3 --benchmark_min_time=0.1
 # 6. Idle pool: CPU time of 16 sleeping workers (target <= 0.1% of a core).
 [[ -x $C/bin/tempo_idle_cpu ]] && "$C/bin/tempo_idle_cpu" 16 5 > "$W/idle_cpu.json" && cat "$W/idle_cpu.json"
+
+# 7. The same targets as paired ratios (tempo_overhead: each sample times tempo
+# and the SerialTask code back to back, so the host's speed drifts cancel), by
+# default and with idle requests plus aged promotion.
+if [[ -x $C/bin/tempo_overhead ]]; then
+  echo "== overhead ($(date -u +%T))"
+  timeout 150 "$C/bin/tempo_overhead" --threads=1,2,4,8,16 --pairs=21 > "$W/overhead.json" 2> "$W/overhead.err"
+  echo "rc=$?"; cp "$W/overhead.json" "$OUT/"
+  TEMPO_IDLE_REQUESTS=1 TEMPO_AGED_PROMOTION=1 timeout 60 "$C/bin/tempo_overhead" --threads=1,2,4,8,16 --pairs=21 \
+    --big_nodes=0 > "$W/overhead_idle_aged.json" 2>> "$W/overhead.err"
+  echo "rc=$?"
+fi
 
 if command -v python3 >/dev/null; then
   python3 "$(dirname "$0")/runtime_targets.py" "$W" > "$W/targets.json" && cat "$W/targets.json"

@@ -1,0 +1,221 @@
+// tempo_overhead: the runtime's cost on user-shaped code, as paired ratios.
+//
+// Each sample times the same source twice, back to back: once on tempo::Task
+// (through ThreadPool::run) and once on tb::SerialTask (the do-nothing Task;
+// bench/common/serial_task.hpp), alternating which goes first. The ratio of
+// each pair cancels the slow drifts of a shared machine (the device host's
+// per-core speed moves by up to 1.5x within a minute, which made medians of
+// separately timed runs disagree by 40%); the report is the median of the
+// pairs' ratios with their 10th and 90th percentiles.
+//
+// Cases: the 1,023-node tree summed repeatedly (both shapes of
+// tree_sum/shapes.hpp) at every thread count, the 100M-node tree at 1 thread
+// (against SerialTask) and at the largest thread count (against plain serial
+// recursion: the speed-up), and fib at 1 thread in ns per call (the plain
+// recursion beside it: on SerialTask GCC folds fib's repeated pure calls).
+//
+//   tempo_overhead [--threads=1,2,4,8,16] [--pairs=21] [--big_nodes=100000000] [--fib_n=30]
+// Prints JSON on stdout.
+#include <tempo/tempo.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../common/serial_task.hpp"
+#include "../workloads/fib/fib.hpp"
+#include "../workloads/fib/shapes.hpp"
+#include "../workloads/tree_sum/shapes.hpp"
+#include "../workloads/tree_sum/tree.hpp"
+
+namespace {
+using tb::tree::Node;
+using Clock = std::chrono::steady_clock;
+
+struct Case {
+  std::string name;
+  std::string base;
+  std::vector<double> ratios, tempo_ns, base_ns;  // ns per unit
+};
+
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+template <class F>
+double time_ns(F&& f) {
+  const auto t0 = Clock::now();
+  f();
+  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+}
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "tempo_overhead: %s\n", what.c_str());
+  std::exit(1);
+}
+
+// pairs x (tempo, base), alternating which runs first; units per sample.
+Case paired(std::string name, std::string base, int pairs, double units, const std::function<void()>& tempo_run,
+            const std::function<void()>& base_run) {
+  Case c{std::move(name), std::move(base), {}, {}, {}};
+  tempo_run();  // warm-up: pages, caches, the pool's threads
+  base_run();
+  for (int p = 0; p < pairs; ++p) {
+    double t, b;
+    if (p % 2 == 0) {
+      t = time_ns(tempo_run);
+      b = time_ns(base_run);
+    } else {
+      b = time_ns(base_run);
+      t = time_ns(tempo_run);
+    }
+    c.tempo_ns.push_back(t / units);
+    c.base_ns.push_back(b / units);
+    c.ratios.push_back(t / b);
+  }
+  return c;
+}
+
+template <std::int64_t (*OnTempo)(tempo::Task&, const Node*), std::int64_t (*OnSerial)(tb::SerialTask&, const Node*)>
+Case tree_case(const std::string& name, tempo::ThreadPool& pool, const tb::tree::Tree& tr, std::size_t reps,
+               int pairs, bool against_plain, std::int64_t (*plain)(const Node*)) {
+  const Node* root = tr.root();
+  const std::int64_t want = tr.expected_sum() * static_cast<std::int64_t>(reps);
+  auto tempo_run = [&] {
+    std::int64_t got = pool.run([&](tempo::Task& t) {
+      std::int64_t acc = 0;
+      for (std::size_t r = 0; r < reps; ++r) {
+        const Node* n = root;
+        asm volatile("" : "+r"(n));  // no hoisting of the pure sum out of the loop
+        acc += OnTempo(t, n);
+      }
+      return acc;
+    });
+    if (got != want) fail(name + ": wrong sum on tempo");
+  };
+  auto base_run = [&] {
+    tb::SerialTask st;
+    std::int64_t acc = 0;
+    for (std::size_t r = 0; r < reps; ++r) {
+      const Node* n = root;
+      asm volatile("" : "+r"(n));
+      acc += against_plain ? plain(n) : OnSerial(st, n);
+    }
+    if (acc != want) fail(name + ": wrong sum on the baseline");
+  };
+  return paired(name, against_plain ? "serial" : "serial_task", pairs, static_cast<double>(tr.size() * reps),
+                tempo_run, base_run);
+}
+
+std::int64_t plain_sum(const Node* n) {
+  std::int64_t r = n->value;
+  if (n->left) r += plain_sum(n->left);
+  if (n->right) r += plain_sum(n->right);
+  return r;
+}
+std::uint64_t plain_fib(int n) { return n < 2 ? static_cast<std::uint64_t>(n) : plain_fib(n - 1) + plain_fib(n - 2); }
+
+std::vector<std::size_t> parse_list(const char* s) {
+  std::vector<std::size_t> v;
+  for (const char* p = s; *p;) {
+    char* end;
+    const unsigned long long x = std::strtoull(p, &end, 10);
+    if (end == p || x == 0 || x > 4096) fail(std::string("bad thread list '") + s + "'");
+    v.push_back(static_cast<std::size_t>(x));
+    p = *end == ',' ? end + 1 : end;
+    if (*end != ',' && *end != '\0') fail(std::string("bad thread list '") + s + "'");
+  }
+  return v;
+}
+long parse_num(const char* s, long lo, long hi, const char* what) {
+  char* end;
+  const long x = std::strtol(s, &end, 10);
+  if (end == s || *end != '\0' || x < lo || x > hi) fail(std::string("bad ") + what + " '" + s + "'");
+  return x;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::size_t> threads{1, 2, 4, 8, 16};
+  int pairs = 21, fib_n = 30;
+  std::size_t big_nodes = 100'000'000;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    if (!std::strncmp(a, "--threads=", 10)) threads = parse_list(a + 10);
+    else if (!std::strncmp(a, "--pairs=", 8)) pairs = static_cast<int>(parse_num(a + 8, 1, 100000, "--pairs"));
+    else if (!std::strncmp(a, "--big_nodes=", 12)) big_nodes = static_cast<std::size_t>(parse_num(a + 12, 0, 1L << 31, "--big_nodes"));
+    else if (!std::strncmp(a, "--fib_n=", 8)) fib_n = static_cast<int>(parse_num(a + 8, 2, 45, "--fib_n"));
+    else fail(std::string("unknown argument '") + a + "' (--threads=, --pairs=, --big_nodes=, --fib_n=)");
+  }
+  std::vector<Case> cases;
+  const auto& small = tb::tree::get(1023);
+  for (std::size_t k : threads) {
+    tempo::ThreadPool pool(tempo::Options{.threads = k});
+    const std::string tk = "/threads:" + std::to_string(k);
+    cases.push_back(tree_case<tb::tree::sum_byval, tb::tree::sum_byval>("tree1023/byval" + tk, pool, small, 2000,
+                                                                        pairs, false, plain_sum));
+    cases.push_back(tree_case<tb::tree::sum_byref, tb::tree::sum_byref>("tree1023/byref" + tk, pool, small, 2000,
+                                                                        pairs, false, plain_sum));
+  }
+  {
+    tempo::ThreadPool pool(tempo::Options{.threads = 1});
+    const int n = fib_n;
+    const std::uint64_t want = tb::fib::value(n);
+    for (int shape = 0; shape < 2; ++shape) {
+      auto tempo_run = [&] {
+        volatile int m = n;
+        const std::uint64_t got = pool.run([&](tempo::Task& t) {
+          return shape == 0 ? tb::fib::fib_byval(t, m) : tb::fib::fib_byref(t, m);
+        });
+        if (got != want) fail("fib: wrong value on tempo");
+      };
+      auto base_run = [&] {
+        volatile int m = n;
+        if (plain_fib(m) != want) fail("fib: wrong value on the baseline");
+      };
+      cases.push_back(paired(std::string("fib/") + (shape == 0 ? "byval" : "byref") + "/threads:1", "serial", pairs,
+                             tb::fib::calls(n), tempo_run, base_run));
+    }
+  }
+  if (big_nodes > 0) {
+    const auto& big = tb::tree::get(big_nodes);
+    const int big_pairs = std::max(3, pairs / 3);
+    const std::string nn = "tree" + std::to_string(big_nodes);
+    {
+      tempo::ThreadPool pool(tempo::Options{.threads = 1});
+      cases.push_back(tree_case<tb::tree::sum_byval, tb::tree::sum_byval>(nn + "/byval/threads:1", pool, big, 1,
+                                                                          big_pairs, false, plain_sum));
+      cases.push_back(tree_case<tb::tree::sum_byref, tb::tree::sum_byref>(nn + "/byref/threads:1", pool, big, 1,
+                                                                          big_pairs, false, plain_sum));
+    }
+    const std::size_t top = *std::max_element(threads.begin(), threads.end());
+    if (top > 1) {
+      tempo::ThreadPool pool(tempo::Options{.threads = top});
+      const std::string tk = "/threads:" + std::to_string(top);
+      cases.push_back(tree_case<tb::tree::sum_byval, tb::tree::sum_byval>(nn + "/byval" + tk, pool, big, 1,
+                                                                          big_pairs, true, plain_sum));
+      cases.push_back(tree_case<tb::tree::sum_byref, tb::tree::sum_byref>(nn + "/byref" + tk, pool, big, 1,
+                                                                          big_pairs, true, plain_sum));
+    }
+  }
+  std::printf("{\n \"what\": \"tempo time / baseline time, paired samples (median, p10, p90); ns per node or call\",\n");
+  std::printf(" \"pairs\": %d,\n \"cases\": [\n", pairs);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    std::printf("  {\"name\": \"%s\", \"baseline\": \"%s\", \"ratio_median\": %.4f, \"ratio_p10\": %.4f, "
+                "\"ratio_p90\": %.4f, \"tempo_ns_median\": %.4f, \"baseline_ns_median\": %.4f, \"samples\": %zu}%s\n",
+                c.name.c_str(), c.base.c_str(), quantile(c.ratios, 0.5), quantile(c.ratios, 0.1),
+                quantile(c.ratios, 0.9), quantile(c.tempo_ns, 0.5), quantile(c.base_ns, 0.5), c.ratios.size(),
+                i + 1 < cases.size() ? "," : "");
+  }
+  std::printf(" ]\n}\n");
+}
