@@ -187,9 +187,26 @@ TEST_CASE("a call site known to be heavy is split among idle workers at once", "
         force_heavy();
         pool.run([&](tempo::Task& t) { tempo::parallel_for(t, 0, n, tempo::grain{g}, body); });
         REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(n));
-        // The measurement of this call replaced the forced record: light now.
-        REQUIRE(!Memory::heavy(Memory::ticks_per_iteration.load(), g));
+        // (The call's own measurement replaced the forced record; what it says
+        // depends on timing, so it is not asserted.)
       }
+    // A range ending at SIZE_MAX, huge grains, and bodies that fork, all on the shared counter.
+    constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+    std::atomic<std::size_t> count{0}, sum{0};
+    auto edge = [&](tempo::Task& w, std::size_t i) {
+      auto [a, b] = w.join([&](tempo::Task& w2) { return test::fib(w2, 12); }, [i](tempo::Task&) { return max - i; });
+      count.fetch_add(1);
+      sum.fetch_add(b + static_cast<std::size_t>(a) - 144);
+    };
+    using EdgeMemory = tempo::detail::LoopMemory<decltype(edge)>;
+    for (std::size_t g : {std::size_t{1}, std::size_t{7}, max / 2, max}) {
+      count = 0;
+      sum = 0;
+      EdgeMemory::ticks_per_iteration.store(std::uint64_t{1} << 40);
+      pool.run([&](tempo::Task& t) { tempo::parallel_for(t, max - 100, max, tempo::grain{g}, edge); });
+      REQUIRE(count.load() == 100);
+      REQUIRE(sum.load() == 100 * 101 / 2);  // max - i for i in [max-100, max): 100 + 99 + ... + 1
+    }
     seen.assign(1000, 0);
     bad = 777;
     force_heavy();

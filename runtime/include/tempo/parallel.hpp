@@ -5,7 +5,9 @@
 // that a chunk takes a few microseconds: the poll is then noise and a heartbeat
 // is answered quickly. When a heartbeat finds an idle worker, the remaining
 // range is split in two and the upper half is forked and handed over (lazy
-// binary splitting), so uneven work keeps spreading.
+// binary splitting), so uneven work keeps spreading. A call site whose chunks
+// took over ~50 us last time instead runs as a dynamic schedule shared with
+// the idle workers from the start (detail/for_loop.hpp, LoopMemory).
 //
 // parallel_reduce uses a fixed tree of blocks that depends only on the range
 // (and grain), not on timing or thread count: every run combines the same
@@ -29,207 +31,14 @@
 
 #include "tempo/concepts.hpp"
 #include "tempo/detail/clock.hpp"
+#include "tempo/detail/for_loop.hpp"
+#include "tempo/detail/reduction.hpp"
 #include "tempo/grain.hpp"
 #include "tempo/task.hpp"
 #include "tempo/thread_pool.hpp"
 
 namespace tempo {
 namespace detail {
-
-// A chunk should take about this many cycle_clock ticks (a few microseconds):
-// two clock reads and two flag loads per chunk are then well under 1%.
-inline constexpr std::uint64_t chunk_target_ticks = std::uint64_t{1} << 14;
-inline constexpr std::size_t max_chunk = std::size_t{1} << 24;
-
-// Bodies may take (i) or (Task&, i); the latter can fork, join and nest loops.
-template <class Body>
-decltype(auto) call_body(Body& body, Task& t, std::size_t i) {
-  if constexpr (std::is_invocable_v<Body&, Task&, std::size_t>) return body(t, i);
-  else return body(i);
-}
-
-inline void check_range(const char* what, std::size_t first, std::size_t last) {
-  if (first > last) throw std::invalid_argument(std::string(what) + ": first > last");
-}
-inline void check_grain(const char* what, std::size_t grain) {
-  if (grain == 0) throw std::invalid_argument(std::string(what) + ": grain must be at least 1");
-}
-
-// ceil(n / block) without the overflow of (n + block - 1) / block.
-constexpr std::size_t ceil_div(std::size_t n, std::size_t block) noexcept {
-  return n / block + (n % block != 0 ? 1 : 0);
-}
-
-// A first chunk (one grain) expected to take at least this many ticks (about
-// a tenth of a heartbeat or more) makes a loop "heavy": see LoopMemory.
-inline constexpr std::uint64_t heavy_chunk_ticks = std::uint64_t{1} << 17;
-
-// What the last parallel_for over this Body type (for a lambda: this call
-// site) measured: cycle_clock ticks per iteration of its first chunk, 0 if
-// none ran yet. A hint, read and written relaxed, once per loop.
-//
-// Why (docs/design.md, "Heavy loops"): a loop polls the heartbeat between
-// chunks, and a chunk is at least one grain. When one grain takes longer than
-// a heartbeat (128 matrix blocks of 60 ms each), the first poll comes only
-// after the first chunk, and everything the idle workers could have done
-// meanwhile is lost for good (1/8 of the loop with 8 blocks per worker). A
-// call site whose chunks were that long last time is split among the idle
-// workers at once; light loops never are, so a short loop still never wakes
-// anybody.
-//
-// One slow first chunk (a preempted thread) does not make a light call site
-// heavy: a light record turns heavy only after two heavy measurements in a row
-// (the first is stored as just below the threshold).
-template <class Body>
-struct LoopMemory {
-  inline static std::atomic<std::uint64_t> ticks_per_iteration{0};
-
-  static bool heavy(std::uint64_t per_iteration, std::size_t grain) noexcept {
-    return per_iteration != 0 && (grain >= heavy_chunk_ticks || per_iteration >= heavy_chunk_ticks / grain);
-  }
-  static void record(std::uint64_t per_iteration, std::size_t grain) noexcept {
-    // relaxed: a hint; concurrent calls of one call site may overwrite each other.
-    const std::uint64_t before = ticks_per_iteration.load(std::memory_order_relaxed);
-    const std::uint64_t suspect = std::max<std::uint64_t>(heavy_chunk_ticks / grain, 2) - 1;  // light, marked
-    per_iteration = std::max<std::uint64_t>(per_iteration, 1);
-    if (before != 0 && before != suspect && !heavy(before, grain) && heavy(per_iteration, grain))
-      per_iteration = suspect;
-    ticks_per_iteration.store(per_iteration, std::memory_order_relaxed);
-  }
-};
-
-template <class Body>
-class ForLoop {
- public:
-  ForLoop(Body& body, std::size_t grain) noexcept : body_(body), grain_(grain) {}
-
-  // The calling worker's entry: splits a known-heavy loop among the idle
-  // workers before its first chunk, and records this call's first chunk.
-  void start(Task& t, std::size_t i, std::size_t end) {
-    // relaxed: a cost hint; a stale value only changes one split decision.
-    const std::uint64_t per_iteration = LoopMemory<Body>::ticks_per_iteration.load(std::memory_order_relaxed);
-    if (LoopMemory<Body>::heavy(per_iteration, grain_) && (end - i) / 2 >= grain_) {
-      if (std::size_t idle = SchedulerAccess::eager_split_workers(t))
-        return split<true>(t, i, end, std::min(idle + 1, (end - i) / grain_));
-    }
-    run<true>(t, i, end);
-  }
-
-  template <bool Record = false>
-  void run(Task& t, std::size_t i, std::size_t end) {
-    std::size_t chunk = grain_;
-    bool record = Record;
-    while (i < end) {
-      const std::size_t stop = end - i > chunk ? i + chunk : end;
-      const std::uint64_t start = cycle_clock();
-      run_chunk(t, i, stop);
-      const std::uint64_t took = cycle_clock() - start;
-      if (record) {
-        record = false;
-        LoopMemory<Body>::record(took / (stop - i), grain_);
-      }
-      i = stop;
-      // Grow fast while chunks are far too short (a light body reaches its
-      // size in a few chunks), carefully near the target.
-      if (took < chunk_target_ticks / 8 && chunk < max_chunk) chunk *= 4;
-      else if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
-      else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
-      if (cancelled_.load(std::memory_order_relaxed)) [[unlikely]] return;
-      if (SchedulerAccess::heartbeat_pending(t)) [[unlikely]] {
-        if ((end - i) / 2 >= grain_) {  // not 2 * grain_: that overflows for huge grains
-          if (std::size_t idle = SchedulerAccess::loop_heartbeat(t)) return split(t, i, end, idle + 1);
-        }
-      }
-    }
-  }
-
- private:
-  // Out of line so that the body's loop gets the registers to itself (inlined
-  // into run(), GCC kept accumulators in the wrong register class).
-  [[gnu::noinline]] void run_chunk(Task& t, std::size_t i, std::size_t stop) {
-    try {
-      for (; i < stop; ++i) call_body(body_, t, i);
-    } catch (...) {
-      // relaxed: a hint to stop early; the exception itself travels by join.
-      cancelled_.store(true, std::memory_order_relaxed);
-      throw;
-    }
-  }
-
-  // Cuts [i, end) into `pieces` equal parts (one per idle worker plus this
-  // one): forks the last part and splits the rest again, so that one
-  // heartbeat feeds every idle worker an equal share; share_now then hands
-  // the forks out.
-  // Record: this worker's own piece measures its first chunk (start()).
-  template <bool Record = false>
-  [[gnu::noinline]] void split(Task& t, std::size_t i, std::size_t end, std::size_t pieces) {
-    const std::size_t mid = end - (end - i) / pieces;
-    auto upper = [this, mid, end](Task& w) { run(w, mid, end); };
-    Fork<decltype(upper)> fork(t, upper);
-    if (pieces > 2 && (mid - i) / 2 >= grain_) {
-      split<Record>(t, i, mid, pieces - 1);
-    } else {
-      SchedulerAccess::share_now(t);
-      run<Record>(t, i, mid);
-    }
-    if (fork.join(t) == nullptr) upper(t);
-  }
-
-  Body& body_;
-  const std::size_t grain_;
-  std::atomic<bool> cancelled_{false};
-};
-
-template <class R, class Map, class Combine>
-class Reduction {
- public:
-  Reduction(const R& identity, Map& map, Combine& combine, std::size_t first, std::size_t last, std::size_t block)
-      : identity_(identity), map_(map), combine_(combine), first_(first), last_(last), block_(block) {}
-
-  std::size_t blocks() const noexcept { return ceil_div(last_ - first_, block_); }
-
-  R run(Task& t, std::size_t lo, std::size_t hi) {
-    if (hi - lo == 1) return leaf(t, lo);
-    const std::size_t mid = lo + (hi - lo) / 2;
-    auto [a, b] = t.join([&](Task& w) { return run(w, lo, mid); }, [&](Task& w) { return run(w, mid, hi); });
-    return combine_(std::move(a), std::move(b));
-  }
-
- private:
-  // Out of line for the same reason as ForLoop::run_chunk: inlined into run(),
-  // GCC moved the accumulator between register classes every iteration.
-  [[gnu::noinline]] R leaf(Task& t, std::size_t block) {
-    R acc = identity_;
-    // relaxed: a hint to skip work after an exception elsewhere.
-    if (cancelled_.load(std::memory_order_relaxed)) return acc;
-    // block < blocks(), so block * block_ < last_ - first_: no overflow; and
-    // end is computed from the room left, not as begin + block_.
-    const std::size_t begin = first_ + block * block_;
-    const std::size_t end = begin + std::min(block_, last_ - begin);
-    try {
-      for (std::size_t i = begin; i < end; ++i) acc = combine_(std::move(acc), call_body(map_, t, i));
-    } catch (...) {
-      cancelled_.store(true, std::memory_order_relaxed);
-      throw;
-    }
-    // Not `return acc`: that lets acc become the caller's return slot, which
-    // lives in memory and turns the loop's accumulator into a store and reload.
-    R result(std::move(acc));
-    return result;
-  }
-
-  const R& identity_;
-  Map& map_;
-  Combine& combine_;
-  const std::size_t first_, last_, block_;
-  std::atomic<bool> cancelled_{false};
-};
-
-// Block size of parallel_reduce: at least `grain`, at most 4096 blocks.
-inline std::size_t reduce_block(std::size_t n, std::size_t grain) {
-  constexpr std::size_t max_blocks = 4096;
-  return std::max({grain, std::size_t{1}, ceil_div(n, max_blocks)});
-}
 template <class>
 inline constexpr bool always_false = false;
 }  // namespace detail
