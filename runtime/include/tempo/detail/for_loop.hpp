@@ -92,7 +92,7 @@ class ForLoop {
         // SAFETY: every helper that can reach `shared` is a fork that recruit()
         // joins (or, on an exception, ~Fork waits for) before this frame ends.
         Dynamic shared(i, end);
-        return recruit(t, shared, std::min(idle, ceil_div(end - i, grain_) - 1), true);
+        return recruit(t, shared, std::min(idle, ceil_div(end - i, grain_) - 1), true, 0);
       }
     }
     run<true>(t, i, end);
@@ -168,19 +168,23 @@ class ForLoop {
 
   // Forks `helpers` participants (handed to idle workers at once), then takes
   // part itself. A helper nobody took runs here at its join and finds the
-  // counter spent.
-  [[gnu::noinline]] void recruit(Task& t, Dynamic& shared, std::size_t helpers, bool record) {
+  // counter spent. `rounds`: recruitments already nested on this stack.
+  [[gnu::noinline]] void recruit(Task& t, Dynamic& shared, std::size_t helpers, bool record, unsigned rounds) {
     if (helpers == 0) {
       SchedulerAccess::share_now(t);
-      return take_part(t, shared, record);
+      return take_part(t, shared, record, rounds + 1);
     }
-    auto helper = [this, &shared](Task& w) { take_part(w, shared, false); };
+    auto helper = [this, &shared](Task& w) { take_part(w, shared, false, 0); };
     Fork<decltype(helper)> fork(t, helper);
-    recruit(t, shared, helpers - 1, record);
+    recruit(t, shared, helpers - 1, record, rounds);
     if (fork.join(t) == nullptr) helper(t);
   }
 
-  void take_part(Task& t, Dynamic& shared, bool record) {
+  // Each recruitment from inside take_part nests one more recruit frame on
+  // this stack; past this many the participant just works on (stack bound).
+  static constexpr unsigned max_recruit_rounds = 32;
+
+  void take_part(Task& t, Dynamic& shared, bool record, unsigned rounds) {
     std::size_t chunk = grain_;
     for (;;) {
       // relaxed: the counter only hands out disjoint ranges; the body's
@@ -203,12 +207,12 @@ class ForLoop {
       if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
       else if (took > chunk_target_ticks * 4 && chunk / 2 >= grain_) chunk /= 2;
       if (cancelled_.load(std::memory_order_relaxed)) [[unlikely]] return;
-      if (SchedulerAccess::heartbeat_pending(t)) [[unlikely]] {
+      if (rounds < max_recruit_rounds && SchedulerAccess::heartbeat_pending(t)) [[unlikely]] {
         // Workers that fell idle since the start join in too.
         const std::size_t left = shared.end - std::min(shared.end, shared.next.load(std::memory_order_relaxed));
         if (left / 2 >= chunk) {
           if (std::size_t idle = SchedulerAccess::loop_heartbeat(t))
-            return recruit(t, shared, std::min(idle, left / chunk - 1), false);
+            return recruit(t, shared, std::min(idle, left / chunk - 1), false, rounds);
         }
       }
     }
