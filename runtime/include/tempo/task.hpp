@@ -119,6 +119,7 @@ class alignas(64) Task {
   detail::branch_result_t<FA> run_first(FA& fa, Fork& fork);
   [[gnu::cold, gnu::noinline]] void on_heartbeat();
   void promote_oldest_now();
+  void promote_newest_now();
   void wait_for_job(detail::JobBase& job);
   void execute_shared(detail::JobBase* job) noexcept;
   void notify() noexcept;
@@ -165,9 +166,12 @@ struct SchedulerAccess {
   static bool heartbeat_pending(const Task& t) noexcept { return t.heartbeat_pending(); }
   static std::size_t loop_heartbeat(Task& t) { return t.loop_heartbeat(); }
   static void share_now(Task& t) { t.share_now(); }
-  // How many of t's pool's workers wait for work now (relaxed: a hint), or 0
-  // with TEMPO_EAGER_LOOPS=0: the workers a heavy loop may split among at once.
+  // How many helpers a heavy loop recruits at its start: the pool's other
+  // workers, or 0 with TEMPO_EAGER_LOOPS=0.
   static std::size_t eager_split_workers(const Task& t) noexcept { return t.eager_split_workers(); }
+  // Hands t's newest queued fork (the one just made) to the shared queue now,
+  // whatever the idle count: the first worker to look for work takes it.
+  static void share_newest(Task& t) { t.promote_newest_now(); }
   // Test hook: hands every fork queued on t to the shared queue now, as a
   // heartbeat with idle workers would, whatever the idle count and the
   // eligibility gate say; an idle worker (or t's own join) then runs them.

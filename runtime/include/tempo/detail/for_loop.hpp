@@ -82,17 +82,19 @@ class ForLoop {
   ForLoop(Body& body, std::size_t grain) noexcept : body_(body), grain_(grain) {}
 
   // The calling worker's entry: a known-heavy loop becomes a dynamic schedule
-  // shared with the idle workers at once; any other starts on this worker
-  // alone. Records this call's first chunk either way.
+  // with a helper for every other worker of the pool, handed out at once (a
+  // worker that is busy, or still starting, takes its helper when it looks for
+  // work); any other loop starts on this worker alone. Records this call's
+  // first chunk either way.
   void start(Task& t, std::size_t i, std::size_t end) {
     // relaxed: a cost hint; a stale value only changes one schedule decision.
     const std::uint64_t per_iteration = LoopMemory<Body>::ticks_per_iteration.load(std::memory_order_relaxed);
     if (LoopMemory<Body>::heavy(per_iteration, grain_) && (end - i) / 2 >= grain_) {
-      if (std::size_t idle = SchedulerAccess::eager_split_workers(t)) {
+      if (std::size_t others = SchedulerAccess::eager_split_workers(t)) {
         // SAFETY: every helper that can reach `shared` is a fork that recruit()
         // joins (or, on an exception, ~Fork waits for) before this frame ends.
         Dynamic shared(i, end);
-        return recruit(t, shared, std::min(idle, ceil_div(end - i, grain_) - 1), true, 0);
+        return recruit(t, shared, std::min(others, ceil_div(end - i, grain_) - 1), true, 0);
       }
     }
     run<true>(t, i, end);
@@ -166,16 +168,15 @@ class ForLoop {
     const std::size_t end;
   };
 
-  // Forks `helpers` participants (handed to idle workers at once), then takes
-  // part itself. A helper nobody took runs here at its join and finds the
-  // counter spent. `rounds`: recruitments already nested on this stack.
+  // Forks `helpers` participants, each handed to the shared queue at once,
+  // then takes part itself. A helper nobody took is run at its join (by this
+  // worker, which finds the counter spent). `rounds`: recruitments already
+  // nested on this stack.
   [[gnu::noinline]] void recruit(Task& t, Dynamic& shared, std::size_t helpers, bool record, unsigned rounds) {
-    if (helpers == 0) {
-      SchedulerAccess::share_now(t);
-      return take_part(t, shared, record, rounds + 1);
-    }
+    if (helpers == 0) return take_part(t, shared, record, rounds + 1);
     auto helper = [this, &shared](Task& w) { take_part(w, shared, false, 0); };
     Fork<decltype(helper)> fork(t, helper);
+    SchedulerAccess::share_newest(t);  // the fork just made is t's newest
     recruit(t, shared, helpers - 1, record, rounds);
     if (fork.join(t) == nullptr) helper(t);
   }
