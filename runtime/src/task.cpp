@@ -84,7 +84,7 @@ void Task::share_oldest() {
   }
 }
 
-std::size_t Task::eager_split_workers() const noexcept { return core_->eager_loops() ? core_->threads() - 1 : 0; }
+std::size_t Task::heavy_loop_helpers() const noexcept { return core_->eager_loops() ? core_->threads() - 1 : 0; }
 
 void Task::share_now() {
   std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
@@ -99,21 +99,22 @@ void Task::promote_oldest_now() {
     head_.next = job->next;
     job->next->prev = &head_;
   }
-  detail::chaos();
-  clear_aged(job);
-  job->prev = nullptr;  // now "promoted": join will wait instead of popping
-  ::new (static_cast<void*>(&job->shared)) detail::SharedState{this, nullptr};
-  promoted_.bump();
-  core_->push_shared(job);  // mutex_ release publishes the job to the thief
+  publish_promoted(job);
 }
 
-// The tail's promotion (a heavy loop's helper, just forked): the same steps as
-// promote_oldest_now at the other end of the list. The new tail's `next` goes
-// stale, which invariant 1 allows (only non-tail jobs' `next` is meaningful).
+// The tail's promotion (a heavy loop's helper, just forked): promote_oldest_now
+// at the other end of the list. The new tail's `next` goes stale, which
+// invariant 1 allows (only non-tail jobs' `next` is meaningful).
 void Task::promote_newest_now() {
   JobBase* job = tail_;
   TEMPO_ASSERT(job != &head_, "tempo: internal error: no fork to promote");
   tail_ = job->prev;
+  publish_promoted(job);
+}
+
+// A job just unlinked from this task's list becomes "promoted" and goes to
+// the shared queue.
+void Task::publish_promoted(JobBase* job) {
   detail::chaos();
   clear_aged(job);
   job->prev = nullptr;  // now "promoted": join will wait instead of popping

@@ -213,8 +213,8 @@ TEST_CASE("a call site known to be heavy is split among idle workers at once", "
     REQUIRE_THROWS_WITH(pool.parallel_for(0, 1000, body), "index 777");
     bad = std::numeric_limits<std::size_t>::max();
     if (threads > 1) {
-      // Idle workers exist once the pool settles: the split then hands pieces
-      // out (promotions), which the 50 ms heartbeat could not have done.
+      // The heavy start hands its helpers to the shared queue (promotions),
+      // which the 50 ms heartbeat could not have done in so short a loop.
       REQUIRE(test::eventually([&] {
         seen.assign(64, 0);
         force_heavy();

@@ -7,7 +7,7 @@
 // range is split in two and the upper half is forked and handed over (lazy
 // binary splitting), so uneven work keeps spreading. A call site whose chunks
 // took over ~50 us last time instead runs as a dynamic schedule shared with
-// the idle workers from the start (detail/for_loop.hpp, LoopMemory).
+// the pool's other workers from the start (detail/for_loop.hpp, LoopMemory).
 //
 // parallel_reduce uses a fixed tree of blocks that depends only on the range
 // (and grain), not on timing or thread count: every run combines the same

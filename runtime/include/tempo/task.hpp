@@ -111,7 +111,7 @@ class alignas(64) Task {
   void share_oldest();
   // Cold: the same at once, whatever their age (a loop's split pieces).
   void share_now();
-  std::size_t eager_split_workers() const noexcept;
+  std::size_t heavy_loop_helpers() const noexcept;
 
   template <class FA, class FB>
   std::pair<detail::branch_result_t<FA>, detail::branch_result_t<FB>> join_branches(FA& fa, FB& fb);
@@ -120,6 +120,7 @@ class alignas(64) Task {
   [[gnu::cold, gnu::noinline]] void on_heartbeat();
   void promote_oldest_now();
   void promote_newest_now();
+  void publish_promoted(detail::JobBase* job);
   void wait_for_job(detail::JobBase& job);
   void execute_shared(detail::JobBase* job) noexcept;
   void notify() noexcept;
@@ -168,7 +169,7 @@ struct SchedulerAccess {
   static void share_now(Task& t) { t.share_now(); }
   // How many helpers a heavy loop recruits at its start: the pool's other
   // workers, or 0 with TEMPO_EAGER_LOOPS=0.
-  static std::size_t eager_split_workers(const Task& t) noexcept { return t.eager_split_workers(); }
+  static std::size_t heavy_loop_helpers(const Task& t) noexcept { return t.heavy_loop_helpers(); }
   // Hands t's newest queued fork (the one just made) to the shared queue now,
   // whatever the idle count: the first worker to look for work takes it.
   static void share_newest(Task& t) { t.promote_newest_now(); }

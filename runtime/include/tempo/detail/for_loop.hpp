@@ -39,7 +39,7 @@ constexpr std::size_t ceil_div(std::size_t n, std::size_t block) noexcept {
 }
 
 // A first chunk (one grain) expected to take at least this many ticks (about
-// a tenth of a heartbeat or more) makes a loop "heavy": see LoopMemory.
+// 50 us, half a heartbeat) makes a loop "heavy": see LoopMemory.
 inline constexpr std::uint64_t heavy_chunk_ticks = std::uint64_t{1} << 17;
 
 // What the last parallel_for over this Body type (for a lambda: this call
@@ -52,8 +52,8 @@ inline constexpr std::uint64_t heavy_chunk_ticks = std::uint64_t{1} << 17;
 // after the first chunk, and everything the idle workers could have done
 // meanwhile is lost for good (1/8 of the loop with 8 blocks per worker). A
 // call site whose chunks were that long last time runs as a dynamic schedule
-// shared with the idle workers at once; light loops never do, so a short loop
-// still never wakes anybody.
+// shared with the pool's other workers at once; light loops never do, so a
+// short loop still never wakes anybody.
 //
 // One slow first chunk (a preempted thread) does not make a light call site
 // heavy: a light record turns heavy only after two heavy measurements in a row
@@ -90,29 +90,22 @@ class ForLoop {
     // relaxed: a cost hint; a stale value only changes one schedule decision.
     const std::uint64_t per_iteration = LoopMemory<Body>::ticks_per_iteration.load(std::memory_order_relaxed);
     if (LoopMemory<Body>::heavy(per_iteration, grain_) && (end - i) / 2 >= grain_) {
-      if (std::size_t others = SchedulerAccess::eager_split_workers(t)) {
+      if (std::size_t others = SchedulerAccess::heavy_loop_helpers(t)) {
         // SAFETY: every helper that can reach `shared` is a fork that recruit()
         // joins (or, on an exception, ~Fork waits for) before this frame ends.
         Dynamic shared(i, end);
         return recruit(t, shared, std::min(others, ceil_div(end - i, grain_) - 1), true, 0);
       }
     }
-    run<true>(t, i, end);
+    run(t, i, end, true);
   }
 
-  template <bool Record = false>
-  void run(Task& t, std::size_t i, std::size_t end) {
+  // record: measure the first chunk into LoopMemory (the caller's own entry).
+  void run(Task& t, std::size_t i, std::size_t end, bool record = false) {
     std::size_t chunk = grain_;
-    bool record = Record;
     while (i < end) {
       const std::size_t stop = end - i > chunk ? i + chunk : end;
-      const std::uint64_t start = cycle_clock();
-      run_chunk(t, i, stop);
-      const std::uint64_t took = cycle_clock() - start;
-      if (record) {
-        record = false;
-        LoopMemory<Body>::record(took / (stop - i), grain_);
-      }
+      const std::uint64_t took = timed_chunk(t, i, stop, record);
       i = stop;
       // Grow fast while chunks are far too short (a light body reaches its
       // size in a few chunks), carefully near the target.
@@ -129,6 +122,19 @@ class ForLoop {
   }
 
  private:
+  // run_chunk, timed; the first call with `record` set stores its cost per
+  // iteration in LoopMemory and clears `record`.
+  std::uint64_t timed_chunk(Task& t, std::size_t i, std::size_t stop, bool& record) {
+    const std::uint64_t start = cycle_clock();
+    run_chunk(t, i, stop);
+    const std::uint64_t took = cycle_clock() - start;
+    if (record) {
+      record = false;
+      LoopMemory<Body>::record(took / (stop - i), grain_);
+    }
+    return took;
+  }
+
   // Out of line so that the body's loop gets the registers to itself (inlined
   // into run(), GCC kept accumulators in the wrong register class).
   [[gnu::noinline]] void run_chunk(Task& t, std::size_t i, std::size_t stop) {
@@ -196,13 +202,7 @@ class ForLoop {
         if (i >= shared.end) return;
         stop = shared.end - i > chunk ? i + chunk : shared.end;  // no i + chunk overflow
       } while (!shared.next.compare_exchange_weak(i, stop, std::memory_order_relaxed));
-      const std::uint64_t start = cycle_clock();
-      run_chunk(t, i, stop);
-      const std::uint64_t took = cycle_clock() - start;
-      if (record) {
-        record = false;
-        LoopMemory<Body>::record(took / (stop - i), grain_);
-      }
+      const std::uint64_t took = timed_chunk(t, i, stop, record);
       // Chunks shorter than the target grow (the first iterations were the
       // heavy ones); never shrink below the grain.
       if (took < chunk_target_ticks / 2 && chunk < max_chunk) chunk *= 2;
