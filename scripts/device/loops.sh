@@ -5,18 +5,7 @@
 #   bash scripts/device/loops.sh [CARRY]     (CARRY: default .carry/dev, as pack.sh makes it)
 # Results: $OUT/loops.tgz (Google Benchmark JSON and logs).
 set -u
-C=$(cd "${1:-$PWD/.carry/dev}" && pwd)
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-W=/tmp/tempo-loops; rm -rf "$W"; mkdir -p "$W"
-export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-TB=$C/bin/tempo_bench
-unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS TEMPO_EAGER_LOOPS OMP_THREAD_LIMIT
-run() {
-  local name=$1; shift
-  echo "== $name ($(date -u +%T))"
-  timeout --signal=INT 60 "$TB" "$@" --benchmark_out="$W/$name.json" --benchmark_out_format=json > "$W/$name.txt" 2>&1
-  echo "rc=$?"
-}
+. "$(dirname "$0")/bench_env.sh" loops "${1:-}"
 args=(--mandel_size=2048 --mandel_iters=1000 --matmul_n=2048 --benchmark_min_time=0.2
       --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=false)
 run loops16 --threads=16 --benchmark_filter='^(mandelbrot|matmul)/(tempo|tbb|omp)' --benchmark_repetitions=5 "${args[@]}"

@@ -5,19 +5,8 @@
 # About 3 minutes.   bash scripts/device/promotion.sh [CARRY]   (default .carry/dev)
 # Results: $OUT/promotion.tgz (Google Benchmark JSON and logs per setting).
 set -u
-C=$(cd "${1:-$PWD/.carry/dev}" && pwd)
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-W=/tmp/tempo-promotion; rm -rf "$W"; mkdir -p "$W"
-export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-TB=$C/bin/tempo_bench
-unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS TEMPO_AGED_PROMOTION TEMPO_EAGER_LOOPS OMP_THREAD_LIMIT
+. "$(dirname "$0")/bench_env.sh" promotion "${1:-}"
 mix=(--benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=false)
-run() {
-  local name=$1; shift
-  echo "== $name ($(date -u +%T))"
-  timeout --signal=INT 60 "$TB" "$@" --benchmark_out="$W/$name.json" --benchmark_out_format=json > "$W/$name.txt" 2>&1
-  echo "rc=$?"
-}
 for setting in default idle aged idle_aged; do
   case $setting in
     default) env=() ;;
