@@ -88,7 +88,6 @@ struct Arena2Task {
   template <class F, class R> struct Job { std::uintptr_t vt; F fn; R result; void* shared[3]; };
   template <class F, class R> static void run(void*) {}
   template <class F, class R> static constexpr VT vt{&run<F, R>, sizeof(Job<F, R>)};
-  template <class FA, class FB> [[gnu::noinline]] auto join_unforked(FA& fa, FB& fb) { auto a = fa(*this); auto b = fb(*this); return std::pair(a, b); }
   template <class FA, class FB> [[gnu::always_inline]] inline auto join(FA&& fa, FB&& fb) {
     using FBv = std::remove_cvref_t<FB>;
     using R = decltype(fb(*this));
@@ -154,8 +153,6 @@ int main() {
   const int reps = 2000;
   static FrameTask<0> f0; static FrameTask<1> f1; static ArenaTask ar; static Arena2Task a2; SerialTask st;
   auto tree = [&](auto& task, auto fn) { return [&task, fn, root, reps] { std::int64_t acc = 0; for (int r = 0; r < reps; ++r) { const Node* n = root; asm volatile("" : "+r"(n)); acc += fn(task, n); } if (acc != (std::int64_t)1023 * 1022 / 2 * reps) std::abort(); }; };
-  std::vector<std::pair<const char*, std::function<void()>>> cases;
-  (void)cases;
   struct C { const char* name; double units; std::vector<std::function<void()>> fs; };
   std::vector<C> cs;
   cs.push_back({"tree byval", 1023.0 * reps, {tree(st, sum_byval<SerialTask>), tree(f0, sum_byval<FrameTask<0>>), tree(f1, sum_byval<FrameTask<1>>), tree(ar, sum_byval<ArenaTask>), tree(a2, sum_byval<Arena2Task>)}});
