@@ -41,7 +41,19 @@ struct Case {
   std::string name;
   std::string base;
   std::vector<double> ratios, tempo_ns, base_ns;  // ns per unit
+  // What the scheduler did per tempo run (warm-up included): why a ratio moves
+  // with the thread count.
+  double promoted = 0, stolen = 0, sleeps = 0, heartbeats = 0;
 };
+
+// Stats deltas of `pool` over `runs` tempo runs, into c.
+void add_stats(Case& c, const tempo::Stats& before, const tempo::Stats& after, int runs) {
+  const auto per = [runs](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / runs; };
+  c.promoted = per(before.promoted, after.promoted);
+  c.stolen = per(before.stolen, after.stolen);
+  c.sleeps = per(before.sleeps, after.sleeps);
+  c.heartbeats = per(before.heartbeats, after.heartbeats);
+}
 
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
@@ -112,8 +124,11 @@ Case tree_case(const std::string& name, tempo::ThreadPool& pool, const tb::tree:
     }
     if (acc != want) fail(name + ": wrong sum on the baseline");
   };
-  return paired(name, against_plain ? "serial" : "serial_task", pairs, static_cast<double>(tr.size() * reps),
-                tempo_run, base_run);
+  const tempo::Stats before = pool.stats();
+  Case c = paired(name, against_plain ? "serial" : "serial_task", pairs, static_cast<double>(tr.size() * reps),
+                  tempo_run, base_run);
+  add_stats(c, before, pool.stats(), pairs + 1);
+  return c;
 }
 
 std::int64_t plain_sum(const Node* n) {
@@ -123,6 +138,17 @@ std::int64_t plain_sum(const Node* n) {
   return r;
 }
 std::uint64_t plain_fib(int n) { return n < 2 ? static_cast<std::uint64_t>(n) : plain_fib(n - 1) + plain_fib(n - 2); }
+
+// Every pair's ratio in run order: a drift or a two-mode distribution shows here.
+std::string join_ratios(const std::vector<double>& v) {
+  std::string s;
+  char buf[32];
+  for (double r : v) {
+    std::snprintf(buf, sizeof buf, "%s%.3f", s.empty() ? "" : ", ", r);
+    s += buf;
+  }
+  return s;
+}
 
 std::vector<std::size_t> parse_list(const char* s) {
   std::vector<std::size_t> v;
@@ -182,8 +208,10 @@ int main(int argc, char** argv) {
         volatile int m = n;
         if (plain_fib(m) != want) fail("fib: wrong value on the baseline");
       };
+      const tempo::Stats before = pool.stats();
       cases.push_back(paired(std::string("fib/") + (shape == 0 ? "byval" : "byref") + "/threads:1", "serial", pairs,
                              tb::fib::calls(n), tempo_run, base_run));
+      add_stats(cases.back(), before, pool.stats(), pairs + 1);
     }
   }
   if (big_nodes > 0) {
@@ -212,9 +240,12 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     std::printf("  {\"name\": \"%s\", \"baseline\": \"%s\", \"ratio_median\": %.4f, \"ratio_p10\": %.4f, "
-                "\"ratio_p90\": %.4f, \"tempo_ns_median\": %.4f, \"baseline_ns_median\": %.4f, \"samples\": %zu}%s\n",
+                "\"ratio_p90\": %.4f, \"tempo_ns_median\": %.4f, \"baseline_ns_median\": %.4f, \"samples\": %zu, "
+                "\"per_run\": {\"promoted\": %.1f, \"stolen\": %.1f, \"sleeps\": %.1f, \"heartbeats\": %.1f}, \"ratios\": [%s]}%s\n",
                 c.name.c_str(), c.base.c_str(), quantile(c.ratios, 0.5), quantile(c.ratios, 0.1),
                 quantile(c.ratios, 0.9), quantile(c.tempo_ns, 0.5), quantile(c.base_ns, 0.5), c.ratios.size(),
+                c.promoted, c.stolen, c.sleeps, c.heartbeats,
+                join_ratios(c.ratios).c_str(),
                 i + 1 < cases.size() ? "," : "");
   }
   std::printf(" ]\n}\n");

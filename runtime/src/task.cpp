@@ -62,7 +62,10 @@ void Task::share_oldest() {
   // that the next idle worker (or its owner's join) picks up; never a lost job.
   std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
   if (idle == 0) return;
-  if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return;
+  // Aging subsumes the eligibility gate (a fork shared at a heartbeat was
+  // already queued at the one before, so it is at least one interval old):
+  // with both, a run's first sharing came a heartbeat later than without.
+  if (!core_->aged_promotion() && core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return;
   // One job per idle worker, oldest first: a heartbeat feeds every idle
   // worker at once instead of one per beat (Spice), which matters when the
   // shared jobs turn out small (unbalanced trees) or at start-up.
