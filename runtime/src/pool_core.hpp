@@ -29,7 +29,8 @@ class PoolCore {
   void release_external(Task* t) noexcept;
   void enter_run() noexcept;
   void leave_run() noexcept;
-  // TEMPO_AGED_PROMOTION=1: share only forks queued at an earlier heartbeat.
+  // Share only forks queued at an earlier heartbeat (TEMPO_AGED_PROMOTION=0:
+  // the oldest ones, whatever their age).
   bool aged_promotion() const noexcept { return aged_promotion_; }
   // TEMPO_EAGER_LOOPS=0: heavy loop call sites wait for a heartbeat like the rest.
   bool eager_loops() const noexcept { return eager_loops_; }
@@ -43,7 +44,7 @@ class PoolCore {
   // Called by a worker about to sleep: brings the next heartbeat forward
   // (flags every task now) unless that was done less than a quarter heartbeat
   // ago, so idle workers get work without waiting a whole heartbeat, at a
-  // bounded rate. Off by default; TEMPO_IDLE_REQUESTS=1 turns it on.
+  // bounded rate. On by default; TEMPO_IDLE_REQUESTS=0 turns it off.
   void request_work() noexcept;
   void add_idle_locked(Task* t) noexcept;
   void remove_idle_locked(Task* t) noexcept;

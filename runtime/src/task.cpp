@@ -21,7 +21,7 @@ Task::Task(PoolCore& core, std::size_t index) noexcept : tail_(&head_), core_(&c
 }
 
 namespace {
-// Aged promotion (TEMPO_AGED_PROMOTION=1) marks a queued fork by setting the
+// Aged promotion (the default; TEMPO_AGED_PROMOTION=0 turns it off) marks a queued fork by setting the
 // low bit of its `execute` pointer (run_promoted is at least 2-aligned). Every
 // fork's constructor stores `execute`, so a new fork at a reused address never
 // inherits a mark; only the owner reads or writes the bit, and promotion

@@ -74,8 +74,11 @@ PoolCore::PoolCore(std::size_t threads, std::chrono::nanoseconds heartbeat)
     : threads_(threads),
       heartbeat_(heartbeat),
       runs_needed_(threads > 1 ? 1 : 2),
-      idle_requests_(env_flag("TEMPO_IDLE_REQUESTS", false)),
-      aged_promotion_(env_flag("TEMPO_AGED_PROMOTION", false)),
+      // On together by default (docs/design.md, section 4, "Promotion
+      // defaults"): aging keeps work shorter than a heartbeat on its thread,
+      // idle requests hand longer work to a worker soon after it runs dry.
+      idle_requests_(env_flag("TEMPO_IDLE_REQUESTS", true)),
+      aged_promotion_(env_flag("TEMPO_AGED_PROMOTION", true)),
       eager_loops_(env_flag("TEMPO_EAGER_LOOPS", true)) {
   for (std::size_t i = 1; i < threads_; ++i) tasks_.push_back(std::unique_ptr<Task>(new Task(*this, i - 1)));
   workers_.reserve(threads_ - 1);

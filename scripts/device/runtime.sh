@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 W=/tmp/tempo-runtime; rm -rf "$W"; mkdir -p "$W"
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 TB=$C/bin/tempo_bench
-unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS OMP_THREAD_LIMIT
+unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS TEMPO_AGED_PROMOTION TEMPO_EAGER_LOOPS OMP_THREAD_LIMIT
 nproc > "$W/machine.txt"; (lscpu 2>/dev/null | head -20) >> "$W/machine.txt"
 
 # run NAME CAP_SECONDS BINARY ARGS...: one Google Benchmark run, JSON out.
@@ -56,27 +56,26 @@ if [[ -x $C/bin/rayon_bench ]]; then
 else
   echo "no rayon_bench carried: the Rayon UTS row is skipped"
 fi
-# The same small-tree, big-tree and UTS rows with aged promotion (only forks
-# queued at an earlier heartbeat are shared; off by default): does it flatten
-# the small tree without slowing the big tree and UTS?
-TEMPO_AGED_PROMOTION=1 run tree1023_aged 20 "$TB" --threads=1,2,4,8,16 --tree_nodes=1023 --tree_nodes_per_iter=2000000 \
-  "$tree" --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
-TEMPO_AGED_PROMOTION=1 run tree100m_aged 25 "$TB" --threads=16 --tree_nodes=100000000 \
+# The same small-tree, big-tree and UTS rows with aging and idle requests off
+# (the defaults before 2026-12-02's fifth session), for comparison.
+TEMPO_AGED_PROMOTION=0 TEMPO_IDLE_REQUESTS=0 run tree1023_old 20 "$TB" --threads=1,2,4,8,16 --tree_nodes=1023 \
+  --tree_nodes_per_iter=2000000 "$tree" --benchmark_repetitions=5 --benchmark_min_time=0.1 "${mix[@]}"
+TEMPO_AGED_PROMOTION=0 TEMPO_IDLE_REQUESTS=0 run tree100m_old 25 "$TB" --threads=16 --tree_nodes=100000000 \
   --benchmark_filter='^tree_sum/(serial|tempo|tempo_byref)/' --benchmark_repetitions=3 --benchmark_min_time=0.01
-TEMPO_AGED_PROMOTION=1 run uts_aged 15 "$TB" --threads=16 --uts=T3 --benchmark_filter='^uts_T3/tempo/' \
-  --benchmark_repetitions=3 --benchmark_min_time=0.1
+TEMPO_AGED_PROMOTION=0 TEMPO_IDLE_REQUESTS=0 run uts_old 15 "$TB" --threads=16 --uts=T3 \
+  --benchmark_filter='^uts_T3/tempo/' --benchmark_repetitions=3 --benchmark_min_time=0.1
 # 6. Idle pool: CPU time of 16 sleeping workers (target <= 0.1% of a core).
 [[ -x $C/bin/tempo_idle_cpu ]] && "$C/bin/tempo_idle_cpu" 16 5 > "$W/idle_cpu.json" && cat "$W/idle_cpu.json"
 
 # 7. The same targets as paired ratios (tempo_overhead: each sample times tempo
 # and the SerialTask code back to back, so the host's speed drifts cancel), by
-# default and with idle requests plus aged promotion.
+# default and with aging and idle requests off.
 if [[ -x $C/bin/tempo_overhead ]]; then
   echo "== overhead ($(date -u +%T))"
   timeout 150 "$C/bin/tempo_overhead" --threads=1,2,4,8,16 --pairs=21 > "$W/overhead.json" 2> "$W/overhead.err"
   echo "rc=$?"; cp "$W/overhead.json" "$OUT/"
-  TEMPO_IDLE_REQUESTS=1 TEMPO_AGED_PROMOTION=1 timeout 60 "$C/bin/tempo_overhead" --threads=1,2,4,8,16 --pairs=21 \
-    --big_nodes=0 > "$W/overhead_idle_aged.json" 2>> "$W/overhead.err"
+  TEMPO_IDLE_REQUESTS=0 TEMPO_AGED_PROMOTION=0 timeout 60 "$C/bin/tempo_overhead" --threads=1,2,4,8,16 --pairs=21 \
+    --big_nodes=0 > "$W/overhead_old.json" 2>> "$W/overhead.err"
   echo "rc=$?"
 fi
 

@@ -100,26 +100,28 @@ def main(d):
         tempo = t.get(f"{w}/tempo/threads:16")
         out[f"{w}_16threads_vs_best"] = {"target": "<= 1.02",
                                         "ratio": round(tempo / min(base), 4) if base and tempo else None}
-    # The same rows with TEMPO_AGED_PROMOTION=1 (tempo rows only; baselines
-    # come from the same run where present, else from the default run above).
-    t = load(d / "tree1023_aged.json")
+    # The same rows with aging and idle requests off (TEMPO_AGED_PROMOTION=0
+    # TEMPO_IDLE_REQUESTS=0, the defaults before 2026-12-02's fifth session;
+    # tempo rows only; baselines come from the same run where present, else
+    # from the default run above).
+    t = load(d / "tree1023_old.json")
     n = "nodes:1023"
-    out["aged_tree1023_vs_serial_task"] = {k: {
+    out["old_promotion_tree1023_vs_serial_task"] = {k: {
         "byval": ratio(t, f"tree_sum/tempo/{n}/threads:{k}", f"tree_sum/serial_task/{n}"),
         "byref": ratio(t, f"tree_sum/tempo_byref/{n}/threads:{k}", f"tree_sum/serial_task_byref/{n}"),
     } for k in (1, 2, 4, 8, 16)}
-    t = load(d / "tree100m_aged.json")
+    t = load(d / "tree100m_old.json")
     n = "nodes:100000000"
-    out["aged_tree100m_16threads_speedup_vs_serial"] = {
+    out["old_promotion_tree100m_16threads_speedup_vs_serial"] = {
         v: (round(t[f"tree_sum/serial/{n}"] / t[f"tree_sum/{v}/{n}/threads:16"], 2)
             if f"tree_sum/serial/{n}" in t and f"tree_sum/{v}/{n}/threads:16" in t else None)
         for v in ("tempo", "tempo_byref")}
-    t_aged = load(d / "uts_aged.json")
+    t_aged = load(d / "uts_old.json")
     t = load(d / "uts.json")
     if "uts_T3/tempo/threads:16" in t_aged and "uts_T3/serial" in t:
-        out["aged_uts_T3_16threads"] = {
+        out["old_promotion_uts_T3_16threads"] = {
             "tempo_speedup": round(t["uts_T3/serial"] / t_aged["uts_T3/tempo/threads:16"], 2),
-            "tempo_ns_per_node": load(d / "uts_aged.json", "ns_per_node").get("uts_T3/tempo/threads:16")}
+            "tempo_ns_per_node": load(d / "uts_old.json", "ns_per_node").get("uts_T3/tempo/threads:16")}
     idle = d / "idle_cpu.json"
     if idle.exists():
         out["idle_pool_percent_of_a_core"] = {"target": "<= 0.1", "value": json.loads(idle.read_text()).get("percent_of_a_core")}

@@ -81,10 +81,16 @@ TEST_CASE("nested joins with random fan-out and random work", "[stress]") {
   }
 }
 
-TEST_CASE("aged promotion (TEMPO_AGED_PROMOTION=1): exact results, big work still shared", "[stress]") {
-  ::setenv("TEMPO_AGED_PROMOTION", "1", 1);
+TEST_CASE("every promotion setting (aged or not, idle requests or not): exact results, big work still shared",
+          "[stress]") {
+  const char* aged = GENERATE("0", "1");
+  const char* idle = GENERATE("0", "1");
+  INFO("TEMPO_AGED_PROMOTION=" << aged << " TEMPO_IDLE_REQUESTS=" << idle);
+  ::setenv("TEMPO_AGED_PROMOTION", aged, 1);
+  ::setenv("TEMPO_IDLE_REQUESTS", idle, 1);
   tempo::ThreadPool pool(test::opts(4, 10us));
   ::unsetenv("TEMPO_AGED_PROMOTION");
+  ::unsetenv("TEMPO_IDLE_REQUESTS");
   std::mt19937_64 rng(77);
   for (double skew : {0.5, 0.9}) {
     std::vector<test::Node> nodes;
@@ -93,7 +99,7 @@ TEST_CASE("aged promotion (TEMPO_AGED_PROMOTION=1): exact results, big work stil
     for (int rep = 0; rep < 5; ++rep)
       REQUIRE(pool.run([&](tempo::Task& t) { return test::tempo_sum(t, root); }) == test::serial_sum(root));
   }
-  // Loops split at once (their pieces are not aged), reductions stay exact.
+  // Loops split at once (their pieces are never aged), every index runs once.
   std::vector<std::uint8_t> seen(1 << 18, 0);
   pool.parallel_for(0, seen.size(), [&](std::size_t i) { seen[i] += 1; });
   REQUIRE(std::count(seen.begin(), seen.end(), 1) == static_cast<std::ptrdiff_t>(seen.size()));

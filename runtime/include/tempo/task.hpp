@@ -106,8 +106,8 @@ class alignas(64) Task {
   // them), else 0.
   std::size_t loop_heartbeat();
   // Cold: hands the oldest queued forks to idle workers, one each, if any are
-  // idle (with TEMPO_AGED_PROMOTION=1: only forks already queued at an earlier
-  // heartbeat).
+  // idle: only forks already queued at an earlier heartbeat (any queued fork
+  // with TEMPO_AGED_PROMOTION=0).
   void share_oldest();
   // Cold: the same at once, whatever their age (a loop's split pieces).
   void share_now();
