@@ -49,11 +49,18 @@ std::size_t Task::loop_heartbeat() {
   heartbeats_.bump();
   const std::size_t idle = core_->idle_count_.load(std::memory_order_relaxed);
   if (idle == 0) return 0;
-  if (core_->beats_.load(std::memory_order_relaxed) < eligible_beat_) return 0;
+  const std::uint64_t beat = core_->beats_.load(std::memory_order_relaxed);
+  if (beat < eligible_beat_) return 0;
   if (tail_ != &head_) {  // older forks hold more work: give those first
     share_oldest();
     return 0;
   }
+  // A loop splits at most once per heartbeat on each worker. Idle requests
+  // flag tasks between heartbeats too; those only promote forks (above), or
+  // the end of a short loop became a storm of ever smaller pieces, one split
+  // and one wake-up for every worker that ran dry.
+  if (beat == loop_beat_) return 0;
+  loop_beat_ = beat;
   return idle;
 }
 

@@ -141,6 +141,7 @@ class alignas(64) Task {
   std::size_t index_;
   std::thread::id owner_thread_{};
   std::uint64_t eligible_beat_ = 0;  // no promotion before the pool's beat count reaches this
+  std::uint64_t loop_beat_ = 0;      // the beat at which a loop on this task last split
   Task* outer_ = nullptr;            // the task this thread ran before entering this one
 
   // Wake-up word: bumped by whoever wants this worker to look again (new shared
