@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.hpp"
 #include "../common/serial_task.hpp"
 #include "../workloads/fib/fib.hpp"
 #include "../workloads/fib/shapes.hpp"
@@ -34,6 +35,9 @@
 #include "../workloads/tree_sum/tree.hpp"
 
 namespace {
+using tb::cli::fail;
+using tb::cli::parse_num;
+using tb::cli::quantile;
 using tb::tree::Node;
 using Clock = std::chrono::steady_clock;
 
@@ -55,24 +59,11 @@ void add_stats(Case& c, const tempo::Stats& before, const tempo::Stats& after, i
   c.heartbeats = per(before.heartbeats, after.heartbeats);
 }
 
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
 template <class F>
 double time_ns(F&& f) {
   const auto t0 = Clock::now();
   f();
   return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
-}
-
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "tempo_overhead: %s\n", what.c_str());
-  std::exit(1);
 }
 
 // pairs x (tempo, base), alternating which runs first; units per sample.
@@ -162,15 +153,10 @@ std::vector<std::size_t> parse_list(const char* s) {
   }
   return v;
 }
-long parse_num(const char* s, long lo, long hi, const char* what) {
-  char* end;
-  const long x = std::strtol(s, &end, 10);
-  if (end == s || *end != '\0' || x < lo || x > hi) fail(std::string("bad ") + what + " '" + s + "'");
-  return x;
-}
 }  // namespace
 
 int main(int argc, char** argv) {
+  tb::cli::program = "tempo_overhead";
   std::vector<std::size_t> threads{1, 2, 4, 8, 16};
   int pairs = 21, fib_n = 30;
   std::size_t big_nodes = 100'000'000;

@@ -34,26 +34,17 @@
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
 #include "../common/runners.hpp"
 #include "../workloads/mandelbrot/mandelbrot.hpp"
 #include "../workloads/matmul/matmul.hpp"
 #include "../workloads/uts/uts.hpp"
 
 namespace {
+using tb::cli::fail;
+using tb::cli::parse_num;
+using tb::cli::quantile;
 using Clock = std::chrono::steady_clock;
-
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "tempo_paired: %s\n", what.c_str());
-  std::exit(1);
-}
-
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(pos);
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
 
 struct Runner {
   std::string name;
@@ -201,16 +192,10 @@ Case uts(tempo::ThreadPool& pool, tb::TbbEnv& tbb_env, const std::string& tree) 
   }, {}});
   return c;
 }
-
-long parse_num(const char* s, long lo, long hi, const char* what) {
-  char* end;
-  const long x = std::strtol(s, &end, 10);
-  if (end == s || *end != '\0' || x < lo || x > hi) fail(std::string("bad ") + what + " '" + s + "'");
-  return x;
-}
 }  // namespace
 
 int main(int argc, char** argv) {
+  tb::cli::program = "tempo_paired";
   int threads = 16, rounds = 21, mandel_size = 2048, mandel_iters = 1000, matmul_n = 2048, pause_ms = 20;
   std::string uts_tree = "T3", cases = "mandelbrot,matmul,uts";
   for (int i = 1; i < argc; ++i) {

@@ -21,11 +21,11 @@ Task::Task(PoolCore& core, std::size_t index) noexcept : tail_(&head_), core_(&c
 }
 
 namespace {
-// Aged promotion (the default; TEMPO_AGED_PROMOTION=0 turns it off) marks a queued fork by setting the
-// low bit of its `execute` pointer (run_promoted is at least 2-aligned). Every
-// fork's constructor stores `execute`, so a new fork at a reused address never
-// inherits a mark; only the owner reads or writes the bit, and promotion
-// clears it before the job is published.
+// Aged promotion (the default; TEMPO_AGED_PROMOTION=0 turns it off) marks a
+// queued fork by setting the low bit of its `execute` pointer (run_promoted is
+// at least 2-aligned). Every fork's constructor stores `execute`, so a new
+// fork at a reused address never inherits a mark; only the owner reads or
+// writes the bit, and promotion clears it before the job is published.
 using Exec = void (*)(JobBase*, Task&) noexcept;
 bool aged(const JobBase* j) noexcept { return (reinterpret_cast<std::uintptr_t>(j->execute) & 1u) != 0; }
 void set_aged(JobBase* j) noexcept {
