@@ -47,6 +47,9 @@ class PoolCore {
   // bounded rate. On by default; TEMPO_IDLE_REQUESTS=0 turns it off.
   void request_work() noexcept;
   void add_idle_locked(Task* t) noexcept;
+  // Called by a worker after add_idle_locked, outside mutex_: wakes the
+  // heartbeat thread if it parked because nobody was idle.
+  void note_idle() noexcept;
   void remove_idle_locked(Task* t) noexcept;
   Task* pop_idle_locked() noexcept;
 
@@ -82,6 +85,9 @@ class PoolCore {
   std::condition_variable hb_cv_;
   std::atomic<std::size_t> active_runs_{0};  // seq_cst, paired with hb_parked_
   std::atomic<bool> hb_parked_{false};       // seq_cst, paired with active_runs_
+  // True while the heartbeat thread sleeps because nobody is idle; seq_cst,
+  // paired with idle_count_ (add_idle_locked, note_idle).
+  std::atomic<bool> hb_awaits_idle_{false};
   const bool idle_requests_;
   const bool aged_promotion_;
   const bool eager_loops_;

@@ -220,6 +220,7 @@ void Task::wait_until(Done done) {
     lock.unlock();
     detail::chaos();
     if (!done()) {
+      core.note_idle();
       core.request_work();
       sleep_on_wake(seen);
     }

@@ -204,8 +204,10 @@ void PoolCore::add_idle_locked(Task* t) noexcept {
   if (idle_head_) idle_head_->idle_prev_ = t;
   idle_head_ = t;
   t->idle_listed_ = true;
-  // relaxed: a hint for the heartbeat thread and for promote(); the list is the truth.
-  idle_count_.fetch_add(1, std::memory_order_relaxed);
+  // seq_cst: the increment pairs with heartbeat_main's idle parking (its
+  // predicate reads the count after storing hb_awaits_idle_; note_idle reads
+  // hb_awaits_idle_ after this). Elsewhere the count is a hint; the list is the truth.
+  idle_count_.fetch_add(1);
 }
 
 void PoolCore::remove_idle_locked(Task* t) noexcept {
@@ -230,14 +232,34 @@ void PoolCore::worker_main(Task* t) {
 
 void PoolCore::heartbeat_main() {
   std::unique_lock lock(hb_mutex_);
+  auto next_beat = std::chrono::steady_clock::now() + heartbeat_;
   while (!stopping_.load()) {
     if (active_runs_.load() < runs_needed_) {
       hb_parked_.store(true);
       hb_cv_.wait(lock, [&] { return active_runs_.load() >= runs_needed_ || stopping_.load(); });
       hb_parked_.store(false);
+      next_beat = std::chrono::steady_clock::now() + heartbeat_;
       continue;
     }
-    if (hb_cv_.wait_for(lock, heartbeat_, [this] { return stopping_.load(); })) break;
+    // Nobody idle: a beat could hand work to nobody, and on a machine with
+    // no spare core its wake-up only preempts a worker (design.md, section 4,
+    // "Heartbeat parking"). Sleep until a worker joins the idle list
+    // (note_idle). The beat count stands still meanwhile; the first beat after
+    // waking comes at once if a whole interval has passed since the last one.
+    // seq_cst: the hb_awaits_idle_ store / idle_count_ load pair with
+    // add_idle_locked's increment and note_idle's hb_awaits_idle_ load.
+    // enter_run's wake-up is not needed here: a run that ends is seen by the
+    // predicate when the next worker goes idle, or by the next park.
+    if (idle_count_.load() == 0) {
+      hb_awaits_idle_.store(true);
+      hb_cv_.wait(lock, [&] {
+        return idle_count_.load() != 0 || active_runs_.load() < runs_needed_ || stopping_.load();
+      });
+      hb_awaits_idle_.store(false);
+      continue;
+    }
+    if (hb_cv_.wait_until(lock, next_beat, [this] { return stopping_.load(); })) break;
+    next_beat = std::chrono::steady_clock::now() + heartbeat_;
     // relaxed: single writer; readers only compare against it to delay promotion.
     beats_.store(beats_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (idle_count_.load(std::memory_order_relaxed) == 0) continue;  // nobody to hand work to
@@ -250,6 +272,16 @@ void PoolCore::heartbeat_main() {
       for (auto& t : tasks_) t->heartbeat_.store(true, std::memory_order_relaxed);
     }
     lock.lock();
+  }
+}
+
+void PoolCore::note_idle() noexcept {
+  // seq_cst: pairs with heartbeat_main's idle parking (see there). A parked
+  // heartbeat thread is woken under hb_mutex_, so the wake-up cannot fall
+  // between its predicate check and its wait.
+  if (hb_awaits_idle_.load()) {
+    std::lock_guard lock(hb_mutex_);
+    hb_cv_.notify_one();
   }
 }
 
