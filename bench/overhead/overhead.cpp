@@ -19,12 +19,14 @@
 #include <tempo/tempo.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "cli.hpp"
@@ -59,16 +61,22 @@ void add_stats(Case& c, const tempo::Stats& before, const tempo::Stats& after, i
   c.heartbeats = per(before.heartbeats, after.heartbeats);
 }
 
+// A run's time: f's own report if it returns one (ns; it leaves set-up out),
+// else the wall time around it.
 template <class F>
-double time_ns(F&& f) {
-  const auto t0 = Clock::now();
-  f();
-  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+double time_ns(F& f) {
+  if constexpr (std::is_same_v<decltype(f()), double>) {
+    return f();
+  } else {
+    const auto t0 = Clock::now();
+    f();
+    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  }
 }
 
 // pairs x (tempo, base), alternating which runs first; units per sample.
-Case paired(std::string name, std::string base, int pairs, double units, const std::function<void()>& tempo_run,
-            const std::function<void()>& base_run) {
+template <class TempoRun, class BaseRun>
+Case paired(std::string name, std::string base, int pairs, double units, TempoRun tempo_run, BaseRun base_run) {
   Case c{std::move(name), std::move(base), {}, {}, {}};
   tempo_run();  // warm-up: pages, caches, the pool's threads
   base_run();
@@ -129,6 +137,46 @@ std::int64_t plain_sum(const Node* n) {
   return r;
 }
 std::uint64_t plain_fib(int n) { return n < 2 ? static_cast<std::uint64_t>(n) : plain_fib(n - 1) + plain_fib(n - 2); }
+
+// The machine's ceiling for the 16-thread tree: the tree cut at depth
+// ceil(log2(k)) into 2^d subtrees, dealt round-robin to k threads made before
+// the clock starts (and released by one futex wake), each summing its share by
+// plain recursion; the nodes above the cut are summed on thread 0. No runtime,
+// no fork, perfect balance: what any scheduler's speed-up is bounded by on this
+// host (core clocks under load, memory bandwidth, shared caches).
+std::int64_t static_split_sum(const Node* root, std::size_t k, double& last_ns) {
+  std::vector<const Node*> cut{root};
+  std::int64_t above = 0;
+  while (cut.size() < k) {
+    std::vector<const Node*> next;
+    for (const Node* n : cut) {
+      above += n->value;
+      if (n->left) next.push_back(n->left);
+      if (n->right) next.push_back(n->right);
+    }
+    if (next.empty()) break;
+    cut = std::move(next);
+  }
+  std::vector<std::int64_t> part(k * 8, 0);  // one cache line apart
+  std::atomic<bool> go{false};
+  std::vector<std::thread> threads;
+  threads.reserve(k);
+  for (std::size_t i = 0; i < k; ++i)
+    threads.emplace_back([&, i] {
+      go.wait(false, std::memory_order_acquire);
+      std::int64_t s = 0;
+      for (std::size_t j = i; j < cut.size(); j += k) s += plain_sum(cut[j]);
+      part[i * 8] = s;
+    });
+  std::int64_t total = above;
+  const auto t0 = Clock::now();
+  go.store(true, std::memory_order_release);
+  go.notify_all();
+  for (auto& th : threads) th.join();
+  for (std::size_t i = 0; i < k; ++i) total += part[i * 8];
+  last_ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  return total;
+}
 
 // Every pair's ratio in run order: a drift or a two-mode distribution shows here.
 std::string join_ratios(const std::vector<double>& v) {
@@ -219,6 +267,23 @@ int main(int argc, char** argv) {
                                                                           big_pairs, true, plain_sum));
       cases.push_back(tree_case<tb::tree::sum_byref, tb::tree::sum_byref>(nn + "/byref" + tk, pool, big, 1,
                                                                           big_pairs, true, plain_sum));
+    }
+    if (top > 1) {
+      // The machine's ceiling beside tempo's speed-up (static_split_sum).
+      const Node* root = big.root();
+      const std::int64_t want = big.expected_sum();
+      auto split_run = [&]() -> double {
+        double ns = 0;
+        if (static_split_sum(root, top, ns) != want) fail("static split: wrong sum");
+        return ns;
+      };
+      auto plain_run = [&] {
+        const Node* n = root;
+        asm volatile("" : "+r"(n));
+        if (plain_sum(n) != want) fail("plain serial: wrong sum");
+      };
+      cases.push_back(paired(nn + "/static_split/threads:" + std::to_string(top), "serial", big_pairs,
+                             static_cast<double>(big.size()), split_run, plain_run));
     }
   }
   std::printf("{\n \"what\": \"tempo time / baseline time, paired samples (median, p10, p90); ns per node or call\",\n");
