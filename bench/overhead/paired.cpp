@@ -61,6 +61,8 @@ struct Case {
   std::string name;
   std::vector<Runner> runners;  // runners[0] is tempo
   std::vector<double> ratios;   // tempo / best other, per round
+  // What tempo's scheduler did per run, warm-up included (pool.stats() deltas).
+  double promoted = 0, stolen = 0, sleeps = 0, heartbeats = 0;
 };
 
 void run_rounds(Case& c, int rounds, int pause_ms) {
@@ -226,7 +228,16 @@ int main(int argc, char** argv) {
   if (wanted("mandelbrot")) done.push_back(mandelbrot(pool, tbb_env, threads, mandel_size, mandel_iters));
   if (wanted("matmul")) done.push_back(matmul(pool, tbb_env, threads, matmul_n));
   if (wanted("uts")) done.push_back(uts(pool, tbb_env, uts_tree));
-  for (auto& c : done) run_rounds(c, rounds, pause_ms);
+  for (auto& c : done) {
+    const tempo::Stats before = pool.stats();
+    run_rounds(c, rounds, pause_ms);
+    const tempo::Stats after = pool.stats();
+    const auto per = [rounds](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / (rounds + 1); };
+    c.promoted = per(before.promoted, after.promoted);
+    c.stolen = per(before.stolen, after.stolen);
+    c.sleeps = per(before.sleeps, after.sleeps);
+    c.heartbeats = per(before.heartbeats, after.heartbeats);
+  }
 
   std::printf("{\n \"what\": \"ratio_*: tempo time / the best other runtime's time in the same round (median, p10, p90); "
               "vs_best_runtime: tempo time / the time of the runtime with the best median, in the same round; "
@@ -243,6 +254,8 @@ int main(int argc, char** argv) {
                 c.name.c_str(), quantile(c.ratios, 0.5), quantile(c.ratios, 0.1), quantile(c.ratios, 0.9));
     std::printf("   \"best_runtime\": \"%s\", \"vs_best_runtime\": {\"median\": %.4f, \"p10\": %.4f, \"p90\": %.4f},\n",
                 c.runners[best].name.c_str(), quantile(vs_best, 0.5), quantile(vs_best, 0.1), quantile(vs_best, 0.9));
+    std::printf("   \"tempo_per_run\": {\"promoted\": %.1f, \"stolen\": %.1f, \"sleeps\": %.1f, \"heartbeats\": %.1f},\n",
+                c.promoted, c.stolen, c.sleeps, c.heartbeats);
     std::printf("   \"ms_median\": {");
     for (std::size_t k = 0; k < c.runners.size(); ++k)
       std::printf("%s\"%s\": %.3f", k ? ", " : "", c.runners[k].name.c_str(), quantile(c.runners[k].ms, 0.5));
