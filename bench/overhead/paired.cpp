@@ -19,7 +19,11 @@
 //  - matmul: one parallel_for over 16-row blocks, grain 1 (oneTBB auto;
 //    libgomp schedule(dynamic, 1));
 //  - uts: UTS T3 (or --uts=NAME), children split in halves with join (tempo)
-//    and one task_group per node (oneTBB); no libgomp row.
+//    and one task_group per node (oneTBB); no libgomp row. Two more rows in
+//    the same rounds: the serial walk (speedup_over_serial: each runtime's
+//    speed-up, the UTS target) and as many serial walks at once as
+//    there are threads (host_ceiling: what the busy cores give this code
+//    with no scheduler; above it no runtime's speed-up can go).
 //
 //   tempo_paired [--threads=16] [--rounds=21] [--mandel_size=2048] [--mandel_iters=1000]
 //                [--matmul_n=2048] [--uts=T3] [--pause_ms=20] [--cases=mandelbrot,matmul,uts]
@@ -55,6 +59,11 @@ struct Runner {
   std::string name;
   std::function<void()> run;  // one timed run; checks its own result
   std::vector<double> ms;
+  bool serial = false;  // the one-thread code: a speed-up's denominator, not a rival
+  // > 1: `copies` serial walks at once on as many threads (serial is set too):
+  // copies x the serial time / this time is what the host's cores give this
+  // code when all are busy, with no scheduler at all (a speed-up's ceiling).
+  std::size_t copies = 1;
 };
 
 struct Case {
@@ -82,7 +91,10 @@ void run_rounds(Case& c, int rounds, int pause_ms) {
       pause();
     }
     for (std::size_t k = 0; k < n; ++k) c.runners[k].ms.push_back(t[k]);
-    c.ratios.push_back(t[0] / *std::min_element(t.begin() + 1, t.end()));
+    double best_other = 0;
+    for (std::size_t k = 1; k < n; ++k)
+      if (!c.runners[k].serial && (best_other == 0 || t[k] < best_other)) best_other = t[k];
+    c.ratios.push_back(t[0] / best_other);
   }
 }
 
@@ -173,6 +185,12 @@ Result uts_tempo(tempo::Task& t, const Params* p, Node n) {
   if (k > 0) r += uts_tempo_children(t, p, n, 0, k);
   return r;
 }
+Result uts_serial(const Params& p, const Node& n) {
+  const int k = tb::uts::num_children(p, n);
+  Result r = tb::uts::leaf_or_inner(n, k);
+  for (int i = 0; i < k; ++i) r += uts_serial(p, tb::uts::child(n, i));
+  return r;
+}
 Result uts_tbb(const Params& p, const Node& n) {
   const int k = tb::uts::num_children(p, n);
   Result r = tb::uts::leaf_or_inner(n, k);
@@ -185,7 +203,7 @@ Result uts_tbb(const Params& p, const Node& n) {
   return r;
 }
 
-Case uts(tempo::ThreadPool& pool, tb::TbbEnv& tbb_env, const std::string& tree) {
+Case uts(tempo::ThreadPool& pool, tb::TbbEnv& tbb_env, const std::string& tree, std::size_t copies) {
   const Params& p = tb::uts::params(tree);
   const Result& want = tb::uts::reference(p);
   Case c{"uts_" + tree, {}, {}};
@@ -197,6 +215,19 @@ Case uts(tempo::ThreadPool& pool, tb::TbbEnv& tbb_env, const std::string& tree) 
     const Result r = tbb_env.run([&p] { return uts_tbb(p, tb::uts::root(p)); });
     if (!(r == want)) fail("uts: wrong counts from oneTBB");
   }, {}});
+  // Each runtime's speed-up over the same tree walked serially, in the same
+  // rounds (the UTS target is a speed-up; Rayon's comes from rayon_bench).
+  c.runners.push_back({"serial", [&p, &want] {
+    if (!(uts_serial(p, tb::uts::root(p)) == want)) fail("uts: wrong counts from the serial walk");
+  }, {}, true});
+  c.runners.push_back({"serial_copies", [&p, &want, copies] {
+    std::vector<std::thread> walkers;
+    std::vector<char> ok(copies, 0);
+    for (std::size_t i = 0; i < copies; ++i)
+      walkers.emplace_back([&p, &want, &ok, i] { ok[i] = uts_serial(p, tb::uts::root(p)) == want; });
+    for (auto& w : walkers) w.join();
+    for (char o : ok) if (!o) fail("uts: wrong counts from a concurrent serial walk");
+  }, {}, true, copies});
   return c;
 }
 }  // namespace
@@ -227,7 +258,7 @@ int main(int argc, char** argv) {
   std::vector<Case> done;
   if (wanted("mandelbrot")) done.push_back(mandelbrot(pool, tbb_env, threads, mandel_size, mandel_iters));
   if (wanted("matmul")) done.push_back(matmul(pool, tbb_env, threads, matmul_n));
-  if (wanted("uts")) done.push_back(uts(pool, tbb_env, uts_tree));
+  if (wanted("uts")) done.push_back(uts(pool, tbb_env, uts_tree, static_cast<std::size_t>(threads)));
   for (auto& c : done) {
     const tempo::Stats before = pool.stats();
     run_rounds(c, rounds, pause_ms);
@@ -247,7 +278,7 @@ int main(int argc, char** argv) {
     const Case& c = done[i];
     std::size_t best = 1;  // the other runtime with the lowest median time
     for (std::size_t k = 2; k < c.runners.size(); ++k)
-      if (quantile(c.runners[k].ms, 0.5) < quantile(c.runners[best].ms, 0.5)) best = k;
+      if (!c.runners[k].serial && quantile(c.runners[k].ms, 0.5) < quantile(c.runners[best].ms, 0.5)) best = k;
     std::vector<double> vs_best;
     for (std::size_t r = 0; r < c.runners[0].ms.size(); ++r) vs_best.push_back(c.runners[0].ms[r] / c.runners[best].ms[r]);
     std::printf("  {\"name\": \"%s\", \"ratio_median\": %.4f, \"ratio_p10\": %.4f, \"ratio_p90\": %.4f,\n",
@@ -256,6 +287,26 @@ int main(int argc, char** argv) {
                 c.runners[best].name.c_str(), quantile(vs_best, 0.5), quantile(vs_best, 0.1), quantile(vs_best, 0.9));
     std::printf("   \"tempo_per_run\": {\"promoted\": %.1f, \"stolen\": %.1f, \"sleeps\": %.1f, \"heartbeats\": %.1f},\n",
                 c.promoted, c.stolen, c.sleeps, c.heartbeats);
+    // Per round: the serial time over each runtime's (and the concurrent
+    // copies' ceiling); the median of the rounds.
+    const auto per_round_median = [&c](std::size_t num, std::size_t den, double scale) {
+      std::vector<double> v;
+      for (std::size_t r = 0; r < c.runners[num].ms.size(); ++r) v.push_back(scale * c.runners[num].ms[r] / c.runners[den].ms[r]);
+      return quantile(v, 0.5);
+    };
+    for (std::size_t k = 0; k < c.runners.size(); ++k) {
+      if (!c.runners[k].serial || c.runners[k].copies != 1) continue;
+      std::printf("   \"speedup_over_serial\": {");
+      const char* sep = "";
+      for (std::size_t j = 0; j < c.runners.size(); ++j) {
+        const Runner& r = c.runners[j];
+        if (r.serial && r.copies == 1) continue;
+        const double scale = r.serial ? static_cast<double>(r.copies) : 1.0;
+        std::printf("%s\"%s\": %.2f", sep, r.serial ? "host_ceiling" : r.name.c_str(), per_round_median(k, j, scale));
+        sep = ", ";
+      }
+      std::printf("},\n");
+    }
     std::printf("   \"ms_median\": {");
     for (std::size_t k = 0; k < c.runners.size(); ++k)
       std::printf("%s\"%s\": %.3f", k ? ", " : "", c.runners[k].name.c_str(), quantile(c.runners[k].ms, 0.5));
