@@ -1,11 +1,13 @@
 // What tempo_overhead and tempo_paired share: the error exit, number
-// arguments and quantiles of paired samples.
+// arguments, quantiles of paired samples and tempo's scheduler counts per run.
 #pragma once
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <tempo/options.hpp>
 
 namespace tb::cli {
 
@@ -32,6 +34,17 @@ inline double quantile(std::vector<double> v, double q) {
   const auto lo = static_cast<std::size_t>(pos);
   const std::size_t hi = std::min(lo + 1, v.size() - 1);
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+// What tempo's scheduler did per run: pool.stats() deltas over `runs` runs
+// (why a ratio moves with the thread count or a setting).
+struct PerRun {
+  double promoted = 0, stolen = 0, sleeps = 0, heartbeats = 0;
+};
+inline PerRun per_run(const tempo::Stats& before, const tempo::Stats& after, int runs) {
+  const auto per = [runs](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / runs; };
+  return {per(before.promoted, after.promoted), per(before.stolen, after.stolen), per(before.sleeps, after.sleeps),
+          per(before.heartbeats, after.heartbeats)};
 }
 
 }  // namespace tb::cli

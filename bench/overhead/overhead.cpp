@@ -47,19 +47,8 @@ struct Case {
   std::string name;
   std::string base;
   std::vector<double> ratios, tempo_ns, base_ns;  // ns per unit
-  // What the scheduler did per tempo run (warm-up included): why a ratio moves
-  // with the thread count.
-  double promoted = 0, stolen = 0, sleeps = 0, heartbeats = 0;
+  tb::cli::PerRun per_run;  // tempo runs, warm-up included
 };
-
-// Stats deltas of `pool` over `runs` tempo runs, into c.
-void add_stats(Case& c, const tempo::Stats& before, const tempo::Stats& after, int runs) {
-  const auto per = [runs](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / runs; };
-  c.promoted = per(before.promoted, after.promoted);
-  c.stolen = per(before.stolen, after.stolen);
-  c.sleeps = per(before.sleeps, after.sleeps);
-  c.heartbeats = per(before.heartbeats, after.heartbeats);
-}
 
 // A run's time: f's own report if it returns one (ns; it leaves set-up out),
 // else the wall time around it.
@@ -126,7 +115,7 @@ Case tree_case(const std::string& name, tempo::ThreadPool& pool, const tb::tree:
   const tempo::Stats before = pool.stats();
   Case c = paired(name, against_plain ? "serial" : "serial_task", pairs, static_cast<double>(tr.size() * reps),
                   tempo_run, base_run);
-  add_stats(c, before, pool.stats(), pairs + 1);
+  c.per_run = tb::cli::per_run(before, pool.stats(), pairs + 1);
   return c;
 }
 
@@ -253,7 +242,7 @@ int main(int argc, char** argv) {
       const tempo::Stats before = pool.stats();
       cases.push_back(paired(std::string("fib/") + (shape == 0 ? "byval" : "byref") + "/threads:1", "serial", pairs,
                              tb::fib::calls(n), tempo_run, base_run));
-      add_stats(cases.back(), before, pool.stats(), pairs + 1);
+      cases.back().per_run = tb::cli::per_run(before, pool.stats(), pairs + 1);
     }
   }
   if (big_nodes > 0) {
@@ -305,7 +294,7 @@ int main(int argc, char** argv) {
                 "\"per_run\": {\"promoted\": %.1f, \"stolen\": %.1f, \"sleeps\": %.1f, \"heartbeats\": %.1f}, \"ratios\": [%s]}%s\n",
                 c.name.c_str(), c.base.c_str(), quantile(c.ratios, 0.5), quantile(c.ratios, 0.1),
                 quantile(c.ratios, 0.9), quantile(c.tempo_ns, 0.5), quantile(c.base_ns, 0.5), c.ratios.size(),
-                c.promoted, c.stolen, c.sleeps, c.heartbeats,
+                c.per_run.promoted, c.per_run.stolen, c.per_run.sleeps, c.per_run.heartbeats,
                 join_ratios(c.ratios).c_str(),
                 i + 1 < cases.size() ? "," : "");
   }

@@ -70,8 +70,7 @@ struct Case {
   std::string name;
   std::vector<Runner> runners;  // runners[0] is tempo
   std::vector<double> ratios;   // tempo / best other, per round
-  // What tempo's scheduler did per run, warm-up included (pool.stats() deltas).
-  double promoted = 0, stolen = 0, sleeps = 0, heartbeats = 0;
+  tb::cli::PerRun tempo_per_run;  // warm-up included
 };
 
 void run_rounds(Case& c, int rounds, int pause_ms) {
@@ -185,12 +184,6 @@ Result uts_tempo(tempo::Task& t, const Params* p, Node n) {
   if (k > 0) r += uts_tempo_children(t, p, n, 0, k);
   return r;
 }
-Result uts_serial(const Params& p, const Node& n) {
-  const int k = tb::uts::num_children(p, n);
-  Result r = tb::uts::leaf_or_inner(n, k);
-  for (int i = 0; i < k; ++i) r += uts_serial(p, tb::uts::child(n, i));
-  return r;
-}
 Result uts_tbb(const Params& p, const Node& n) {
   const int k = tb::uts::num_children(p, n);
   Result r = tb::uts::leaf_or_inner(n, k);
@@ -218,13 +211,13 @@ Case uts(tempo::ThreadPool& pool, tb::TbbEnv& tbb_env, const std::string& tree, 
   // Each runtime's speed-up over the same tree walked serially, in the same
   // rounds (the issue's UTS target is a speed-up; Rayon's comes from rayon_bench).
   c.runners.push_back({"serial", [&p, &want] {
-    if (!(uts_serial(p, tb::uts::root(p)) == want)) fail("uts: wrong counts from the serial walk");
+    if (!(tb::uts::serial_walk(p, tb::uts::root(p)) == want)) fail("uts: wrong counts from the serial walk");
   }, {}, true});
   c.runners.push_back({"serial_copies", [&p, &want, copies] {
     std::vector<std::thread> walkers;
     std::vector<char> ok(copies, 0);
     for (std::size_t i = 0; i < copies; ++i)
-      walkers.emplace_back([&p, &want, &ok, i] { ok[i] = uts_serial(p, tb::uts::root(p)) == want; });
+      walkers.emplace_back([&p, &want, &ok, i] { ok[i] = tb::uts::serial_walk(p, tb::uts::root(p)) == want; });
     for (auto& w : walkers) w.join();
     for (char o : ok) if (!o) fail("uts: wrong counts from a concurrent serial walk");
   }, {}, true, copies});
@@ -262,12 +255,7 @@ int main(int argc, char** argv) {
   for (auto& c : done) {
     const tempo::Stats before = pool.stats();
     run_rounds(c, rounds, pause_ms);
-    const tempo::Stats after = pool.stats();
-    const auto per = [rounds](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / (rounds + 1); };
-    c.promoted = per(before.promoted, after.promoted);
-    c.stolen = per(before.stolen, after.stolen);
-    c.sleeps = per(before.sleeps, after.sleeps);
-    c.heartbeats = per(before.heartbeats, after.heartbeats);
+    c.tempo_per_run = tb::cli::per_run(before, pool.stats(), rounds + 1);
   }
 
   std::printf("{\n \"what\": \"ratio_*: tempo time / the best other runtime's time in the same round (median, p10, p90); "
@@ -286,23 +274,26 @@ int main(int argc, char** argv) {
     std::printf("   \"best_runtime\": \"%s\", \"vs_best_runtime\": {\"median\": %.4f, \"p10\": %.4f, \"p90\": %.4f},\n",
                 c.runners[best].name.c_str(), quantile(vs_best, 0.5), quantile(vs_best, 0.1), quantile(vs_best, 0.9));
     std::printf("   \"tempo_per_run\": {\"promoted\": %.1f, \"stolen\": %.1f, \"sleeps\": %.1f, \"heartbeats\": %.1f},\n",
-                c.promoted, c.stolen, c.sleeps, c.heartbeats);
+                c.tempo_per_run.promoted, c.tempo_per_run.stolen, c.tempo_per_run.sleeps, c.tempo_per_run.heartbeats);
     // Per round: the serial time over each runtime's (and the concurrent
     // copies' ceiling); the median of the rounds.
-    const auto per_round_median = [&c](std::size_t num, std::size_t den, double scale) {
+    const auto per_round_median = [&c](std::size_t num, std::size_t by, double scale) {
       std::vector<double> v;
-      for (std::size_t r = 0; r < c.runners[num].ms.size(); ++r) v.push_back(scale * c.runners[num].ms[r] / c.runners[den].ms[r]);
+      for (std::size_t r = 0; r < c.runners[num].ms.size(); ++r) v.push_back(scale * c.runners[num].ms[r] / c.runners[by].ms[r]);
       return quantile(v, 0.5);
     };
-    for (std::size_t k = 0; k < c.runners.size(); ++k) {
-      if (!c.runners[k].serial || c.runners[k].copies != 1) continue;
+    const auto serial = static_cast<std::size_t>(
+        std::find_if(c.runners.begin(), c.runners.end(), [](const Runner& r) { return r.serial && r.copies == 1; }) -
+        c.runners.begin());
+    if (serial < c.runners.size()) {
       std::printf("   \"speedup_over_serial\": {");
       const char* sep = "";
       for (std::size_t j = 0; j < c.runners.size(); ++j) {
+        if (j == serial) continue;
         const Runner& r = c.runners[j];
-        if (r.serial && r.copies == 1) continue;
-        const double scale = r.serial ? static_cast<double>(r.copies) : 1.0;
-        std::printf("%s\"%s\": %.2f", sep, r.serial ? "host_ceiling" : r.name.c_str(), per_round_median(k, j, scale));
+        // copies is 1 but for the concurrent serial walks: their ceiling.
+        std::printf("%s\"%s\": %.2f", sep, r.serial ? "host_ceiling" : r.name.c_str(),
+                    per_round_median(serial, j, static_cast<double>(r.copies)));
         sep = ", ";
       }
       std::printf("},\n");

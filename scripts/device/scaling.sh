@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The 16-thread targets against what the host allows, in one call:
 #  1. tempo_overhead at 1 and 16 threads with the 100M-node tree: tempo's
-#     speed-up beside the static split's (the machine's ceiling for that walk);
+#     speed-up beside the runtime-free static and dynamic splits' (the dynamic
+#     one is the host's ceiling for that walk);
 #  2. UTS T3 speed-ups over each runtime's own serial code: tempo_bench
 #     (serial, tempo, oneTBB) and rayon_bench (serial, Rayon), twice, alternating;
 #  3. tempo_paired UTS T3 under heartbeat settings (HB_SETTINGS, default: the

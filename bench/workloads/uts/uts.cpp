@@ -50,14 +50,14 @@ double to_prob(std::uint8_t const* s) {
   return static_cast<double>(b & 0x7fffffffu) / 2147483648.0;
 }
 
-Result serial_visit(const Params& p, const Node& n) {
+}  // namespace
+
+Result serial_walk(const Params& p, const Node& n) {
   int k = num_children(p, n);
   Result r = leaf_or_inner(n, k);
-  for (int i = 0; i < k; ++i) r += serial_visit(p, child(n, i));
+  for (int i = 0; i < k; ++i) r += serial_walk(p, child(n, i));
   return r;
 }
-
-}  // namespace
 
 const Params& params(const std::string& name) {
   static const std::vector<Params> trees = make_trees();
@@ -116,7 +116,7 @@ const Result& reference(const Params& p) {
   std::lock_guard lock(m);
   auto it = cache.find(p.name);
   if (it != cache.end()) return it->second;
-  Result r = serial_visit(p, root(p));
+  Result r = serial_walk(p, root(p));
   verify_published(p, r);
   return cache[p.name] = r;
 }

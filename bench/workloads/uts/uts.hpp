@@ -74,6 +74,9 @@ inline Result leaf_or_inner(const Node& n, int children) {
   return Result{1, children == 0 ? 1u : 0u, n.height};
 }
 
+// The whole subtree under n, walked serially, children in order.
+Result serial_walk(const Params& p, const Node& n);
+
 // The serial reference traversal (cached per tree).
 const Result& reference(const Params& p);
 
