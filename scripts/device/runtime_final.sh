@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every issue-11 figure in one call of about 5 minutes: tempo_overhead (trees
+# Every issue-11 figure in one call of about 3 minutes: tempo_overhead (trees
 # and fib, 1..16 threads, paired with the serial Task), rayon_bench's UTS T3 at
 # 1 and 16 threads, tempo_paired (Mandelbrot, matmul, UTS T3 at 16 threads
 # against oneTBB and libgomp in the same rounds) and the idle pool's CPU use.
