@@ -12,6 +12,7 @@
 set -u
 (($# >= 2)) || { echo "usage: oldnew.sh CARRY_A CARRY_B [CARRY_C...]" >&2; exit 2; }
 carries=("$@"); sides=(a b c d e f)
+(($# <= ${#sides[@]})) || { echo "oldnew.sh: at most ${#sides[@]} builds" >&2; exit 2; }
 here=$(dirname "$0"); top=$OUT
 phases=" ${PHASES:-paired overhead} "
 for phase in paired overhead; do

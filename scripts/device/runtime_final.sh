@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Every issue-11 figure in one call of about 3 minutes: tempo_overhead (trees
-# and fib, 1..16 threads, paired with the serial Task), rayon_bench's UTS T3 at
-# 1 and 16 threads, tempo_paired (Mandelbrot, matmul, UTS T3 at 16 threads
-# against oneTBB and libgomp in the same rounds) and the idle pool's CPU use.
+# Every issue-11 figure in one call of about 3 minutes: overhead.sh
+# (tempo_overhead: trees and fib, 1..16 threads, paired with the serial Task),
+# rayon_bench's UTS T3 at 1 and 16 threads, paired.sh with 15 rounds
+# (tempo_paired: Mandelbrot, matmul, UTS T3 at 16 threads against oneTBB and
+# libgomp in the same rounds) and the idle pool's CPU use.
 #   bash scripts/device/runtime_final.sh [CARRY]
 # CARRY (default .carry/dev) holds bin/tempo_overhead, bin/tempo_paired,
 # bin/tempo_idle_cpu (pack.sh) and, if present, bin/rayon_bench (bench/rayon).
-# Results: $OUT/overhead.json, rayon{1,2}.json, paired.json, idle_cpu.json, log.txt.
+# Results: $OUT/overhead_s0.json, rayon{1,2}.json, paired_s0.json,
+# idle_cpu.json, log.txt (each step's time and exit status).
 set -u
-. "$(dirname "$0")/bench_env.sh" runtime_final "${1:-}"
+here=$(dirname "$0")
+. "$here/bench_env.sh" runtime_final "${1:-}"
 step() { echo "== $1 $(date -u +%T)" >> "$OUT/log.txt"; }
 step overhead
-timeout 150 "$C/bin/tempo_overhead" --threads=1,2,4,8,16 --pairs=21 --big_nodes=100000000 \
-  > "$OUT/overhead.json" 2>> "$OUT/log.txt"; echo "rc=$?" >> "$OUT/log.txt"
+bash "$here/overhead.sh" "$C" "" >> "$OUT/log.txt" 2>&1
 for k in 1 2; do
   [[ -x $C/bin/rayon_bench ]] || break
   step "rayon $k"
@@ -21,7 +23,6 @@ for k in 1 2; do
   echo "rc=$?" >> "$OUT/log.txt"
 done
 step paired
-timeout 250 "$C/bin/tempo_paired" --threads=16 --rounds=15 --mandel_size=2048 --mandel_iters=1000 --matmul_n=2048 \
-  --uts=T3 --cases=mandelbrot,matmul,uts > "$OUT/paired.json" 2>> "$OUT/log.txt"; echo "rc=$?" >> "$OUT/log.txt"
+ROUNDS=15 bash "$here/paired.sh" "$C" "" >> "$OUT/log.txt" 2>&1
 step idle
 timeout 30 "$C/bin/tempo_idle_cpu" 16 5 > "$OUT/idle_cpu.json" 2>> "$OUT/log.txt"; echo "rc=$?" >> "$OUT/log.txt"
