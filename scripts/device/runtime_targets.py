@@ -81,9 +81,11 @@ def main(d):
     def speedup(tab, serial, par):
         return round(tab[serial] / tab[par], 2) if serial in tab and par in tab else None
     rayon_par = next((k for k in r if k.startswith("uts_T3/") and k.endswith("threads:16")), None)
-    # rayon_bench has no separate serial row: its 1-thread run stands in (it
-    # includes Rayon's own join cost, so this flatters Rayon's speed-up a little).
-    rayon_ser = next((k for k in r if k.startswith("uts_T3/") and ("serial" in k or k.endswith("threads:1"))), None)
+    # rayon_bench's plain serial walk (uts_T3/serial_rust, since 2026-12-03's
+    # eleventh session); older files have none, and their 1-thread run stands
+    # in (it includes Rayon's own join cost, which flatters Rayon's speed-up).
+    rayon_ser = (next((k for k in r if k.startswith("uts_T3/serial")), None)
+                 or next((k for k in r if k.startswith("uts_T3/") and k.endswith("threads:1")), None))
     out["uts_T3_16threads"] = {
         "target": "speed-up >= Rayon's and >= oneTBB's",
         "tempo_speedup": speedup(t, "uts_T3/serial", "uts_T3/tempo/threads:16"),

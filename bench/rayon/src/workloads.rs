@@ -349,6 +349,35 @@ pub fn all(cfg: &Config) -> Result<Vec<Bench>, String> {
     for t in &cfg.uts {
         let prm = uts::params(t)?;
         let reference: &'static OnceLock<Result<uts::Res, String>> = Box::leak(Box::new(OnceLock::new()));
+        // Rayon's speed-up is over this plain serial walk of the same Rust code
+        // (as tempo's and oneTBB's are over tempo_bench's `uts_T3/serial`), not
+        // over Rayon's own 1-thread pool, which pays for its par_iter frames.
+        let sprm = prm.clone();
+        v.push(Bench {
+            name: format!("uts_{}/serial_rust/real_time", t),
+            counter: "ns_per_node",
+            make: Box::new(move || {
+                let prm = sprm.clone();
+                let want = reference
+                    .get_or_init(|| {
+                        let r = uts::serial(&prm, &uts::root(&prm));
+                        uts::verify(&prm, &r).map(|_| r)
+                    })
+                    .clone();
+                let nodes = want.as_ref().map(|r| r.nodes as f64).unwrap_or(1.0);
+                let r: Runner = Box::new(move |iters| {
+                    let want = want.clone()?;
+                    timed(iters, || uts::serial(&prm, &uts::root(std::hint::black_box(&prm))), |got: &uts::Res| {
+                        if *got == want {
+                            Ok(())
+                        } else {
+                            Err(format!("wrong result: uts {} (serial): {}", prm.name, uts::describe(got)))
+                        }
+                    })
+                });
+                (r, nodes)
+            }),
+        });
         v.extend(swept(cfg, &format!("uts_{}", t), "ns_per_node", |k| {
             let prm = prm.clone();
             Box::new(move || {

@@ -1,5 +1,6 @@
 #include "uts.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -110,7 +111,30 @@ int num_children(const Params& p, const Node& n) {
   return std::min(k, kMaxChildren);
 }
 
+// FIPS 180's example "abc" and a 55-byte message (the longest one block
+// holds), checked once before any reference walk: a wrong SHA-1 would
+// still give self-consistent trees for the unpublished T1XS and T3XS.
+static void check_sha1() {
+  static const bool ok = [] {
+    const std::uint8_t abc[3] = {'a', 'b', 'c'};
+    const std::uint8_t want_abc[20] = {0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e,
+                                       0x25, 0x71, 0x78, 0x50, 0xc2, 0x6c, 0x9c, 0xd0, 0xd8, 0x9d};
+    std::uint8_t a55[55];
+    std::fill(a55, a55 + 55, std::uint8_t{'a'});
+    // sha1sum of 55 'a' characters.
+    const std::uint8_t want_a55[20] = {0xc1, 0xc8, 0xbb, 0xdc, 0x22, 0x79, 0x6e, 0x28, 0xc0, 0xe1,
+                                       0x51, 0x63, 0xd2, 0x08, 0x99, 0xb6, 0x56, 0x21, 0xd6, 0x5a};
+    std::uint8_t got[20];
+    sha1_short(abc, 3, got);
+    if (!std::equal(got, got + 20, want_abc)) return false;
+    sha1_short(a55, 55, got);
+    return std::equal(got, got + 20, want_a55);
+  }();
+  if (!ok) throw std::runtime_error("uts: sha1_short fails its known-answer test (FIPS 180 \"abc\", 55 x 'a')");
+}
+
 const Result& reference(const Params& p) {
+  check_sha1();
   static std::mutex m;
   static std::map<std::string, Result> cache;
   std::lock_guard lock(m);
