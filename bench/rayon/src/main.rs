@@ -2,7 +2,8 @@
 //! (--threads, --tree_nodes, --fib_n, ...), a subset of Google Benchmark's
 //! (--benchmark_filter, --benchmark_min_time, --benchmark_repetitions,
 //! --benchmark_out, --benchmark_format=json, --benchmark_list_tests) and
-//! --rss_sweep/--rss_out for peak memory per variant (one child per variant).
+//! --rss_sweep/--rss_out for peak memory per variant (one child per variant),
+//! --uts_paired=ROUNDS for UTS against its serial walk in paired rounds.
 
 mod harness;
 mod uts;
@@ -122,13 +123,14 @@ fn main() {
         skip_after_seconds: 0.0,
     };
     let (mut rss_regex, mut rss_out) = (None::<String>, None::<String>);
+    let mut uts_paired = None::<usize>;
     let mut passthrough = Vec::new(); // for RSS children: everything but filter/out/rss
     for a in std::env::args().skip(1) {
         let (k, v) = match a.strip_prefix("--").and_then(|s| s.split_once('=')) {
             Some(kv) => kv,
             None => {
                 if a == "--help" || a == "-h" {
-                    println!("rayon_bench: same size flags as tempo_bench (--threads, --tree_nodes, --tree_nodes_per_iter, --fib_n, --nqueens_n, --uts, --skynet_log10, --mandel_size, --mandel_iters, --reduce_n, --matmul_n, --saxpy_n, --skip_after_seconds), --benchmark_filter/min_time/repetitions/out/format/list_tests, --rss_sweep/--rss_out");
+                    println!("rayon_bench: same size flags as tempo_bench (--threads, --tree_nodes, --tree_nodes_per_iter, --fib_n, --nqueens_n, --uts, --skynet_log10, --mandel_size, --mandel_iters, --reduce_n, --matmul_n, --saxpy_n, --skip_after_seconds), --benchmark_filter/min_time/repetitions/out/format/list_tests, --rss_sweep/--rss_out, --uts_paired=ROUNDS (UTS at the largest --threads against its serial walk in paired rounds; JSON on stdout)");
                     exit(0);
                 }
                 eprintln!("rayon_bench: unrecognized argument '{}'", a);
@@ -167,6 +169,7 @@ fn main() {
             "benchmark_list_tests" => opt.list = v == "true" || v == "1",
             "rss_sweep" => rss_regex = Some(v.to_string()),
             "rss_out" => rss_out = Some(v.to_string()),
+            "uts_paired" => uts_paired = Some(parse(k, v)),
             _ => {
                 eprintln!("rayon_bench: unrecognized flag '--{}'", k);
                 exit(2);
@@ -179,6 +182,18 @@ fn main() {
     }
     if let Some(re) = rss_regex {
         exit(rss_sweep(&re, rss_out.as_deref().unwrap_or("-"), &passthrough));
+    }
+    if let Some(rounds) = uts_paired {
+        match workloads::uts_paired(&cfg, rounds) {
+            Ok(js) => {
+                print!("{}", js);
+                exit(0)
+            }
+            Err(e) => {
+                eprintln!("rayon_bench: {}", e);
+                exit(1)
+            }
+        }
     }
     let benches = workloads::all(&cfg).unwrap_or_else(|e| {
         eprintln!("rayon_bench: {}", e);

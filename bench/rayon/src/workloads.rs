@@ -529,3 +529,75 @@ pub fn all(cfg: &Config) -> Result<Vec<Bench>, String> {
 
     Ok(v)
 }
+
+// ------------------------------------------------------- UTS, paired rounds
+/// --uts_paired=ROUNDS: each tree of --uts at the largest --threads, in rounds
+/// of one serial walk and one Rayon run back to back (alternating which goes
+/// first), as tempo_paired times tempo's UTS. The per-round speed-up cancels
+/// the host's slow drifts, which moved the serial walk by 1.6x within one
+/// device call. Returns the JSON report.
+pub fn uts_paired(cfg: &Config, rounds: usize) -> Result<String, String> {
+    let k = *cfg.threads.iter().max().ok_or("--threads is empty")?;
+    let p = pool(k);
+    let q = |v: &[f64], f: f64| {
+        let mut s = v.to_vec();
+        s.sort_by(|a, b| a.total_cmp(b));
+        s[((s.len() - 1) as f64 * f).round() as usize]
+    };
+    let list = |v: &[f64]| v.iter().map(|x| format!("{:.3}", x)).collect::<Vec<_>>().join(", ");
+    let mut cases = Vec::new();
+    for t in &cfg.uts {
+        let prm = uts::params(t)?;
+        let want = uts::serial(&prm, &uts::root(&prm));
+        uts::verify(&prm, &want)?;
+        let serial_ms = || {
+            let st = Instant::now();
+            let r = std::hint::black_box(uts::serial(&prm, &uts::root(std::hint::black_box(&prm))));
+            (st.elapsed().as_secs_f64() * 1e3, r)
+        };
+        let rayon_ms = || {
+            let st = Instant::now();
+            let r = std::hint::black_box(p.install(|| uts_visit(&prm, &uts::root(std::hint::black_box(&prm)))));
+            (st.elapsed().as_secs_f64() * 1e3, r)
+        };
+        let _ = (serial_ms(), rayon_ms()); // warm-up: pages, caches, the pool's threads
+        let (mut ser, mut par, mut sp) = (Vec::new(), Vec::new(), Vec::new());
+        for round in 0..rounds.max(1) {
+            let (s, r) = if round % 2 == 0 {
+                let s = serial_ms();
+                (s, rayon_ms())
+            } else {
+                let r = rayon_ms();
+                (serial_ms(), r)
+            };
+            if s.1 != want || r.1 != want {
+                return Err(format!("wrong result: uts {} (round {})", prm.name, round));
+            }
+            ser.push(s.0);
+            par.push(r.0);
+            sp.push(s.0 / r.0);
+        }
+        let nodes = want.nodes as f64;
+        cases.push(format!(
+            "  {{\"name\": \"uts_{}\", \"nodes\": {}, \"speedup_median\": {:.3}, \"speedup_p10\": {:.3}, \"speedup_p90\": {:.3},\n   \
+             \"ns_per_node_median\": {{\"rayon\": {:.3}, \"serial_rust\": {:.3}}},\n   \
+             \"ms\": {{\"rayon\": [{}], \"serial_rust\": [{}]}}}}",
+            t,
+            want.nodes,
+            q(&sp, 0.5),
+            q(&sp, 0.1),
+            q(&sp, 0.9),
+            q(&par, 0.5) * 1e6 / nodes,
+            q(&ser, 0.5) * 1e6 / nodes,
+            list(&par),
+            list(&ser)
+        ));
+    }
+    Ok(format!(
+        "{{\n \"what\": \"UTS in paired rounds: speedup_* = serial walk time / Rayon time of the same round (median, p10, p90)\",\n \
+         \"threads\": {}, \"rounds\": {},\n \"cases\": [\n{}\n ]\n}}\n",
+        k,
+        rounds.max(1),
+        cases.join(",\n")
+    ))
+}
