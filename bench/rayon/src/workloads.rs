@@ -219,6 +219,34 @@ fn uts_visit(p: &uts::Params, n: &uts::Node) -> uts::Res {
     (0..k).into_par_iter().map(|i| uts_visit(p, &uts::child(n, i))).reduce(uts::Res::default, |a, b| a + b) + own
 }
 
+/// A UTS benchmark's runner: `walk` on every iteration, checked against the
+/// serial walk (run once per tree and checked against the published size).
+fn uts_runner(
+    prm: uts::Params,
+    reference: &'static OnceLock<Result<uts::Res, String>>,
+    what: &'static str,
+    walk: impl Fn(&uts::Params) -> uts::Res + 'static,
+) -> (Runner, f64) {
+    let want = reference
+        .get_or_init(|| {
+            let r = uts::serial(&prm, &uts::root(&prm));
+            uts::verify(&prm, &r).map(|_| r)
+        })
+        .clone();
+    let nodes = want.as_ref().map(|r| r.nodes as f64).unwrap_or(1.0);
+    let r: Runner = Box::new(move |iters| {
+        let want = want.clone()?;
+        timed(iters, || walk(std::hint::black_box(&prm)), |got: &uts::Res| {
+            if *got == want {
+                Ok(())
+            } else {
+                Err(format!("wrong result: uts {}{}: {}", prm.name, what, uts::describe(got)))
+            }
+        })
+    });
+    (r, nodes)
+}
+
 // ------------------------------------------------------------------ skynet
 fn skynet(num: u64, size: u64) -> u64 {
     if size == 1 {
@@ -356,51 +384,13 @@ pub fn all(cfg: &Config) -> Result<Vec<Bench>, String> {
         v.push(Bench {
             name: format!("uts_{}/serial_rust/real_time", t),
             counter: "ns_per_node",
-            make: Box::new(move || {
-                let prm = sprm.clone();
-                let want = reference
-                    .get_or_init(|| {
-                        let r = uts::serial(&prm, &uts::root(&prm));
-                        uts::verify(&prm, &r).map(|_| r)
-                    })
-                    .clone();
-                let nodes = want.as_ref().map(|r| r.nodes as f64).unwrap_or(1.0);
-                let r: Runner = Box::new(move |iters| {
-                    let want = want.clone()?;
-                    timed(iters, || uts::serial(&prm, &uts::root(std::hint::black_box(&prm))), |got: &uts::Res| {
-                        if *got == want {
-                            Ok(())
-                        } else {
-                            Err(format!("wrong result: uts {} (serial): {}", prm.name, uts::describe(got)))
-                        }
-                    })
-                });
-                (r, nodes)
-            }),
+            make: Box::new(move || uts_runner(sprm.clone(), reference, " (serial)", |q| uts::serial(q, &uts::root(q)))),
         });
         v.extend(swept(cfg, &format!("uts_{}", t), "ns_per_node", |k| {
             let prm = prm.clone();
             Box::new(move || {
                 let p = pool(k);
-                let prm = prm.clone();
-                let want = reference
-                    .get_or_init(|| {
-                        let r = uts::serial(&prm, &uts::root(&prm));
-                        uts::verify(&prm, &r).map(|_| r)
-                    })
-                    .clone();
-                let nodes = want.as_ref().map(|r| r.nodes as f64).unwrap_or(1.0);
-                let r: Runner = Box::new(move |iters| {
-                    let want = want.clone()?;
-                    timed(iters, || p.install(|| uts_visit(&prm, &uts::root(&prm))), |got: &uts::Res| {
-                        if *got == want {
-                            Ok(())
-                        } else {
-                            Err(format!("wrong result: uts {}: {}", prm.name, uts::describe(got)))
-                        }
-                    })
-                });
-                (r, nodes)
+                uts_runner(prm.clone(), reference, "", move |q| p.install(|| uts_visit(q, &uts::root(q))))
             })
         }));
     }
