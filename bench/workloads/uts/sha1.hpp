@@ -28,8 +28,8 @@ namespace tb::uts {
   const auto rol = [](std::uint32_t x, int r) { return (x << r) | (x >> (32 - r)); };
   std::uint32_t a = 0x67452301u, b = 0xEFCDAB89u, c = 0x98BADCFEu, d = 0x10325476u, e = 0xC3D2E1F0u;
   // The message schedule in a 16-word ring (w[i] for i >= 16 is computed in
-  // place of w[i - 16]): the 80 rounds fully unrolled keep a..e and the ring
-  // in registers.
+  // place of w[i - 16]), the 80 rounds unrolled: every index is a constant,
+  // so a..e and most of the ring live in registers.
 #define TB_SHA1_STEP(i, F, K)                                                                    \
   {                                                                                              \
     if ((i) >= 16)                                                                               \
