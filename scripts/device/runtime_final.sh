@@ -16,15 +16,9 @@ here=$(dirname "$0")
 step() { echo "== $1 $(date -u +%T)" >> "$OUT/log.txt"; }
 step overhead
 bash "$here/overhead.sh" "$C" "" >> "$OUT/log.txt" 2>&1
-rayon() {  # rayon_bench's UTS T3 against its own serial walk, in paired rounds
-  [[ -x $C/bin/rayon_bench ]] || return 0
-  step "rayon $1"
-  timeout 120 "$C/bin/rayon_bench" --threads=16 --uts=T3 --uts_paired=11 > "$OUT/rayon_paired$1.json" 2>> "$OUT/log.txt"
-  echo "rc=$?" >> "$OUT/log.txt"
-}
-rayon 1
+rayon_uts_paired 1
 step paired
 ROUNDS=15 bash "$here/paired.sh" "$C" "" >> "$OUT/log.txt" 2>&1
-rayon 2
+rayon_uts_paired 2
 step idle
 timeout 30 "$C/bin/tempo_idle_cpu" 16 5 > "$OUT/idle_cpu.json" 2>> "$OUT/log.txt"; echo "rc=$?" >> "$OUT/log.txt"

@@ -9,22 +9,15 @@
 # ROUNDS (default 11). Results: $OUT/rayon_paired{1,2}.json,
 # $OUT/uts_<carry name>.json, $OUT/log.txt. About 20 s per step.
 set -u
-R=$(cd "$1" && pwd); shift
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS TEMPO_AGED_PROMOTION TEMPO_EAGER_LOOPS OMP_THREAD_LIMIT
+. "$(dirname "$0")/bench_env.sh" uts_vs_rayon "${1:?usage: uts_vs_rayon.sh RAYON_CARRY CARRY...}"; shift
+[[ -x $C/bin/rayon_bench ]] || { echo "uts_vs_rayon.sh: no bin/rayon_bench in $C" >&2; exit 2; }
 n=${ROUNDS:-11}
-step() { echo "== $1 $(date -u +%T)" >> "$OUT/log.txt"; }
-rayon() {
-  step "rayon $1"
-  timeout 120 "$R/bin/rayon_bench" --threads=16 --uts=T3 --uts_paired="$n" > "$OUT/rayon_paired$1.json" 2>> "$OUT/log.txt"
-  echo "rc=$?" >> "$OUT/log.txt"
-}
-rayon 1
+rayon_uts_paired 1 "$n"
 for c in "$@"; do
   c=$(cd "$c" && pwd); name=$(basename "$c")
-  step "tempo_paired $name"
+  echo "== tempo_paired $name $(date -u +%T)" >> "$OUT/log.txt"
   LD_LIBRARY_PATH=$c/lib timeout 200 "$c/bin/tempo_paired" --threads=16 --rounds="$n" --uts=T3 --cases=uts \
     > "$OUT/uts_$name.json" 2>> "$OUT/log.txt"
   echo "rc=$?" >> "$OUT/log.txt"
 done
-rayon 2
+rayon_uts_paired 2 "$n"

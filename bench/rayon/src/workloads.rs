@@ -529,10 +529,15 @@ pub fn all(cfg: &Config) -> Result<Vec<Bench>, String> {
 pub fn uts_paired(cfg: &Config, rounds: usize) -> Result<String, String> {
     let k = *cfg.threads.iter().max().ok_or("--threads is empty")?;
     let p = pool(k);
+    // The f-quantile of v, interpolated between neighbours (as tempo_paired's
+    // tb::cli::quantile, so both reports' p10 and p90 mean the same).
     let q = |v: &[f64], f: f64| {
         let mut s = v.to_vec();
         s.sort_by(|a, b| a.total_cmp(b));
-        s[((s.len() - 1) as f64 * f).round() as usize]
+        let pos = f * (s.len() - 1) as f64;
+        let lo = pos.floor() as usize;
+        let hi = (lo + 1).min(s.len() - 1);
+        s[lo] + (pos - lo as f64) * (s[hi] - s[lo])
     };
     let list = |v: &[f64]| v.iter().map(|x| format!("{:.3}", x)).collect::<Vec<_>>().join(", ");
     let mut cases = Vec::new();
@@ -540,16 +545,14 @@ pub fn uts_paired(cfg: &Config, rounds: usize) -> Result<String, String> {
         let prm = uts::params(t)?;
         let want = uts::serial(&prm, &uts::root(&prm));
         uts::verify(&prm, &want)?;
-        let serial_ms = || {
+        // One timed walk: (milliseconds, result).
+        let clocked = |walk: &dyn Fn(&uts::Params) -> uts::Res| {
             let st = Instant::now();
-            let r = std::hint::black_box(uts::serial(&prm, &uts::root(std::hint::black_box(&prm))));
+            let r = std::hint::black_box(walk(std::hint::black_box(&prm)));
             (st.elapsed().as_secs_f64() * 1e3, r)
         };
-        let rayon_ms = || {
-            let st = Instant::now();
-            let r = std::hint::black_box(p.install(|| uts_visit(&prm, &uts::root(std::hint::black_box(&prm)))));
-            (st.elapsed().as_secs_f64() * 1e3, r)
-        };
+        let serial_ms = || clocked(&|q| uts::serial(q, &uts::root(q)));
+        let rayon_ms = || clocked(&|q| p.install(|| uts_visit(q, &uts::root(q))));
         let _ = (serial_ms(), rayon_ms()); // warm-up: pages, caches, the pool's threads
         let (mut ser, mut par, mut sp) = (Vec::new(), Vec::new(), Vec::new());
         for round in 0..rounds.max(1) {
