@@ -171,6 +171,19 @@ fn here(p: &[Tok], s: &[char]) -> bool {
     }
 }
 
+/// The f-quantile of v (0 <= f <= 1), interpolated between neighbours: the
+/// median of an even count is the mean of the middle two, as in Google
+/// Benchmark's aggregates, and p10/p90 mean what tempo_paired's
+/// tb::cli::quantile means by them.
+pub fn quantile(v: &[f64], f: f64) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let pos = f * (s.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = (lo + 1).min(s.len() - 1);
+    s[lo] + (pos - lo as f64) * (s[hi] - s[lo])
+}
+
 fn run_one(b: &Bench, opt: &Options) -> Vec<Row> {
     let (mut runner, units) = (b.make)();
     let mut rows = Vec::new();
@@ -213,11 +226,9 @@ fn run_one(b: &Bench, opt: &Options) -> Vec<Row> {
         }
     }
     if opt.repetitions > 1 && times.len() == opt.repetitions {
-        let mut s = times.clone();
-        s.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let n = s.len();
-        let median = if n % 2 == 1 { s[n / 2] } else { (s[n / 2 - 1] + s[n / 2]) / 2.0 };
-        let mean = s.iter().sum::<f64>() / n as f64;
+        let n = times.len();
+        let median = quantile(&times, 0.5);
+        let mean = times.iter().sum::<f64>() / n as f64;
         for (agg, v) in [("mean", mean), ("median", median)] {
             rows.push(Row {
                 name: format!("{}_{}", run_name, agg),

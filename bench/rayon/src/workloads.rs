@@ -3,7 +3,7 @@
 //! (UTS, skynet) and for loops (Mandelbrot, reduce, saxpy, matmul). Every
 //! result is checked on every iteration, as in the C++ suite.
 
-use crate::harness::{Bench, Runner};
+use crate::harness::{quantile, Bench, Runner};
 use crate::uts;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -529,16 +529,6 @@ pub fn all(cfg: &Config) -> Result<Vec<Bench>, String> {
 pub fn uts_paired(cfg: &Config, rounds: usize) -> Result<String, String> {
     let k = *cfg.threads.iter().max().ok_or("--threads is empty")?;
     let p = pool(k);
-    // The f-quantile of v, interpolated between neighbours (as tempo_paired's
-    // tb::cli::quantile, so both reports' p10 and p90 mean the same).
-    let q = |v: &[f64], f: f64| {
-        let mut s = v.to_vec();
-        s.sort_by(|a, b| a.total_cmp(b));
-        let pos = f * (s.len() - 1) as f64;
-        let lo = pos.floor() as usize;
-        let hi = (lo + 1).min(s.len() - 1);
-        s[lo] + (pos - lo as f64) * (s[hi] - s[lo])
-    };
     let list = |v: &[f64]| v.iter().map(|x| format!("{:.3}", x)).collect::<Vec<_>>().join(", ");
     let mut cases = Vec::new();
     for t in &cfg.uts {
@@ -577,11 +567,11 @@ pub fn uts_paired(cfg: &Config, rounds: usize) -> Result<String, String> {
              \"ms\": {{\"rayon\": [{}], \"serial_rust\": [{}]}}}}",
             t,
             want.nodes,
-            q(&sp, 0.5),
-            q(&sp, 0.1),
-            q(&sp, 0.9),
-            q(&par, 0.5) * 1e6 / nodes,
-            q(&ser, 0.5) * 1e6 / nodes,
+            quantile(&sp, 0.5),
+            quantile(&sp, 0.1),
+            quantile(&sp, 0.9),
+            quantile(&par, 0.5) * 1e6 / nodes,
+            quantile(&ser, 0.5) * 1e6 / nodes,
             list(&par),
             list(&ser)
         ));
