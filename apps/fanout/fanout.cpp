@@ -261,8 +261,8 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
     };
     auto submit = [&](std::size_t k) {
       const std::size_t a = k * per, m = std::min(per, n - a);
-      const gpu::FixedBatch batch{{stage_[k % 3].data(), m * len}, len, m};
-      return gpu::submit(t, opt_.algo, batch, ob, {chunk_[k % 3].data(), m * ob}, opt_.backend);
+      const keccak::FixedBatch batch{{stage_[k % 3].data(), m * len}, len, m};
+      return keccak::submit(t, opt_.algo, batch, ob, {chunk_[k % 3].data(), m * ob}, opt_.backend);
     };
     if (!pipeline(chunks, per, prepare, submit)) return false;
     std::uint8_t extra;  // the file must end where the header said
@@ -315,24 +315,24 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
     }
     const std::uint8_t* const data = req_.data.data();
     if (n == 0) {  // still checks the algorithm against out_bytes
-      const gpu::FixedBatch none{{data, 0}, 0, 0};
-      sum.add(gpu::hash_batch(t, opt_.algo, none, ob, {}, opt_.backend));
+      const keccak::FixedBatch none{{data, 0}, 0, 0};
+      sum.add(keccak::hash_batch(t, opt_.algo, none, ob, {}, opt_.backend));
     }
     auto submit = [&](std::size_t k) {
       const std::size_t a = k * per, m = std::min(per, n - a);
       const std::span<std::uint8_t> out{chunk_[k % 3].data(), m * ob};
       if (req_.uniform) {
         const std::size_t len = req_.uniform_len;
-        const gpu::FixedBatch batch{{data + a * len, m * len}, len, m};
-        return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
+        const keccak::FixedBatch batch{{data + a * len, m * len}, len, m};
+        return keccak::submit(t, opt_.algo, batch, ob, out, opt_.backend);
       }
       // The engine reads the offsets until join(): one rebased copy per buffer.
       std::vector<std::uint64_t>& offs = offsets_[k % 3];
       const std::uint64_t* src = req_.offsets.data() + a;
       offs.resize(m + 1);
       for (std::size_t j = 0; j <= m; ++j) offs[j] = src[j] - src[0];
-      const crypto::MessageBatch batch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs};
-      return gpu::submit(t, opt_.algo, batch, ob, out, opt_.backend);
+      const keccak::MessageBatch batch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs};
+      return keccak::submit(t, opt_.algo, batch, ob, out, opt_.backend);
     };
     pipeline(chunks, per, [](std::size_t) { return true; }, submit);
   }

@@ -28,8 +28,8 @@
 namespace tempo::fanout {
 
 struct Options {
-  crypto::Algorithm algo = crypto::Algorithm::shake256;
-  gpu::Backend backend = gpu::Backend::auto_select;
+  keccak::Algorithm algo = keccak::Algorithm::shake256;
+  tempo::Backend backend = tempo::Backend::auto_select;
   bool report = false;   // one summary line per request on stderr
   bool durable = true;   // fsync OUT and its folder (--no-fsync turns it off)
   // Digest bytes hashed and written per step of the pipeline (at least one message).

@@ -1,14 +1,14 @@
-// The batch hashing API tempo-fanout uses (tempo::gpu::hash_batch, FixedBatch,
-// HostBuffer, BatchReport), wherever the engine keeps it: <tempo/crypto/offload.hpp>
+// The batch hashing API tempo-fanout uses (tempo::keccak::hash_batch, FixedBatch,
+// HostBuffer, BatchReport), wherever the engine keeps it: <tempo/keccak/offload.hpp>
 // once Keccak sits on top of the generic engine, <tempo/gpu/gpu.hpp> before.
 #pragma once
 
-#if __has_include(<tempo/crypto/offload.hpp>)
-#include <tempo/crypto/offload.hpp>
+#if __has_include(<tempo/keccak/offload.hpp>)
+#include <tempo/keccak/offload.hpp>
 #else
 #include <tempo/gpu/gpu.hpp>
 #endif
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/keccak.hpp>
 #include <tempo/tempo.hpp>
 
 #include <string>

@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
   std::size_t threads = 0;
   std::vector<std::string> paths;
   try {
-    opt.backend = gpu::backend_from_env();
+    opt.backend = tempo::backend_from_env();
     env_count("TEMPO_THREADS", 1, kMaxThreads, 0);
     opt.chunk_bytes = env_count("TEMPO_FANOUT_CHUNK_BYTES", 1, std::size_t{1} << 30, opt.chunk_bytes);
     opt.stream_input = env_count("TEMPO_FANOUT_STREAM", 0, 1, 1) == 1;
@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
       else if (a == "--mpi") use_mpi = true;
       else if (a == "--report") opt.report = true;
       else if (a == "--no-fsync") opt.durable = false;
-      else if (a == "--algo") opt.algo = crypto::parse_algorithm(value("--algo"));
-      else if (a == "--backend") opt.backend = gpu::parse_backend(value("--backend"));
+      else if (a == "--algo") opt.algo = keccak::parse_algorithm(value("--algo"));
+      else if (a == "--backend") opt.backend = tempo::parse_backend(value("--backend"));
       else if (a == "--threads") threads = fanout::parse_count("--threads", value("--threads"), 0, kMaxThreads);
       else if (a == "-h" || a == "--help") {
         usage(stdout);
@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
     fanout::Processor proc(pool, opt);
     if (daemon) {
       // The point of the daemon: CUDA context, streams and buffers made once.
-      if (opt.backend != gpu::Backend::cpu) gpu::warm_up();
+      if (opt.backend != tempo::Backend::cpu) gpu::warm_up();
       std::ios::sync_with_stdio(false);
       proc.serve(std::cin, std::cout);
       return 0;

@@ -56,7 +56,7 @@ int follow(ThreadPool& pool, const Options& opt) {
     mo.run.backend = opt.backend;
     try {
       pool.run([&](Task& t) {
-        mpi::hash_batch(t, MPI_COMM_WORLD, static_cast<crypto::Algorithm>(c.algo), crypto::FixedBatch{},
+        mpi::hash_batch(t, MPI_COMM_WORLD, static_cast<keccak::Algorithm>(c.algo), keccak::FixedBatch{},
                         static_cast<std::size_t>(c.out_bytes), {}, mo);
       });
     } catch (const std::exception&) {
@@ -91,7 +91,7 @@ void process(ThreadPool& pool, const Options& opt, const std::string& in_path, c
     const double load = ms_since(t0);
     const std::size_t n = req.n, ob = req.out_bytes;
     // The algorithm against out_bytes, checked here with the single process's words.
-    gpu::hash_batch(t, opt.algo, gpu::FixedBatch{{req.data.data(), 0}, 0, 0}, ob, {}, opt.backend);
+    keccak::hash_batch(t, opt.algo, keccak::FixedBatch{{req.data.data(), 0}, 0, 0}, ob, {}, opt.backend);
     if (binary) {
       std::uint8_t h[8];
       binary_header(h, n, ob);
@@ -119,14 +119,14 @@ void process(ThreadPool& pool, const Options& opt, const std::string& in_path, c
       mpi::Report r;
       if (req.uniform) {
         const std::size_t len = req.uniform_len;
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, opt.algo, crypto::FixedBatch{{data + a * len, m * len}, len, m}, ob,
+        r = mpi::hash_batch(t, MPI_COMM_WORLD, opt.algo, keccak::FixedBatch{{data + a * len, m * len}, len, m}, ob,
                             out, mo);
       } else {
         const std::uint64_t* src = req.offsets.data() + a;
         offs.resize(m + 1);
         for (std::size_t j = 0; j <= m; ++j) offs[j] = src[j] - src[0];
         r = mpi::hash_batch(t, MPI_COMM_WORLD, opt.algo,
-                            crypto::MessageBatch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs}, ob,
+                            keccak::MessageBatch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs}, ob,
                             out, mo);
       }
       hash_ms += ms_since(th);

@@ -1,8 +1,8 @@
 // Fan-out throughput: N messages of L bytes -> N 32-byte SHAKE256 digests.
 //
-//   cpu_1t        tempo::crypto::hash_batch_cpu on a 1-thread pool
-//   cpu_all       tempo::crypto::hash_batch_cpu on all cores
-//   dispatch_cpu  tempo::gpu::hash_batch(Backend::cpu) on all cores: the dispatch's
+//   cpu_1t        tempo::keccak::hash_batch_cpu on a 1-thread pool
+//   cpu_all       tempo::keccak::hash_batch_cpu on all cores
+//   dispatch_cpu  tempo::keccak::hash_batch(Backend::cpu) on all cores: the dispatch's
 //                 overhead is the ratio to cpu_all (should be ~1.0)
 //   openssl_1t    OpenSSL EVP SHAKE256, one core (reference)
 //   gpu_kernel    the kernel alone on device-resident data (CUDA events)
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include <tempo/crypto/keccak.hpp>
-#include <tempo/crypto/offload.hpp>
+#include <tempo/keccak/keccak.hpp>
+#include <tempo/keccak/offload.hpp>
 #include <tempo/gpu/gpu.hpp>
 #include <tempo/tempo.hpp>
 
@@ -32,7 +32,7 @@
 
 namespace {
 using namespace tempo;
-using crypto::Algorithm;
+using keccak::Algorithm;
 constexpr std::size_t kOut = 32;
 constexpr std::size_t kGpuCap = 4ull << 30, kAllCap = 1ull << 30, kOneCap = 64ull << 20;
 
@@ -97,13 +97,13 @@ void BM_cpu(benchmark::State& st, ThreadPool& pool, bool through_dispatch) {
   const std::uint8_t* in = input(n * len);
   auto& out = output(n * kOut);
   auto& off = offsets(n, len);
-  const crypto::MessageBatch b{{in, n * len}, off};
+  const keccak::MessageBatch b{{in, n * len}, off};
   for (auto _ : st) {
     pool.run([&](Task& t) {
       if (through_dispatch)
-        gpu::hash_batch(t, Algorithm::shake256, b, kOut, {out.data(), n * kOut}, gpu::Backend::cpu);
+        keccak::hash_batch(t, Algorithm::shake256, b, kOut, {out.data(), n * kOut}, tempo::Backend::cpu);
       else
-        crypto::hash_batch_cpu(t, Algorithm::shake256, b, kOut, {out.data(), n * kOut});
+        keccak::hash_batch_cpu(t, Algorithm::shake256, b, kOut, {out.data(), n * kOut});
     });
     benchmark::DoNotOptimize(out.data());
   }
@@ -146,7 +146,7 @@ void BM_gpu_kernel(benchmark::State& st) {
   const std::size_t len = st.range(0), n = st.range(1);
   if (!need_gpu(st) || too_big(st, n, len, kGpuCap)) return;
   for (auto _ : st) {
-    const double ms = crypto::kernel_only_ms(Algorithm::shake256, len, kOut, n, 0, 5, 0, nullptr, nullptr);
+    const double ms = keccak::kernel_only_ms(Algorithm::shake256, len, kOut, n, 0, 5, 0, nullptr, nullptr);
     st.SetIterationTime(ms / 1e3);
   }
   finish(st, n, len);
@@ -159,13 +159,13 @@ void BM_gpu_kernel_variant(benchmark::State& st) {
   if (!need_gpu(st)) return;
   std::vector<std::uint8_t> ins, digs;
   for (auto _ : st) {
-    const double ms = crypto::kernel_only_ms(Algorithm::shake256, 32, kOut, n, variant, 9, 64, &ins, &digs);
+    const double ms = keccak::kernel_only_ms(Algorithm::shake256, 32, kOut, n, variant, 9, 64, &ins, &digs);
     st.SetIterationTime(ms / 1e3);
   }
   // Check the sample against the CPU: a fast wrong kernel must not look good.
   for (std::size_t i = 0; i * 32 < ins.size(); ++i) {
     std::uint8_t want[32];
-    crypto::hash(Algorithm::shake256, {ins.data() + i * 32, 32}, want);
+    keccak::hash(Algorithm::shake256, {ins.data() + i * 32, 32}, want);
     if (std::memcmp(want, digs.data() + i * 32, 32) != 0) {
       st.SkipWithError("WRONG DIGEST from the kernel");
       return;
@@ -188,9 +188,9 @@ Pinned& pinned(std::size_t in_bytes, std::size_t out_bytes) {
   return p;
 }
 
-void BM_gpu_h2h(benchmark::State& st, bool use_pinned, gpu::Backend backend) {
+void BM_gpu_h2h(benchmark::State& st, bool use_pinned, tempo::Backend backend) {
   const std::size_t len = st.range(0), n = st.range(1);
-  if ((backend == gpu::Backend::cuda && !need_gpu(st)) || too_big(st, n, len, kGpuCap)) return;
+  if ((backend == tempo::Backend::cuda && !need_gpu(st)) || too_big(st, n, len, kGpuCap)) return;
   const std::uint8_t* in;
   std::uint8_t* out;
   if (use_pinned) {
@@ -201,11 +201,11 @@ void BM_gpu_h2h(benchmark::State& st, bool use_pinned, gpu::Backend backend) {
     in = input(n * len);
     out = output(n * kOut).data();
   }
-  const gpu::FixedBatch b{{in, n * len}, len, n};
+  const keccak::FixedBatch b{{in, n * len}, len, n};
   gpu::BatchReport rep;
   double gpu_items = 0, kernel_ms = 0, in_ms = 0, out_ms = 0;
   for (auto _ : st) {
-    rep = pool_all().run([&](Task& t) { return gpu::hash_batch(t, Algorithm::shake256, b, kOut, {out, n * kOut}, backend); });
+    rep = pool_all().run([&](Task& t) { return keccak::hash_batch(t, Algorithm::shake256, b, kOut, {out, n * kOut}, backend); });
     gpu_items += static_cast<double>(rep.gpu_items);
     kernel_ms += rep.kernel_ms;
     in_ms += rep.copy_in_ms;
@@ -220,10 +220,10 @@ void BM_gpu_h2h(benchmark::State& st, bool use_pinned, gpu::Backend backend) {
   st.counters["copy_out_ms"] = out_ms / it;
   st.SetLabel(std::string(gpu::placement_name(rep.ran_on)));
 }
-void BM_gpu_h2h_pinned(benchmark::State& st) { BM_gpu_h2h(st, true, gpu::Backend::cuda); }
-void BM_gpu_h2h_pageable(benchmark::State& st) { BM_gpu_h2h(st, false, gpu::Backend::cuda); }
-void BM_auto(benchmark::State& st) { BM_gpu_h2h(st, false, gpu::Backend::auto_select); }
-void BM_auto_pinned(benchmark::State& st) { BM_gpu_h2h(st, true, gpu::Backend::auto_select); }
+void BM_gpu_h2h_pinned(benchmark::State& st) { BM_gpu_h2h(st, true, tempo::Backend::cuda); }
+void BM_gpu_h2h_pageable(benchmark::State& st) { BM_gpu_h2h(st, false, tempo::Backend::cuda); }
+void BM_auto(benchmark::State& st) { BM_gpu_h2h(st, false, tempo::Backend::auto_select); }
+void BM_auto_pinned(benchmark::State& st) { BM_gpu_h2h(st, true, tempo::Backend::auto_select); }
 
 void size_args(benchmark::internal::Benchmark* b) {
   for (std::int64_t len : {32, 1024, 16384, 262144})

@@ -167,7 +167,7 @@ BatchData& curve_data(Params p, std::size_t n) {  // shared by the rows of one s
   return *cache.back().second;
 }
 bool skip_without_device(benchmark::State& st) {
-  if (backend_of(st) != tempo::faest::Backend::gpu || tempo::gpu::available(tempo::gpu::Backend::cuda)) return false;
+  if (backend_of(st) != tempo::faest::Backend::gpu || tempo::gpu::available(tempo::Backend::cuda)) return false;
   st.SkipWithError("no CUDA device (or a build without CUDA)");
   return true;
 }

@@ -44,7 +44,7 @@ void percentiles(benchmark::State& st, std::vector<double>& us) {
 }
 
 void BM_raw_round_trip(benchmark::State& st) {
-  if (!gpu::available(gpu::Backend::cuda)) return st.SkipWithError("no CUDA device");
+  if (!gpu::available(tempo::Backend::cuda)) return st.SkipWithError("no CUDA device");
   gpu::Engine& e = gpu::Engine::shared();
   gpu::Engine::RawRoundTrip r;
   for (auto _ : st) r = e.raw_round_trip(64, 2000);
@@ -53,14 +53,14 @@ void BM_raw_round_trip(benchmark::State& st) {
 }
 
 void BM_engine_round_trip(benchmark::State& st) {
-  if (!gpu::available(gpu::Backend::cuda)) return st.SkipWithError("no CUDA device");
+  if (!gpu::available(tempo::Backend::cuda)) return st.SkipWithError("no CUDA device");
   gpu::Engine& e = gpu::Engine::shared();
   example::PolyEval op(e, {0, 1});  // p(x) = x: a copy
   std::vector<std::uint32_t> in(16, 7), out(16);
   auto b = [](std::vector<std::uint32_t>& v) { return std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(v.data()), 64); };
   ThreadPool pool(Options{.threads = 1});
   gpu::RunOptions opt;
-  opt.backend = gpu::Backend::cuda;
+  opt.backend = tempo::Backend::cuda;
   std::vector<double> us;
   pool.run([&](Task& t) {
     for (int i = 0; i < 10; ++i) e.run(t, op, {gpu::Operand::fixed(b(in), 4)}, b(out), opt);  // warm-up
@@ -82,7 +82,7 @@ void BM_cpu_batch_1(benchmark::State& st) {
   std::vector<std::uint8_t> in(8), out(8);
   ThreadPool pool(Options{.threads = 1});
   gpu::RunOptions opt;
-  opt.backend = gpu::Backend::cpu;
+  opt.backend = tempo::Backend::cpu;
   pool.run([&](Task& t) {
     for (auto _ : st) benchmark::DoNotOptimize(e.run(t, op, {gpu::Operand::fixed(in, 8)}, out, opt).items);
   });
@@ -94,7 +94,7 @@ void BM_cpu_batch_1e6(benchmark::State& st) {
   std::vector<std::uint8_t> in(8 << 20), out(8 << 20);
   ThreadPool pool(Options{.threads = static_cast<std::size_t>(st.range(0))});
   gpu::RunOptions opt;
-  opt.backend = gpu::Backend::cpu;
+  opt.backend = tempo::Backend::cpu;
   pool.run([&](Task& t) {
     for (auto _ : st) e.run(t, op, {gpu::Operand::fixed(in, 8)}, out, opt);
   });

@@ -1,8 +1,8 @@
-// tempo::crypto benchmarks. items_per_second and the "hashes/s" counter are messages hashed
+// tempo::keccak benchmarks. items_per_second and the "hashes/s" counter are messages hashed
 // per second (permutations per second for the BM_Keccak* rows).
 //
 //   bench_keccak --benchmark_filter=Shake256      the batch comparison against OpenSSL
-//   TEMPO_CRYPTO_BACKEND=portable bench_keccak    the same without the AVX2 4-way kernel
+//   TEMPO_KECCAK_ISA=portable bench_keccak    the same without the AVX2 4-way kernel
 #if TEMPO_BENCH_WITH_OPENSSL
 #include <openssl/evp.h>
 #endif
@@ -16,11 +16,11 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <tempo/crypto/detail/x4.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/detail/x4.hpp>
+#include <tempo/keccak/keccak.hpp>
 #include <tempo/tempo.hpp>
 
-namespace tc = tempo::crypto;
+namespace tc = tempo::keccak;
 
 namespace {
 

@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     std::size_t out_stride = 32;
     std::vector<std::span<const std::uint8_t>> sks, msgs, rhos;
     std::vector<std::vector<std::uint8_t>> keys;
-    using tempo::crypto::Algorithm;
+    using tempo::keccak::Algorithm;
     if (a.workload == "shake256") {
       if (root) in = random_bytes(a.n * a.len), out.resize(a.n * 32);
     } else if (a.workload == "faest") {
@@ -106,11 +106,11 @@ int main(int argc, char** argv) {
     auto once = [&](tempo::Task& t) -> tempo::mpi::Report {
       if (a.workload == "shake256") {
         if (a.local) {
-          tempo::crypto::hash_batch(t, Algorithm::shake256, tempo::crypto::FixedBatch{in, a.len, a.n}, 32, out);
+          tempo::keccak::hash_batch(t, Algorithm::shake256, tempo::keccak::FixedBatch{in, a.len, a.n}, 32, out);
           return {};
         }
         return tempo::mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
-                                      root ? tempo::crypto::FixedBatch{in, a.len, a.n} : tempo::crypto::FixedBatch{},
+                                      root ? tempo::keccak::FixedBatch{in, a.len, a.n} : tempo::keccak::FixedBatch{},
                                       32, out, opt);
       }
 #ifdef TEMPO_MPI_HAVE_FAEST
@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
     if (a.check && root && a.workload == "shake256") {
       std::vector<std::uint8_t> ref(out.size());
       pool.run([&](tempo::Task& t) {
-        tempo::crypto::hash_batch(t, Algorithm::shake256, tempo::crypto::FixedBatch{in, a.len, a.n}, 32, ref);
+        tempo::keccak::hash_batch(t, Algorithm::shake256, tempo::keccak::FixedBatch{in, a.len, a.n}, 32, ref);
       });
       ok = ref == out;
     }

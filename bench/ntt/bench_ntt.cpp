@@ -154,9 +154,9 @@ void reg_cpu_api(const Case& c) {
 
 // ---- batches on the pool
 void reg_cpu_batch(const Case& c, std::size_t threads, std::size_t count) {
-  for (gpu::Backend be : {gpu::Backend::cpu, gpu::Backend::auto_select}) {
+  for (tempo::Backend be : {tempo::Backend::cpu, tempo::Backend::auto_select}) {
     const std::string name = "cpu_batch/" + c.name + "/threads:" + std::to_string(threads) + "/count:" +
-                             std::to_string(count) + "/" + std::string(gpu::backend_name(be));
+                             std::to_string(count) + "/" + std::string(tempo::backend_name(be));
     benchmark::RegisterBenchmark(name.c_str(), [c, threads, count, be](benchmark::State& st) {
       auto a = random_polys(count, c.plan, 4), x = a;
       tempo::ThreadPool& p = pool(threads);
@@ -252,7 +252,7 @@ void reg_gpu_batch(const Case& c, std::size_t count, bool pinned) {
     lux(st, [&] {
       std::copy(a.begin(), a.end(), x.begin());
       return time_us([&] {
-        p.run([&](tempo::Task& t) { ntt::forward_batch_unchecked(t, c.plan, x, gpu::Backend::cuda); });
+        p.run([&](tempo::Task& t) { ntt::forward_batch_unchecked(t, c.plan, x, tempo::Backend::cuda); });
       });
     }, static_cast<double>(count));
     st.counters["GB_per_s_each_way"] =
@@ -272,7 +272,7 @@ void reg_gpu_resident(const Case& c, std::size_t count) {
     const ntt::NttOp fwd(c.plan, ntt::OpKind::forward), inv(c.plan, ntt::OpKind::inverse);
     p.run([&](tempo::Task& t) {
       auto A = gpu::DeviceBatch::upload(e, std::span(reinterpret_cast<const std::uint8_t*>(a.data()), a.size() * 8),
-                                        c.plan.n() * 8, gpu::Backend::cuda);
+                                        c.plan.n() * 8, tempo::Backend::cuda);
       // forward then inverse per sample keeps the data unchanged; each counts separately.
       std::vector<double> f, i;
       lux(st, [&] {

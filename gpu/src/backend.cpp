@@ -5,18 +5,19 @@
 #include <new>
 #include <string>
 
+#include <tempo/env.hpp>
+
 #include "engine_core.hpp"
 #include "tempo/gpu/backend.hpp"
 #include "tempo/gpu/engine.hpp"
 
-namespace tempo::gpu {
+namespace tempo {
 
 Backend parse_backend(std::string_view name) {
-  if (name == "auto") return Backend::auto_select;
-  if (name == "cpu") return Backend::cpu;
-  if (name == "cuda") return Backend::cuda;
-  throw std::invalid_argument("tempo::gpu: unknown backend '" + std::string(name) +
-                              "' (expected auto, cpu or cuda)");
+  if (iequals(name, "auto")) return Backend::auto_select;
+  if (iequals(name, "cpu")) return Backend::cpu;
+  if (iequals(name, "cuda") || iequals(name, "gpu")) return Backend::cuda;
+  throw std::invalid_argument("unknown backend '" + std::string(name) + "' (expected one of: cpu, cuda, gpu, auto)");
 }
 
 std::string_view backend_name(Backend b) noexcept {
@@ -28,14 +29,14 @@ std::string_view backend_name(Backend b) noexcept {
 }
 
 Backend backend_from_env() {
-  const char* v = std::getenv("TEMPO_BACKEND");
-  if (v == nullptr || *v == '\0') return Backend::auto_select;
-  try {
-    return parse_backend(v);
-  } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("TEMPO_BACKEND='" + std::string(v) + "' is not a backend (expected auto, cpu or cuda)");
-  }
+  static constexpr Backend order[] = {Backend::cpu, Backend::cuda, Backend::cuda, Backend::auto_select};
+  const auto i = env_choice("TEMPO_BACKEND", {"cpu", "cuda", "gpu", "auto"});
+  return i ? order[*i] : Backend::auto_select;
 }
+
+}  // namespace tempo
+
+namespace tempo::gpu {
 
 bool cuda_compiled() noexcept {
 #if defined(TEMPO_GPU_HAVE_CUDA)

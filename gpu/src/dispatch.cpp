@@ -154,6 +154,10 @@ std::size_t cpu_block_items(const Job& job) {
 // Items [r) on the pool: one call when it is small, else blocks spread by parallel_for.
 void cpu_range(Task& t, const BatchOp& op, const BatchView& v, Range r, std::size_t block) {
   if (r.empty()) return;
+  if (op.forks_on_cpu()) {
+    op.cpu_forked(t, v.host_chunk(r));
+    return;
+  }
   if (r.size() <= block) {
     op.cpu(v.host_chunk(r));
     return;

@@ -1,4 +1,4 @@
-// Keccak batches over the ranks: crypto::HashOp through the generic run().
+// Keccak batches over the ranks: keccak::HashOp through the generic run().
 #include <stdexcept>
 #include <vector>
 
@@ -8,9 +8,9 @@
 
 namespace tempo::mpi {
 
-Report hash_batch(Task& t, MPI_Comm comm, crypto::Algorithm a, const crypto::MessageBatch& batch,
+Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::MessageBatch& batch,
                   std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt) {
-  const crypto::HashOp op(a, out_bytes);  // the same arguments everywhere: throws everywhere
+  const keccak::HashOp op(a, out_bytes);  // the same arguments everywhere: throws everywhere
   if (!detail::is_root(comm, opt.root)) return detail::run_checked(t, comm, op, {}, {}, opt, {});
   std::string error;
   try {
@@ -23,9 +23,9 @@ Report hash_batch(Task& t, MPI_Comm comm, crypto::Algorithm a, const crypto::Mes
                              opt, error);
 }
 
-Report hash_batch(Task& t, MPI_Comm comm, crypto::Algorithm a, const crypto::FixedBatch& batch,
+Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::FixedBatch& batch,
                   std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt) {
-  const crypto::HashOp op(a, out_bytes);
+  const keccak::HashOp op(a, out_bytes);
   if (!detail::is_root(comm, opt.root)) return detail::run_checked(t, comm, op, {}, {}, opt, {});
   std::string error;
   try {

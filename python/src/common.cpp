@@ -12,7 +12,7 @@ namespace {
 
 std::mutex g_mu;
 std::shared_ptr<tempo::ThreadPool> g_pool;
-std::optional<tempo::gpu::Backend> g_backend;  // set_backend(); nullopt: TEMPO_BACKEND
+std::optional<tempo::Backend> g_backend;  // set_backend(); nullopt: TEMPO_BACKEND
 
 std::string py_type_name(nb::handle h) { return nb::type_name(h.type()).c_str(); }
 
@@ -57,32 +57,32 @@ void shutdown() {
   old = std::exchange(g_pool, nullptr);
 }
 
-tempo::gpu::Backend backend_arg(nb::handle backend) {
+tempo::Backend backend_arg(nb::handle backend) {
   if (backend.is_none()) return backend_arg(nb::str("auto"));
   if (!nb::isinstance<nb::str>(backend))
     throw nb::type_error(("backend must be a str ('auto', 'cpu' or 'cuda'), not " + py_type_name(backend)).c_str());
   const std::string name = nb::cast<std::string>(backend);
-  if (name == "cpu") return tempo::gpu::Backend::cpu;
-  if (name == "cuda") return tempo::gpu::Backend::cuda;
+  if (name == "cpu") return tempo::Backend::cpu;
+  if (name == "cuda") return tempo::Backend::cuda;
   if (name == "auto") {
     {
       std::lock_guard lock(g_mu);
       if (g_backend) return *g_backend;
     }
-    return tempo::gpu::backend_from_env();  // ValueError naming a bad TEMPO_BACKEND
+    return tempo::backend_from_env();  // ValueError naming a bad TEMPO_BACKEND
   }
   throw nb::value_error(("backend: unknown value '" + name + "' (expected 'auto', 'cpu' or 'cuda')").c_str());
 }
 
 void set_default_backend(nb::handle backend) {
-  std::optional<tempo::gpu::Backend> b;
+  std::optional<tempo::Backend> b;
   if (!backend.is_none()) {
     if (!nb::isinstance<nb::str>(backend))
       throw nb::type_error(("set_backend: expected 'auto', 'cpu', 'cuda' or None, not " + py_type_name(backend)).c_str());
     const std::string name = nb::cast<std::string>(backend);
-    if (name == "cpu") b = tempo::gpu::Backend::cpu;
-    else if (name == "cuda") b = tempo::gpu::Backend::cuda;
-    else if (name == "auto") b = tempo::gpu::Backend::auto_select;
+    if (name == "cpu") b = tempo::Backend::cpu;
+    else if (name == "cuda") b = tempo::Backend::cuda;
+    else if (name == "auto") b = tempo::Backend::auto_select;
     else throw nb::value_error(("set_backend: unknown value '" + name + "' (expected 'auto', 'cpu' or 'cuda')").c_str());
   }
   std::lock_guard lock(g_mu);
@@ -92,9 +92,9 @@ void set_default_backend(nb::handle backend) {
 std::string default_backend_name() {
   {
     std::lock_guard lock(g_mu);
-    if (g_backend) return std::string(tempo::gpu::backend_name(*g_backend));
+    if (g_backend) return std::string(tempo::backend_name(*g_backend));
   }
-  return std::string(tempo::gpu::backend_name(tempo::gpu::backend_from_env()));
+  return std::string(tempo::backend_name(tempo::backend_from_env()));
 }
 
 std::string py_str(nb::handle h) {

@@ -32,7 +32,7 @@ void after_fork_child();  // os.register_at_fork: a fresh pool in a forked child
 
 // "auto" (the module default: set_backend(), else TEMPO_BACKEND, else the cost model),
 // "cpu" or "cuda". TypeError for a non-str, ValueError naming the value otherwise.
-tempo::gpu::Backend backend_arg(nb::handle backend);
+tempo::Backend backend_arg(nb::handle backend);
 void set_default_backend(nb::handle backend);  // None or "auto" restores TEMPO_BACKEND
 std::string default_backend_name();
 // The last batch report of the calling thread (tempo.last_report()).

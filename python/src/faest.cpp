@@ -24,8 +24,8 @@ Params params_arg(nb::handle h) {
 
 tempo::faest::Backend faest_backend(nb::handle h) {
   switch (backend_arg(h)) {
-    case tempo::gpu::Backend::cpu: return tempo::faest::Backend::cpu;
-    case tempo::gpu::Backend::cuda: return tempo::faest::Backend::gpu;
+    case tempo::Backend::cpu: return tempo::faest::Backend::cpu;
+    case tempo::Backend::cuda: return tempo::faest::Backend::gpu;
     default: return tempo::faest::Backend::automatic;
   }
 }

@@ -1,18 +1,18 @@
-// tempo.hash_batch: Keccak-family batches (tempo::crypto::hash_batch) from Python.
+// tempo.hash_batch: Keccak-family batches (tempo::keccak::hash_batch) from Python.
 #include <array>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
 
-#include <tempo/crypto/offload.hpp>
+#include <tempo/keccak/offload.hpp>
 
 #include "common.hpp"
 
 namespace tempo_py {
 namespace {
 
-using tempo::crypto::Algorithm;
+using tempo::keccak::Algorithm;
 
 struct Name {
   const char* python;  // as hashlib spells it (TurboSHAKE and KT: as tempo does)
@@ -62,12 +62,12 @@ const char* python_name(Algorithm a) {
 U8Array hash_batch(nb::handle algorithm, nb::handle messages, nb::handle out_bytes_arg, nb::handle backend_h) {
   const Algorithm alg = parse(algorithm);
   const auto out_bytes = static_cast<std::size_t>(int_arg(out_bytes_arg, "out_bytes", 1, std::int64_t{1} << 40));
-  if (!tempo::crypto::is_xof(alg) && out_bytes != tempo::crypto::fixed_digest_bytes(alg))
+  if (!tempo::keccak::is_xof(alg) && out_bytes != tempo::keccak::fixed_digest_bytes(alg))
     throw nb::value_error((std::string(python_name(alg)) + " produces " +
-                           std::to_string(tempo::crypto::fixed_digest_bytes(alg)) + "-byte digests; out_bytes = " +
+                           std::to_string(tempo::keccak::fixed_digest_bytes(alg)) + "-byte digests; out_bytes = " +
                            std::to_string(out_bytes))
                               .c_str());
-  const tempo::gpu::Backend backend = backend_arg(backend_h);
+  const tempo::Backend backend = backend_arg(backend_h);
   ByteRows rows(messages, "messages");
   const std::size_t count = rows.size();
   if (count != 0 && out_bytes > std::numeric_limits<std::size_t>::max() / count)
@@ -80,8 +80,8 @@ U8Array hash_batch(nb::handle algorithm, nb::handle messages, nb::handle out_byt
     nb::gil_scoped_release unlocked;
     tempo::gpu::BatchReport report;
     if (const std::uint8_t* base = rows.contiguous_data()) {  // zero-copy: the array's own buffer
-      const tempo::crypto::FixedBatch batch{{base, rows.total_bytes()}, rows.row_len(), count};
-      report = p->run([&](tempo::Task& t) { return tempo::crypto::hash_batch(t, alg, batch, out_bytes, dst, backend); });
+      const tempo::keccak::FixedBatch batch{{base, rows.total_bytes()}, rows.row_len(), count};
+      report = p->run([&](tempo::Task& t) { return tempo::keccak::hash_batch(t, alg, batch, out_bytes, dst, backend); });
     } else {
       // Messages of any lengths: one buffer end to end and n+1 offsets (MessageBatch).
       std::vector<std::uint8_t> data(rows.total_bytes());
@@ -93,8 +93,8 @@ U8Array hash_batch(nb::handle algorithm, nb::handle messages, nb::handle out_byt
         at += m.size();
         offsets[i + 1] = at;
       }
-      const tempo::crypto::MessageBatch batch{data, offsets};
-      report = p->run([&](tempo::Task& t) { return tempo::crypto::hash_batch(t, alg, batch, out_bytes, dst, backend); });
+      const tempo::keccak::MessageBatch batch{data, offsets};
+      report = p->run([&](tempo::Task& t) { return tempo::keccak::hash_batch(t, alg, batch, out_bytes, dst, backend); });
     }
     record_report(report);
   }

@@ -65,7 +65,7 @@ enum class Dir { forward, inverse };
 
 nb::object transform(Dir dir, nb::handle preset, nb::handle polys_h, nb::handle backend_h, bool inplace) {
   const tempo::ntt::Plan& plan = plan_for(preset);
-  const tempo::gpu::Backend backend = backend_arg(backend_h);
+  const tempo::Backend backend = backend_arg(backend_h);
   nb::object polys = polys_arg(polys_h, "polys", plan.n());
   nb::object result;
   if (inplace) {
@@ -91,7 +91,7 @@ nb::object transform(Dir dir, nb::handle preset, nb::handle polys_h, nb::handle 
 
 nb::object multiply(nb::handle preset, nb::handle a_h, nb::handle b_h, nb::handle backend_h) {
   const tempo::ntt::Plan& plan = plan_for(preset);
-  const tempo::gpu::Backend backend = backend_arg(backend_h);
+  const tempo::Backend backend = backend_arg(backend_h);
   nb::object a_obj = polys_arg(a_h, "a", plan.n());
   nb::object b_obj = polys_arg(b_h, "b", plan.n());
   U64View a(a_obj, false), b(b_obj, false);

@@ -28,8 +28,8 @@ tf::Gate gate_arg(nb::handle h) {
 
 tf::Backend tfhe_backend(nb::handle h) {
   switch (backend_arg(h)) {
-    case tempo::gpu::Backend::cpu: return tf::Backend::cpu;
-    case tempo::gpu::Backend::cuda: return tf::Backend::cuda;
+    case tempo::Backend::cpu: return tf::Backend::cpu;
+    case tempo::Backend::cuda: return tf::Backend::cuda;
     default: return tf::Backend::auto_;
   }
 }

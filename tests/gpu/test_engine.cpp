@@ -16,7 +16,7 @@
 #include "test_ops.hpp"
 
 using namespace tempo;
-using gpu::Backend;
+using tempo::Backend;
 using gpu::Operand;
 
 namespace {
@@ -82,7 +82,7 @@ TEST_CASE("the example op gives the same bytes on every placement, many seeds an
     for (const auto& opt : sweep()) {
       std::vector<std::uint32_t> ys(n, 0xDEADBEEF);
       const auto r = pool.run([&](Task& t) { return e.run(t, op, {Operand::fixed(bytes(xs), 4)}, bytes(ys), opt); });
-      INFO("seed " << seed << " n " << n << " backend " << gpu::backend_name(opt.backend) << " ran on "
+      INFO("seed " << seed << " n " << n << " backend " << tempo::backend_name(opt.backend) << " ran on "
                    << gpu::placement_name(r.ran_on) << ": " << r.reason);
       CHECK(ys == want);
       CHECK(r.items == n);

@@ -18,7 +18,7 @@ using gpu::Operand;
 namespace {
 gpu::RunOptions forced(gpu::Placement p) {
   gpu::RunOptions o;
-  o.backend = gpu::Backend::auto_select;
+  o.backend = tempo::Backend::auto_select;
   o.force = true;
   o.forced = p;
   return o;
@@ -95,8 +95,8 @@ TEST_CASE("one device out of memory: the other and the CPU finish the batch corr
   // Device 1 may or may not have claimed a chunk before device 0 took them all.
   if (r.fell_back) CHECK(r.cpu_items > 0);
   // Its memory is refused too: a resident batch asked of it falls back to the host under auto.
-  auto b0 = gpu::DeviceBatch(e, 10, 64, gpu::Backend::auto_select);
-  auto b1 = gpu::DeviceBatch(e, 10, 64, gpu::Backend::auto_select);
+  auto b0 = gpu::DeviceBatch(e, 10, 64, tempo::Backend::auto_select);
+  auto b1 = gpu::DeviceBatch(e, 10, 64, tempo::Backend::auto_select);
   CHECK((b0.device() == 0 || b1.device() == 0));
   CHECK((b0.device() == -1 || b1.device() == -1));
 }
@@ -127,8 +127,8 @@ TEST_CASE("resident batches go round robin over devices; mixing devices is refus
   gtest::XorKey op(e, key);
   gtest::AddPairs add(64);
   const auto a0 = random_bytes(64 * 50, 9);
-  auto a = gpu::DeviceBatch::upload(e, a0, 64, gpu::Backend::cuda);
-  auto b = gpu::DeviceBatch::upload(e, a0, 64, gpu::Backend::cuda);
+  auto a = gpu::DeviceBatch::upload(e, a0, 64, tempo::Backend::cuda);
+  auto b = gpu::DeviceBatch::upload(e, a0, 64, tempo::Backend::cuda);
   CHECK(a.device() != b.device());
   pool.run([&](Task& t) {
     e.run_resident(t, op, {&a}, a);

@@ -2,7 +2,7 @@
 # tempo as a dependency, four ways, each from scratch:
 #  1. find_package(tempo CONFIG) of the runtime alone, with the CUDA toolkit made
 #     unfindable: the runtime must not need it;
-#  2. find_package(tempo CONFIG COMPONENTS crypto): loads gpu too, hashes;
+#  2. find_package(tempo CONFIG COMPONENTS keccak): loads gpu too, hashes;
 #  3. pkg-config (tempo.pc) with a plain g++ command line;
 #  4. FetchContent into a Debug project (build type kept, no tests added);
 #  5. find_package(tempo CONFIG COMPONENTS mpi), when tempo::mpi was built: loads MPI
@@ -17,7 +17,7 @@ cmake -S "$source_dir/consumer" -B "$scratch/b1" -DCMAKE_PREFIX_PATH="$scratch/p
   -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null
 cmake --build "$scratch/b1" >/dev/null
 "$scratch/b1/consumer"
-echo "== COMPONENTS crypto"
+echo "== COMPONENTS keccak"
 cmake -S "$source_dir/components" -B "$scratch/b2" -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$scratch/b2" >/dev/null
 "$scratch/b2/consumer"

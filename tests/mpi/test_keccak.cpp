@@ -2,19 +2,19 @@
 // (the same binary runs under each: equal to one reference means equal to each other).
 #include <catch2/catch.hpp>
 
-#include <tempo/crypto/batch.hpp>
+#include <tempo/keccak/batch.hpp>
 
 #include "common.hpp"
 
 using namespace tempo;
-using crypto::Algorithm;
+using keccak::Algorithm;
 
 namespace {
 
 struct Varied {
   std::vector<std::uint8_t> data;
   std::vector<std::uint64_t> offsets{0};
-  crypto::MessageBatch batch() const { return {data, offsets}; }
+  keccak::MessageBatch batch() const { return {data, offsets}; }
 };
 
 // Lengths 0..400, some long ones, so pieces cut by work differ from pieces cut by count.
@@ -30,9 +30,9 @@ Varied varied(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
-std::vector<std::uint8_t> reference(Algorithm a, const crypto::MessageBatch& b, std::size_t out_bytes) {
+std::vector<std::uint8_t> reference(Algorithm a, const keccak::MessageBatch& b, std::size_t out_bytes) {
   std::vector<std::uint8_t> out(b.size() * out_bytes);
-  crypto::hash_batch_cpu_serial(a, b, out_bytes, out);
+  keccak::hash_batch_cpu_serial(a, b, out_bytes, out);
   return out;
 }
 
@@ -47,9 +47,9 @@ TEST_CASE("fixed-length SHAKE256 batch equals the serial hash", "[mpi][keccak]")
     mpi::Report r;
     mpi_test::pool().run([&](Task& t) {
       if (root)
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, crypto::FixedBatch{data, 32, n}, 32, out);
+        r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, keccak::FixedBatch{data, 32, n}, 32, out);
       else
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, crypto::FixedBatch{}, 32, {});
+        r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, keccak::FixedBatch{}, 32, {});
     });
     CHECK(r.items == n);
     CHECK(r.ranks == mpi_test::size());
@@ -75,7 +75,7 @@ TEST_CASE("variable-length batches, every piece count, equal the serial hash", "
       mpi::Options o;
       o.subchunks = pieces;
       mpi_test::pool().run([&](Task& t) {
-        mpi::hash_batch(t, MPI_COMM_WORLD, a, root ? v.batch() : crypto::MessageBatch{}, ob, out, o);
+        mpi::hash_batch(t, MPI_COMM_WORLD, a, root ? v.batch() : keccak::MessageBatch{}, ob, out, o);
       });
       if (root) CHECK(out == reference(a, v.batch(), ob));
     }
@@ -90,7 +90,7 @@ TEST_CASE("a root other than rank 0", "[mpi][keccak]") {
   mpi::Options o;
   o.root = root_rank;
   mpi_test::pool().run([&](Task& t) {
-    mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake128, root ? v.batch() : crypto::MessageBatch{}, 32, out, o);
+    mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake128, root ? v.batch() : keccak::MessageBatch{}, 32, out, o);
   });
   if (root) CHECK(out == reference(Algorithm::shake128, v.batch(), 32));
 }
@@ -108,7 +108,7 @@ TEST_CASE("work, not count, decides the ranges", "[mpi][keccak]") {
   std::vector<std::uint8_t> out(root ? 400 * 32 : 0);
   mpi::Report r;
   mpi_test::pool().run([&](Task& t) {
-    r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, root ? v.batch() : crypto::MessageBatch{}, 32, out);
+    r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, root ? v.batch() : keccak::MessageBatch{}, 32, out);
   });
   if (root) {
     CHECK(out == reference(Algorithm::shake256, v.batch(), 32));
@@ -122,16 +122,16 @@ TEST_CASE("a bad batch at the root fails on every rank with std::invalid_argumen
   std::vector<std::uint8_t> out(root ? 3 * 32 : 0);  // wrong: 100 / 32 is not whole
   mpi_test::pool().run([&](Task& t) {
     CHECK_THROWS_AS(mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
-                                    root ? crypto::FixedBatch{data, 32, 3} : crypto::FixedBatch{}, 32, out),
+                                    root ? keccak::FixedBatch{data, 32, 3} : keccak::FixedBatch{}, 32, out),
                     std::invalid_argument);
     std::vector<std::uint64_t> bad_offsets{0, 50, 40, 100};
     CHECK_THROWS_WITH(mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
-                                      root ? crypto::MessageBatch{data, bad_offsets} : crypto::MessageBatch{}, 32, out),
+                                      root ? keccak::MessageBatch{data, bad_offsets} : keccak::MessageBatch{}, 32, out),
                       Catch::Contains("offsets"));
     mpi::Options o;
     o.subchunks = 65;
     CHECK_THROWS_WITH(mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
-                                      root ? crypto::FixedBatch{data, 25, 4} : crypto::FixedBatch{}, 32,
+                                      root ? keccak::FixedBatch{data, 25, 4} : keccak::FixedBatch{}, 32,
                                       root ? std::span<std::uint8_t>(out.data(), 0) : std::span<std::uint8_t>{}, o),
                       Catch::Contains("subchunks"));
   });

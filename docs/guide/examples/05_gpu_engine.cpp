@@ -41,7 +41,7 @@ int main() {
                 r.gpu_items, r.reason.c_str());
 
     // Forcing the CPU for this call (TEMPO_BACKEND=cpu does it for every call).
-    engine.run(t, op, {gpu::Operand::fixed(in, 4)}, out, gpu::RunOptions{.backend = gpu::Backend::cpu});
+    engine.run(t, op, {gpu::Operand::fixed(in, 4)}, out, tempo::Backend::cpu);
 
     // Asynchronous: the device part starts now; join waits like a fork join.
     gpu::Offload o = engine.submit(t, op, {gpu::Operand::fixed(in, 4)}, out);

@@ -42,8 +42,8 @@
 #include <string>
 #include <vector>
 
-#include <tempo/crypto/batch.hpp>
-#include <tempo/crypto/offload.hpp>
+#include <tempo/keccak/batch.hpp>
+#include <tempo/keccak/offload.hpp>
 #include <tempo/gpu/gpu.hpp>
 
 namespace tempo {
@@ -131,11 +131,11 @@ Report run(Task& t, MPI_Comm comm, const gpu::BatchOp& op, std::initializer_list
 Report run_items(Task& t, MPI_Comm comm, const ItemKind& kind, std::span<const gpu::Operand> inputs,
                  gpu::Output out, const Compute& compute, const Options& opt = {});
 
-// Keccak (tempo::crypto::HashOp): as crypto::hash_batch, over the ranks. Only the
+// Keccak (tempo::keccak::HashOp): as keccak::hash_batch, over the ranks. Only the
 // root's batch and out are read (others pass {}); out_bytes must agree on every rank.
-Report hash_batch(Task& t, MPI_Comm comm, crypto::Algorithm a, const crypto::MessageBatch& batch,
+Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::MessageBatch& batch,
                   std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt = {});
-Report hash_batch(Task& t, MPI_Comm comm, crypto::Algorithm a, const crypto::FixedBatch& batch,
+Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::FixedBatch& batch,
                   std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt = {});
 
 }  // namespace tempo::mpi

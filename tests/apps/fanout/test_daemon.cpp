@@ -74,7 +74,7 @@ TEST_CASE("chunked streaming writes the same bytes as one chunk (binary and S-ex
     std::string ref_bin, ref_sx;
     for (const std::size_t chunk : {std::size_t{1} << 30, std::size_t{4800}, std::size_t{1000}, std::size_t{1}}) {
       fanout::Options opt;
-      opt.backend = gpu::Backend::cpu;
+      opt.backend = tempo::Backend::cpu;
       opt.chunk_bytes = chunk;
       opt.durable = false;
       fanout::Processor p(pool, opt);
@@ -109,7 +109,7 @@ TEST_CASE("daemon buffers: kept for reuse when small, released when over the lim
   write_file(d + "/small.bin", u32(32) + u32(2) + u32(1) + "a" + u32(1) + "b");
   ThreadPool pool(Options{.threads = 2});
   fanout::Options opt;
-  opt.backend = gpu::Backend::cpu;
+  opt.backend = tempo::Backend::cpu;
   opt.durable = false;
   opt.retain_bytes = std::size_t{1} << 20;
   opt.chunk_bytes = 64 << 10;
@@ -151,7 +151,7 @@ TEST_CASE("GPU: cuda, auto and cpu give the same bytes, chunked or not", "[fanou
     write_file(d + "/g.bin", bin);
     ThreadPool pool;
     std::string ref;
-    for (const auto backend : {gpu::Backend::cpu, gpu::Backend::cuda, gpu::Backend::auto_select}) {
+    for (const auto backend : {tempo::Backend::cpu, tempo::Backend::cuda, tempo::Backend::auto_select}) {
       for (const std::size_t chunk : {std::size_t{1} << 30, std::size_t{1} << 20}) {
         fanout::Options opt;
         opt.backend = backend;
@@ -159,7 +159,7 @@ TEST_CASE("GPU: cuda, auto and cpu give the same bytes, chunked or not", "[fanou
         fanout::Processor p(pool, opt);
         p.process(d + "/g.bin", d + "/g.out", true);
         const std::string got = read_file(d + "/g.out");
-        INFO("uniform " << uniform << " backend " << gpu::backend_name(backend) << " chunk " << chunk);
+        INFO("uniform " << uniform << " backend " << tempo::backend_name(backend) << " chunk " << chunk);
         if (ref.empty()) ref = got;
         else CHECK(got == ref);
       }
@@ -198,7 +198,7 @@ TEST_CASE("streamed binary requests: same bytes as read whole; odd ones fall bac
     bool did_stream = false;
     for (const bool stream : {false, true}) {
       fanout::Options opt;
-      opt.backend = gpu::Backend::cpu;
+      opt.backend = tempo::Backend::cpu;
       opt.durable = false;
       opt.chunk_bytes = 40 * 700;  // 700 messages per chunk: 8 chunks
       opt.stream_input = stream;

@@ -36,7 +36,7 @@ TEST_CASE("tempo-fanout: S-expression and binary files, every backend that is av
   write_file(d + "/in.bin.256", u32(32) + u32(1) + u32(3) + "abc");
   REQUIRE(run(exe() + " --algo sha3-256 --binary " + d + "/in.bin.256 " + d + "/out.256", out) == 0);
   CHECK(hex(reinterpret_cast<const std::uint8_t*>(read_file(d + "/out.256").data() + 8), 32) ==
-        hash_hex("abc", 32, crypto::Algorithm::sha3_256));
+        hash_hex("abc", 32, keccak::Algorithm::sha3_256));
 }
 
 TEST_CASE("tempo-fanout: bad input gives one line, exit 1 and no output file", "[fanout][tool]") {

@@ -68,9 +68,9 @@ inline std::string hex(const std::uint8_t* p, std::size_t n) {
   return s;
 }
 inline std::string hash_hex(const std::string& msg, std::size_t out,
-                            tempo::crypto::Algorithm a = tempo::crypto::Algorithm::shake256) {
+                            tempo::keccak::Algorithm a = tempo::keccak::Algorithm::shake256) {
   std::vector<std::uint8_t> d(out);
-  tempo::crypto::hash(a, {reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()}, d);
+  tempo::keccak::hash(a, {reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()}, d);
   return hex(d.data(), out);
 }
 // Whether a line is printable ASCII only (the one-line error promise).

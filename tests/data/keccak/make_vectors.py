@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the known-answer files the tempo::crypto tests read.
+"""Generates the known-answer files the tempo::keccak tests read.
 
   hashlib_vectors.txt   SHA3-224/256/384/512 and SHAKE128/256 from Python's hashlib over
                         message lengths around every rate boundary up to 64 KiB.

@@ -1,4 +1,4 @@
-#include <tempo/crypto/offload.hpp>
+#include <tempo/keccak/offload.hpp>
 #include <tempo/tempo.hpp>
 
 #include <cstdio>
@@ -8,8 +8,8 @@ int main() {
   tempo::ThreadPool pool(tempo::Options{.threads = 2});
   std::vector<std::uint8_t> msgs(10 * 32, 0), out(10 * 32);
   pool.run([&](tempo::Task& t) {
-    tempo::crypto::hash_batch(t, tempo::crypto::Algorithm::shake256, tempo::crypto::FixedBatch{msgs, 32, 10}, 32, out,
-                              tempo::gpu::Backend::cpu);
+    tempo::keccak::hash_batch(t, tempo::keccak::Algorithm::shake256, tempo::keccak::FixedBatch{msgs, 32, 10}, 32, out,
+                              tempo::Backend::cpu);
   });
   // SHAKE256 of 32 zero bytes starts with f5 97 (hashlib.shake_256(bytes(32)).hexdigest(2)).
   std::printf("%02x%02x\n", out[0], out[1]);

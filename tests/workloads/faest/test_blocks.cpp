@@ -1,11 +1,11 @@
 // Building blocks, each on its own: AES (both backends, FIPS-197), the PRG and its tweak,
-// SHAKE against tempo::crypto, GF(2^128)/GF(2^64)/leaf-hash arithmetic (PCLMULQDQ and
+// SHAKE against tempo::keccak, GF(2^128)/GF(2^64)/leaf-hash arithmetic (PCLMULQDQ and
 // portable against a bit-by-bit reference), keygen's rejection rule.
 #include <catch2/catch.hpp>
 
 #include <random>
 
-#include <tempo/crypto.hpp>
+#include <tempo/keccak.hpp>
 #include <tempo/faest.hpp>
 
 #include "aes_portable.hpp"
@@ -124,12 +124,12 @@ TEST_CASE("PRG: AES-128-CTR with the tweak in the top word, both backends agree"
   }
 }
 
-TEST_CASE("SHAKE128 sponge on tempo::crypto's permutation equals tempo::crypto::shake128", "[blocks]") {
+TEST_CASE("SHAKE128 sponge on tempo::keccak's permutation equals tempo::keccak::shake128", "[blocks]") {
   std::mt19937_64 rng(3);
   for (std::size_t len : {0u, 1u, 167u, 168u, 169u, 500u}) {
     std::vector<std::uint8_t> msg(len), a(400), b(400);
     for (auto& x : msg) x = std::uint8_t(rng());
-    tempo::crypto::shake128(msg, a);
+    tempo::keccak::shake128(msg, a);
     Shake128 s;
     s.absorb(msg.data(), msg.size() / 2);
     s.absorb(msg.data() + msg.size() / 2, msg.size() - msg.size() / 2);

@@ -58,7 +58,7 @@ std::vector<Bytes> sign_with(tempo::Task& t, Params p, const Batch& b, Backend b
 }
 
 bool have_device() {
-  if (tempo::gpu::available(tempo::gpu::Backend::cuda)) return true;
+  if (tempo::gpu::available(tempo::Backend::cuda)) return true;
   WARN("no CUDA device (or a build without CUDA): the GPU cases are skipped");
   return false;
 }
@@ -66,7 +66,7 @@ bool have_device() {
 }  // namespace
 
 TEST_CASE("Backend::gpu without a device is a clear runtime_error", "[gpu]") {
-  if (tempo::gpu::available(tempo::gpu::Backend::cuda)) return;
+  if (tempo::gpu::available(tempo::Backend::cuda)) return;
   tempo::ThreadPool pool(tempo::Options{.threads = 2});
   const Batch b = make_batch(Params::faest_128f, 1, 1);
   try {

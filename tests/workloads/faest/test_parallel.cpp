@@ -67,7 +67,7 @@ TEST_CASE("Batch sign and verify on the pool equal single calls", "[parallel]") 
   std::vector<std::vector<std::uint8_t>> fewer(msgs.begin(), msgs.end() - 1);
   CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, ps, sks, fewer, sigs2); }),
                   std::invalid_argument);
-  if (!tempo::gpu::available(tempo::gpu::Backend::cuda))
+  if (!tempo::gpu::available(tempo::Backend::cuda))
     CHECK_THROWS_AS(pool.run([&](tempo::Task& t) {
                       tempo::faest::verify_batch(t, ps, pks, msgs, sigs2, ok, tempo::faest::Backend::gpu);
                     }),

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/keccak.hpp>
 
-namespace tc = tempo::crypto;
+namespace tc = tempo::keccak;
 
 TEST_CASE("algorithm names round-trip", "[api]") {
   for (int i = 0; i <= static_cast<int>(tc::Algorithm::kt256); ++i) {

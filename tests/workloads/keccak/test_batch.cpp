@@ -7,10 +7,10 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/keccak.hpp>
 #include <tempo/tempo.hpp>
 
-namespace tc = tempo::crypto;
+namespace tc = tempo::keccak;
 
 namespace {
 

@@ -4,11 +4,11 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/keccak.hpp>
 
 #include "vectors.hpp"
 
-namespace tc = tempo::crypto;
+namespace tc = tempo::keccak;
 
 TEST_CASE("incremental absorb/squeeze over random splits equals one-shot", "[incremental]") {
   std::mt19937_64 rng(2024);
@@ -21,7 +21,7 @@ TEST_CASE("incremental absorb/squeeze over random splits equals one-shot", "[inc
       const std::size_t len = std::uniform_int_distribution<std::size_t>(0, 5 * rate + 3)(rng);
       const std::size_t out_len = tc::is_xof(a) ? std::uniform_int_distribution<std::size_t>(0, 3 * rate + 5)(rng)
                                                 : tc::fixed_digest_bytes(a);
-      const auto msg = tempo_crypto_test::ptn(len);
+      const auto msg = tempo_keccak_test::ptn(len);
       std::vector<std::uint8_t> want(out_len), got(out_len);
       tc::hash(a, msg, want);
 
@@ -49,7 +49,7 @@ TEST_CASE("incremental absorb/squeeze over random splits equals one-shot", "[inc
 }
 
 TEST_CASE("incremental TurboSHAKE honours the domain byte", "[incremental]") {
-  const auto msg = tempo_crypto_test::ptn(500);
+  const auto msg = tempo_keccak_test::ptn(500);
   for (std::uint8_t d : {0x01, 0x06, 0x0B, 0x1F, 0x7F}) {
     std::vector<std::uint8_t> want(100), got(100);
     tc::turboshake256(msg, d, want);

@@ -6,21 +6,21 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/keccak.hpp>
 
 #include "vectors.hpp"
 
-namespace tc = tempo::crypto;
-using tempo_crypto_test::load_vectors;
-using tempo_crypto_test::to_hex;
-using tempo_crypto_test::Vector;
+namespace tc = tempo::keccak;
+using tempo_keccak_test::load_vectors;
+using tempo_keccak_test::to_hex;
+using tempo_keccak_test::Vector;
 
 namespace {
 
 // The two largest RFC messages (17^6 bytes = 23 MiB) are slow under sanitizers in Debug
-// builds; TEMPO_CRYPTO_QUICK=1 skips inputs over 2 MiB.
+// builds; TEMPO_KECCAK_QUICK=1 skips inputs over 2 MiB.
 bool skip_large(const Vector& v) {
-  const char* quick = std::getenv("TEMPO_CRYPTO_QUICK");
+  const char* quick = std::getenv("TEMPO_KECCAK_QUICK");
   return quick != nullptr && std::string(quick) == "1" && v.message.size() > (2u << 20);
 }
 
@@ -40,7 +40,7 @@ void check(const Vector& v) {
   const std::string want = to_hex(v.expected);
 
   if (a == tc::Algorithm::kt128 || a == tc::Algorithm::kt256) {
-    const auto custom = tempo_crypto_test::message_from_spec(v.param.substr(2));
+    const auto custom = tempo_keccak_test::message_from_spec(v.param.substr(2));
     if (a == tc::Algorithm::kt128)
       tc::kt128(msg, custom, out);
     else

@@ -4,19 +4,19 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/keccak.hpp>
 #include <tempo/tempo.hpp>
 
 #include "vectors.hpp"
 
-namespace tc = tempo::crypto;
+namespace tc = tempo::keccak;
 
 TEST_CASE("parallel KT equals serial KT", "[kt-parallel]") {
   const std::size_t C = 8192;
   const std::size_t lengths[] = {0, 1, C - 3, C - 1, C, C + 1, 2 * C - 1, 2 * C, 2 * C + 1, 4 * C, 5 * C + 7,
                                  9 * C, 9 * C + 1, 17 * C + 100, 40 * C + 3};
-  const auto big = tempo_crypto_test::ptn(40 * C + 3);
-  const auto custom = tempo_crypto_test::ptn(C + 5);  // straddles a chunk boundary on its own
+  const auto big = tempo_keccak_test::ptn(40 * C + 3);
+  const auto custom = tempo_keccak_test::ptn(C + 5);  // straddles a chunk boundary on its own
   for (std::size_t threads : {1, 2, 3, 4, 8}) {
     tempo::ThreadPool pool(tempo::Options{.threads = threads, .heartbeat = std::chrono::microseconds{20}});
     for (const std::size_t len : lengths) {
@@ -39,9 +39,9 @@ TEST_CASE("parallel KT equals serial KT", "[kt-parallel]") {
 
 TEST_CASE("parallel KT matches an RFC 9861 vector", "[kt-parallel]") {
   // KT128(M=ptn(17^4 bytes), C=empty, 32)
-  const auto msg = tempo_crypto_test::ptn(83521);
+  const auto msg = tempo_keccak_test::ptn(83521);
   std::vector<std::uint8_t> out(32);
   tempo::ThreadPool pool(tempo::Options{.threads = 4});
   pool.run([&](tempo::Task& t) { tc::kt128(t, msg, {}, out); });
-  CHECK(tempo_crypto_test::to_hex(out) == "8701045e22205345ff4dda05555cbb5c3af1a771c2b89baef37db43d9998b9fe");
+  CHECK(tempo_keccak_test::to_hex(out) == "8701045e22205345ff4dda05555cbb5c3af1a771c2b89baef37db43d9998b9fe");
 }

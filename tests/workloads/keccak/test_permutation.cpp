@@ -3,10 +3,10 @@
 #include <random>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/detail/x4.hpp>
-#include <tempo/crypto/permutation.hpp>
+#include <tempo/keccak/detail/x4.hpp>
+#include <tempo/keccak/permutation.hpp>
 
-namespace tc = tempo::crypto;
+namespace tc = tempo::keccak;
 
 namespace {
 

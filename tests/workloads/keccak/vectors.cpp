@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace tempo_crypto_test {
+namespace tempo_keccak_test {
 
 std::vector<std::uint8_t> ptn(std::size_t n) {
   std::vector<std::uint8_t> v(n);
@@ -67,4 +67,4 @@ std::vector<Vector> load_vectors(const std::string& name) {
   return out;
 }
 
-}  // namespace tempo_crypto_test
+}  // namespace tempo_keccak_test

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tempo_crypto_test {
+namespace tempo_keccak_test {
 
 struct Vector {
   std::string line;  // for failure messages
@@ -30,4 +30,4 @@ std::string to_hex(const C& c) {
 // Reads TEMPO_KECCAK_DATA_DIR/<name>; fails the test (throws) if the file is missing.
 std::vector<Vector> load_vectors(const std::string& name);
 
-}  // namespace tempo_crypto_test
+}  // namespace tempo_keccak_test

@@ -32,7 +32,7 @@ TEST_CASE("batches equal the single-polynomial API", "[batch]") {
         tempo::ntt::multiply(p, std::span(a).subspan(i * n, n), std::span(b).subspan(i * n, n),
                              std::span(want_prod).subspan(i * n, n));
       }
-      for (gpu::Backend be : {gpu::Backend::cpu, gpu::Backend::auto_select}) {
+      for (tempo::Backend be : {tempo::Backend::cpu, tempo::Backend::auto_select}) {
         fa = a;
         pool.run([&](tempo::Task& t) { tempo::ntt::forward_batch(t, p, fa, be); });
         REQUIRE(fa == want_f);

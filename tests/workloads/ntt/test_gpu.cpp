@@ -33,7 +33,7 @@ std::size_t seeds() {
 TEST_CASE("CPU and GPU give the same bytes", "[gpu]") {
   if (!have_device()) return;
   tempo::ThreadPool pool;
-  const auto cuda = gpu::Backend::cuda;
+  const auto cuda = tempo::Backend::cuda;
   std::size_t gates = 0, passed = 0;
   for (const char* name : {"MLDSA", "PN10QP27", "PN11QP54"}) {
     const Plan p = Plan::preset(name);
@@ -105,8 +105,8 @@ TEST_CASE("device-resident chain forward -> pointwise -> inverse", "[gpu]") {
                            std::span(want).subspan(i * n, n));
     auto bytes = [](std::vector<u64>& v) { return std::span(reinterpret_cast<std::uint8_t*>(v.data()), v.size() * 8); };
     pool.run([&](tempo::Task& t) {
-      auto A = gpu::DeviceBatch::upload(e, bytes(a), n * 8, gpu::Backend::cuda);
-      auto B = gpu::DeviceBatch::upload(e, bytes(b), n * 8, gpu::Backend::cuda);
+      auto A = gpu::DeviceBatch::upload(e, bytes(a), n * 8, tempo::Backend::cuda);
+      auto B = gpu::DeviceBatch::upload(e, bytes(b), n * 8, tempo::Backend::cuda);
       REQUIRE(A.on_device());
       const tempo::ntt::NttOp fwd(p, tempo::ntt::OpKind::forward), pw(p, tempo::ntt::OpKind::pointwise),
           inv(p, tempo::ntt::OpKind::inverse);
@@ -126,7 +126,7 @@ TEST_CASE("Backend::cuda without a device is an error, not a fallback", "[gpu-co
   tempo::ThreadPool pool(tempo::Options{.threads = 2});
   const Plan p = Plan::preset("MLDSA");
   std::vector<u64> a(256, 1);
-  CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::ntt::forward_batch(t, p, a, gpu::Backend::cuda); }),
+  CHECK_THROWS_AS(pool.run([&](tempo::Task& t) { tempo::ntt::forward_batch(t, p, a, tempo::Backend::cuda); }),
                   std::runtime_error);
 }
 
@@ -152,11 +152,11 @@ TEST_CASE("CPU and GPU agree at every size, both word sizes", "[gpu]") {
       auto x = a;
       std::vector<u64> m(count * n);
       pool.run([&](tempo::Task& t) {
-        tempo::ntt::forward_batch(t, p, x, gpu::Backend::cuda);
+        tempo::ntt::forward_batch(t, p, x, tempo::Backend::cuda);
         CHECK(x == want_f);
-        tempo::ntt::inverse_batch(t, p, x, gpu::Backend::cuda);
+        tempo::ntt::inverse_batch(t, p, x, tempo::Backend::cuda);
         CHECK(x == a);
-        tempo::ntt::multiply_batch(t, p, a, b, m, gpu::Backend::cuda);
+        tempo::ntt::multiply_batch(t, p, a, b, m, tempo::Backend::cuda);
         CHECK(m == want_m);
       });
     }

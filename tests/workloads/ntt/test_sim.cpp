@@ -19,7 +19,7 @@ namespace gpu = tempo::gpu;
 namespace {
 gpu::RunOptions forced(gpu::Placement p) {
   gpu::RunOptions o;
-  o.backend = gpu::Backend::auto_select;
+  o.backend = tempo::Backend::auto_select;
   o.force = true;
   o.forced = p;
   return o;
@@ -81,8 +81,8 @@ TEST_CASE("resident chain forward -> pointwise -> inverse on a simulated device"
     tempo::ntt::multiply(p, std::span(a).subspan(i * n, n), std::span(b).subspan(i * n, n),
                          std::span(want).subspan(i * n, n));
   const NttOp fwd(p, OpKind::forward, e), pw(p, OpKind::pointwise, e), inv(p, OpKind::inverse, e);
-  auto A = gpu::DeviceBatch::upload(e, cbytes(a), n * 8, gpu::Backend::cuda);
-  auto B = gpu::DeviceBatch::upload(e, cbytes(b), n * 8, gpu::Backend::cuda);
+  auto A = gpu::DeviceBatch::upload(e, cbytes(a), n * 8, tempo::Backend::cuda);
+  auto B = gpu::DeviceBatch::upload(e, cbytes(b), n * 8, tempo::Backend::cuda);
   REQUIRE(A.device() == B.device());
   pool.run([&](tempo::Task& t) {
     e.run_resident(t, fwd, {&A}, A);

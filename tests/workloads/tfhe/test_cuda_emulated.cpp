@@ -210,7 +210,7 @@ TEST_CASE("bootstrap op on simulated devices: packing, chunks and the op's CPU c
   detail::bootstrap_batch(d, in, want);
   for (auto place : {tempo::gpu::Placement::gpu, tempo::gpu::Placement::split}) {
     tempo::gpu::RunOptions opt;
-    opt.backend = tempo::gpu::Backend::auto_select;
+    opt.backend = tempo::Backend::auto_select;
     opt.force = true;
     opt.forced = place;
     std::vector<Ciphertext> got(in.size());

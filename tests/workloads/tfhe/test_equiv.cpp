@@ -13,7 +13,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <tempo/crypto.hpp>
+#include <tempo/keccak.hpp>
 
 #include "helpers.hpp"
 
@@ -32,7 +32,7 @@ std::string hex(std::span<const std::uint8_t> b) {
 
 Digest sha3(std::span<const std::byte> b) {
   Digest out{};
-  tempo::crypto::sha3_256({reinterpret_cast<const std::uint8_t*>(b.data()), b.size()}, out);
+  tempo::keccak::sha3_256({reinterpret_cast<const std::uint8_t*>(b.data()), b.size()}, out);
   return out;
 }
 
@@ -41,7 +41,7 @@ tfhe_test::Seed derive(std::string_view root, std::uint64_t i) {
   std::string msg(root);
   for (int k = 0; k < 8; ++k) msg.push_back(static_cast<char>(i >> (8 * k)));
   tfhe_test::Seed s{};
-  tempo::crypto::turboshake256({reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()}, 0x1F, s);
+  tempo::keccak::turboshake256({reinterpret_cast<const std::uint8_t*>(msg.data()), msg.size()}, 0x1F, s);
   return s;
 }
 

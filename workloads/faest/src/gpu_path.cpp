@@ -123,10 +123,10 @@ bool use_gpu(Backend b, std::size_t n, const char* fn) {
       if (!StageOp(Params::faest_128f, false).has_cuda())
         throw std::runtime_error(std::string("tempo::faest::") + fn +
                                  ": Backend::gpu, but this build of tempo has no CUDA (no FAEST kernels)");
-      tempo::gpu::require(tempo::gpu::Backend::cuda);  // std::runtime_error without a device
+      tempo::gpu::require(tempo::Backend::cuda);  // std::runtime_error without a device
       return true;
     case Backend::automatic:
-      return StageOp(Params::faest_128f, false).has_cuda() && tempo::gpu::available(tempo::gpu::Backend::cuda) &&
+      return StageOp(Params::faest_128f, false).has_cuda() && tempo::gpu::available(tempo::Backend::cuda) &&
              n >= gpu_min_batch();
   }
   return false;
@@ -162,7 +162,7 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::En
   const dev::Layout& lay = op.layout();
   Slot<Job> slots[2];
   tempo::gpu::RunOptions opt;
-  opt.backend = tempo::gpu::Backend::cuda;
+  opt.backend = tempo::Backend::cuda;
   auto complete = [&](Slot<Job>& s) {
     s.offload.join(t);
     finish(s);

@@ -1,4 +1,4 @@
-// SHAKE128 on tempo::crypto's Keccak-f[1600], and FAEST's random oracles H0..H4 on top of it
+// SHAKE128 on tempo::keccak's Keccak-f[1600], and FAEST's random oracles H0..H4 on top of it
 // (faest-ref random_oracle.c: each H_i appends a one-byte domain separator before padding).
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include <tempo/crypto/permutation.hpp>
+#include <tempo/keccak/permutation.hpp>
 
 #include "common.hpp"
 
@@ -23,7 +23,7 @@ class Shake128 {
       in += take;
       n -= take;
       if (pos_ == rate) {
-        tempo::crypto::keccak_f1600(s_);
+        tempo::keccak::keccak_f1600(s_);
         pos_ = 0;
       }
     }
@@ -33,13 +33,13 @@ class Shake128 {
   void finalize() {
     lane_xor(pos_, 0x1F);
     lane_xor(rate - 1, 0x80);
-    tempo::crypto::keccak_f1600(s_);
+    tempo::keccak::keccak_f1600(s_);
     pos_ = 0;
   }
   void squeeze(std::uint8_t* out, std::size_t n) {
     while (n > 0) {
       if (pos_ == rate) {
-        tempo::crypto::keccak_f1600(s_);
+        tempo::keccak::keccak_f1600(s_);
         pos_ = 0;
       }
       const std::size_t take = n < rate - pos_ ? n : rate - pos_;
@@ -122,7 +122,7 @@ class Shake128x4 {
   }
   void permute() {
     std::uint64_t* p[4] = {s_[0], s_[1], s_[2], s_[3]};
-    tempo::crypto::keccak_f1600_x4(p);
+    tempo::keccak::keccak_f1600_x4(p);
     pos_ = 0;
   }
   std::uint64_t s_[4][25] = {};

@@ -1,10 +1,10 @@
-#include <tempo/crypto/algorithm.hpp>
+#include <tempo/keccak/algorithm.hpp>
 
 #include <array>
 #include <stdexcept>
 #include <string>
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace {
 
 struct Info {
@@ -31,7 +31,7 @@ constexpr std::array<Info, 10> kInfo = {{
 const Info& info(Algorithm a) {
   const auto i = static_cast<std::size_t>(a);
   if (i >= kInfo.size())
-    throw std::invalid_argument("tempo::crypto: invalid Algorithm value " + std::to_string(i));
+    throw std::invalid_argument("tempo::keccak: invalid Algorithm value " + std::to_string(i));
   return kInfo[i];
 }
 
@@ -55,7 +55,7 @@ Algorithm parse_algorithm(std::string_view name) {
     if (!valid.empty()) valid += ", ";
     valid += e.name;
   }
-  throw std::invalid_argument("tempo::crypto: unknown algorithm \"" + std::string(name) +
+  throw std::invalid_argument("tempo::keccak: unknown algorithm \"" + std::string(name) +
                               "\" (expected one of: " + valid + ")");
 }
 
@@ -65,4 +65,4 @@ bool is_xof(Algorithm a) { return info(a).digest == 0; }
 std::size_t fixed_digest_bytes(Algorithm a) { return info(a).digest; }
 int permutation_rounds(Algorithm a) { return info(a).rounds; }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -1,17 +1,17 @@
 // Batch hashing, serial kernel. Messages whose block counts match are hashed four at a time
 // with the 4-way permutation; a message that fits in one block costs one (shared)
 // permutation, with no allocation anywhere.
-#include <tempo/crypto/batch.hpp>
+#include <tempo/keccak/batch.hpp>
 
 #include <stdexcept>
 #include <string>
 
-#include <tempo/crypto/sponge.hpp>
+#include <tempo/keccak/sponge.hpp>
 
 #include "batch_core.hpp"
 #include "sponge_core.hpp"
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 void MessageBatch::validate() const {
   using std::to_string;
@@ -133,4 +133,4 @@ void hash_batch_cpu_serial(Algorithm a, const MessageBatch& batch, std::size_t o
   detail::hash_batch_range(a, batch, out_bytes, out.data(), 0, batch.size());
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

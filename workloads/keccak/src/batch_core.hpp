@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <span>
 
-#include <tempo/crypto/batch.hpp>
+#include <tempo/keccak/batch.hpp>
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 
 // Checks everything hash_batch_* promise to reject; throws std::invalid_argument.
 void validate_batch_call(const char* fn, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
@@ -17,4 +17,4 @@ void validate_batch_call(const char* fn, Algorithm a, const MessageBatch& batch,
 void hash_batch_range(Algorithm a, const MessageBatch& batch, std::size_t out_bytes, std::uint8_t* out,
                       std::size_t lo, std::size_t hi);
 
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail

@@ -3,13 +3,13 @@
 // kLeafBlocks permutations of work, then the serial grouped kernel runs on it.
 #include <algorithm>
 
-#include <tempo/crypto/batch.hpp>
-#include <tempo/crypto/kangaroo_twelve.hpp>
+#include <tempo/keccak/batch.hpp>
+#include <tempo/keccak/kangaroo_twelve.hpp>
 #include <tempo/tempo.hpp>
 
 #include "batch_core.hpp"
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace {
 
 constexpr std::size_t kLeafBlocks = 256;  // ~64 4-way permutations: tens of microseconds
@@ -62,4 +62,4 @@ void hash_batch_cpu(tempo::Task& t, Algorithm a, const MessageBatch& batch, std:
   run(t, Job{a, batch, out_bytes, out.data(), rate_bytes(a)}, 0, batch.size());
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

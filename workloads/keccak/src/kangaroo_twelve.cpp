@@ -2,18 +2,18 @@
 #include <memory>
 #include <stdexcept>
 
-#include <tempo/crypto/sponge.hpp>
+#include <tempo/keccak/sponge.hpp>
 
 #include "kt_core.hpp"
 #include "sponge_core.hpp"
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace detail {
 
 KtParams kt_params(Algorithm kt) {
   if (kt == Algorithm::kt128) return {Algorithm::turboshake128, 168, 32};
   if (kt == Algorithm::kt256) return {Algorithm::turboshake256, 136, 64};
-  throw std::invalid_argument("tempo::crypto: kt_params needs kt128 or kt256");
+  throw std::invalid_argument("tempo::keccak: kt_params needs kt128 or kt256");
 }
 
 std::size_t length_encode(std::uint64_t x, std::uint8_t out[9]) noexcept {
@@ -144,4 +144,4 @@ void kt256(std::span<const std::uint8_t> msg, std::span<const std::uint8_t> cust
   kt_serial(Algorithm::kt256, msg, customization, out);
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

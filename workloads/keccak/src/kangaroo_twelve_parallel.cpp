@@ -4,12 +4,12 @@
 // actually take, so the small grain costs little on one thread.
 #include <memory>
 
-#include <tempo/crypto/kangaroo_twelve.hpp>
+#include <tempo/keccak/kangaroo_twelve.hpp>
 #include <tempo/tempo.hpp>
 
 #include "kt_core.hpp"
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace {
 
 constexpr std::size_t kLeavesPerTask = 8;  // 64 KiB of input per leaf task
@@ -49,4 +49,4 @@ void kt256(tempo::Task& t, std::span<const std::uint8_t> msg, std::span<const st
   kt_parallel(t, Algorithm::kt256, msg, custom, out);
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 // Internal linkage on purpose: this header is compiled both with and without -mavx2, and
 // an inline function with external linkage could be merged across those translation units,
 // letting AVX2 code leak into the portable path.
@@ -124,4 +124,4 @@ inline void keccak_rounds(S* s, int first_round) noexcept {
 #undef TEMPO_KECCAK_CHI
 
 }  // namespace
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail

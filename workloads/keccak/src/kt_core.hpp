@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <span>
 
-#include <tempo/crypto/algorithm.hpp>
+#include <tempo/keccak/algorithm.hpp>
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 
 inline constexpr std::size_t kKtChunk = 8192;
 
@@ -75,4 +75,4 @@ void kt_single_chunk(const KtInput& in, const KtParams& p, std::span<std::uint8_
 // Final node once all n-1 CVs are known.
 void kt_final_node(const KtInput& in, const KtParams& p, const std::uint8_t* cvs, std::span<std::uint8_t> out);
 
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail

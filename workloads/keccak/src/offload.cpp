@@ -3,14 +3,14 @@
 #include <string>
 
 #include "batch_core.hpp"
-#include "tempo/crypto/offload.hpp"
+#include "tempo/keccak/offload.hpp"
 #include "tempo/tempo.hpp"
 
 #if defined(TEMPO_KECCAK_HAVE_CUDA)
 #include "cuda/kernels.hpp"
 #endif
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace {
 
 // Messages longer than this are hashed by the CPU even inside GPU chunks: one GPU
@@ -20,18 +20,18 @@ constexpr std::uint64_t kMaxGpuMessage = 8u << 20;
 
 void validate_out_bytes(Algorithm a, std::size_t out_bytes) {
   const std::string name(algorithm_name(a));
-  if (out_bytes == 0) throw std::invalid_argument("tempo::crypto::hash_batch: out_bytes is 0");
+  if (out_bytes == 0) throw std::invalid_argument("tempo::keccak::hash_batch: out_bytes is 0");
   if (!is_xof(a) && out_bytes != fixed_digest_bytes(a))
-    throw std::invalid_argument("tempo::crypto::hash_batch: " + name + " produces " +
+    throw std::invalid_argument("tempo::keccak::hash_batch: " + name + " produces " +
                                 std::to_string(fixed_digest_bytes(a)) + "-byte digests, not " +
                                 std::to_string(out_bytes));
-  if (out_bytes > (1u << 30)) throw std::invalid_argument("tempo::crypto::hash_batch: out_bytes over 1 GiB");
+  if (out_bytes > (1u << 30)) throw std::invalid_argument("tempo::keccak::hash_batch: out_bytes over 1 GiB");
 }
 
 void validate_out(std::size_t n, std::size_t out_bytes, std::span<std::uint8_t> out) {
-  if (n == 0 && !out.empty()) throw std::invalid_argument("tempo::crypto::hash_batch: out must be empty for no messages");
+  if (n == 0 && !out.empty()) throw std::invalid_argument("tempo::keccak::hash_batch: out must be empty for no messages");
   if (n != 0 && (out.size() / n != out_bytes || out.size() % n != 0))
-    throw std::invalid_argument("tempo::crypto::hash_batch: out holds " + std::to_string(out.size()) +
+    throw std::invalid_argument("tempo::keccak::hash_batch: out holds " + std::to_string(out.size()) +
                                 " bytes, expected " + std::to_string(n) + " x " + std::to_string(out_bytes));
 }
 
@@ -68,7 +68,7 @@ std::size_t count_of(const FixedBatch& b) { return b.count; }
 
 template <class Batch>
 gpu::BatchReport run(Task& t, Algorithm a, const Batch& batch, std::size_t out_bytes, std::span<std::uint8_t> out,
-                     gpu::Backend backend) {
+                     tempo::Backend backend) {
   validate_out_bytes(a, out_bytes);
   const gpu::Operand in = operand_of(batch);
   validate_out(count_of(batch), out_bytes, out);
@@ -76,9 +76,9 @@ gpu::BatchReport run(Task& t, Algorithm a, const Batch& batch, std::size_t out_b
   gpu::RunOptions opt;
   opt.backend = backend;
   std::string note;
-  if (backend == gpu::Backend::cuda && !gpu_supports(a)) {
-    gpu::require(gpu::Backend::cuda);
-    opt.backend = gpu::Backend::cpu;
+  if (backend == tempo::Backend::cuda && !gpu_supports(a)) {
+    gpu::require(tempo::Backend::cuda);
+    opt.backend = tempo::Backend::cpu;
     note = "no GPU kernel for " + std::string(algorithm_name(a)) + ": CPU";
   }
   // Zero-length fixed messages: the engine counts items from the output.
@@ -89,15 +89,15 @@ gpu::BatchReport run(Task& t, Algorithm a, const Batch& batch, std::size_t out_b
 
 template <class Batch>
 gpu::Offload submit_impl(Task& t, Algorithm a, const Batch& batch, std::size_t out_bytes,
-                         std::span<std::uint8_t> out, gpu::Backend backend) {
+                         std::span<std::uint8_t> out, tempo::Backend backend) {
   validate_out_bytes(a, out_bytes);
   const gpu::Operand in = operand_of(batch);
   validate_out(count_of(batch), out_bytes, out);
   gpu::RunOptions opt;
   opt.backend = backend;
-  if (backend == gpu::Backend::cuda && !gpu_supports(a)) {
-    gpu::require(gpu::Backend::cuda);
-    opt.backend = gpu::Backend::cpu;
+  if (backend == tempo::Backend::cuda && !gpu_supports(a)) {
+    gpu::require(tempo::Backend::cuda);
+    opt.backend = tempo::Backend::cpu;
   }
   return gpu::Engine::shared().submit(t, std::make_shared<const HashOp>(a, out_bytes), std::span(&in, 1), out, opt);
 }
@@ -106,11 +106,11 @@ gpu::Offload submit_impl(Task& t, Algorithm a, const Batch& batch, std::size_t o
 
 void FixedBatch::validate() const {
   if (msg_len != 0 && count > data.size() / msg_len)
-    throw std::invalid_argument("tempo::crypto::FixedBatch: " + std::to_string(count) + " messages of " +
+    throw std::invalid_argument("tempo::keccak::FixedBatch: " + std::to_string(count) + " messages of " +
                                 std::to_string(msg_len) + " bytes do not fit in " + std::to_string(data.size()) +
                                 " bytes of data");
   if (data.size() != msg_len * count)
-    throw std::invalid_argument("tempo::crypto::FixedBatch: data holds " + std::to_string(data.size()) +
+    throw std::invalid_argument("tempo::keccak::FixedBatch: data holds " + std::to_string(data.size()) +
                                 " bytes, expected count * msg_len = " + std::to_string(msg_len * count));
 }
 
@@ -184,8 +184,8 @@ int HashOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const {
 double kernel_only_ms(Algorithm a, std::size_t msg_len, std::size_t out_bytes, std::size_t n, int variant, int reps,
                       std::size_t sample, std::vector<std::uint8_t>* inputs, std::vector<std::uint8_t>* digests) {
 #if defined(TEMPO_KECCAK_HAVE_CUDA)
-  if (gpu::device_count() == 0) throw std::runtime_error("tempo::crypto::kernel_only_ms: no CUDA device");
-  if (!gpu_supports(a)) throw std::invalid_argument("tempo::crypto::kernel_only_ms: no GPU kernel for this algorithm");
+  if (gpu::device_count() == 0) throw std::runtime_error("tempo::keccak::kernel_only_ms: no CUDA device");
+  if (!gpu_supports(a)) throw std::invalid_argument("tempo::keccak::kernel_only_ms: no GPU kernel for this algorithm");
   validate_out_bytes(a, out_bytes);
   gpu::warm_up();
   try {
@@ -195,25 +195,25 @@ double kernel_only_ms(Algorithm a, std::size_t msg_len, std::size_t out_bytes, s
   }
 #else
   (void)a, (void)msg_len, (void)out_bytes, (void)n, (void)variant, (void)reps, (void)sample, (void)inputs, (void)digests;
-  throw std::runtime_error("tempo::crypto::kernel_only_ms: tempo was built without CUDA");
+  throw std::runtime_error("tempo::keccak::kernel_only_ms: tempo was built without CUDA");
 #endif
 }
 
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, gpu::Backend backend) {
+                            std::span<std::uint8_t> out, tempo::Backend backend) {
   return run(t, a, batch, out_bytes, out, backend);
 }
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, gpu::Backend backend) {
+                            std::span<std::uint8_t> out, tempo::Backend backend) {
   return run(t, a, batch, out_bytes, out, backend);
 }
 gpu::Offload submit(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, gpu::Backend backend) {
+                    std::span<std::uint8_t> out, tempo::Backend backend) {
   return submit_impl(t, a, batch, out_bytes, out, backend);
 }
 gpu::Offload submit(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, gpu::Backend backend) {
+                    std::span<std::uint8_t> out, tempo::Backend backend) {
   return submit_impl(t, a, batch, out_bytes, out, backend);
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -2,7 +2,7 @@
 // all four states. Compiled with -mavx2; only reached after a run-time CPU check.
 #include <cstdint>
 
-#include <tempo/crypto/detail/x4.hpp>
+#include <tempo/keccak/detail/x4.hpp>
 
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -10,7 +10,7 @@
 #include "keccak_round.hpp"
 #include "x4_m256_ops.hpp"
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 namespace {
 
 struct Avx2Ops : M256Ops {
@@ -38,12 +38,12 @@ bool permute_x4_interleaved_avx2(std::uint64_t lanes[100], int rounds) noexcept 
   return true;
 }
 
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail
 
 #else  // built without AVX2 (non-x86 target): never selected
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 bool permute_x4_interleaved_avx2(std::uint64_t*, int) noexcept { return false; }
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail
 
 #endif

@@ -5,7 +5,7 @@
 // -mavx512f -mavx512vl; only reached after a run-time CPU check (cpu_has_avx512vl).
 #include <cstdint>
 
-#include <tempo/crypto/detail/x4.hpp>
+#include <tempo/keccak/detail/x4.hpp>
 
 #if defined(__AVX512F__) && defined(__AVX512VL__)
 #include <immintrin.h>
@@ -13,7 +13,7 @@
 #include "keccak_round.hpp"
 #include "x4_m256_ops.hpp"
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 namespace {
 
 struct Avx512VlOps : M256Ops {
@@ -34,12 +34,12 @@ bool permute_x4_interleaved_avx512(std::uint64_t lanes[100], int rounds) noexcep
   return true;
 }
 
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail
 
 #else  // built without AVX-512VL (non-x86 target, or a compiler without the flags): never selected
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 bool permute_x4_interleaved_avx512(std::uint64_t*, int) noexcept { return false; }
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail
 
 #endif

@@ -4,10 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include <tempo/crypto/detail/x4.hpp>
-#include <tempo/crypto/permutation.hpp>
+#include <tempo/keccak/detail/x4.hpp>
+#include <tempo/keccak/permutation.hpp>
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace detail {
 
 bool cpu_has_avx2() noexcept {
@@ -45,23 +45,23 @@ X4Fn select_x4() noexcept {
   const bool avx2 = cpu_has_avx2() && permute_x4_interleaved_avx2(probe, 12);
   const bool avx512 = cpu_has_avx512vl() && permute_x4_interleaved_avx512(probe, 12);
   const X4Fn best = avx512 ? &avx512_entry : avx2 ? &avx2_entry : &permute_x4_interleaved_portable;
-  // TEMPO_CRYPTO_BACKEND=portable (or avx2) caps the choice, so the other paths can be
+  // TEMPO_KECCAK_ISA=portable (or avx2) caps the choice, so the other paths can be
   // exercised (tests, benchmarks) on machines that have more. Results are identical.
-  const char* forced = std::getenv("TEMPO_CRYPTO_BACKEND");
+  const char* forced = std::getenv("TEMPO_KECCAK_ISA");
   if (forced == nullptr || *forced == '\0' || std::strcmp(forced, "auto") == 0) return best;
   if (std::strcmp(forced, "portable") == 0) return &permute_x4_interleaved_portable;
   if (std::strcmp(forced, "avx2") == 0) {
     if (avx2) return &avx2_entry;
-    std::fprintf(stderr, "tempo::crypto: TEMPO_CRYPTO_BACKEND=avx2 but this CPU/build has no AVX2; using portable\n");
+    std::fprintf(stderr, "tempo::keccak: TEMPO_KECCAK_ISA=avx2 but this CPU/build has no AVX2; using portable\n");
     return &permute_x4_interleaved_portable;
   }
   if (std::strcmp(forced, "avx512") == 0) {
     if (avx512) return &avx512_entry;
-    std::fprintf(stderr, "tempo::crypto: TEMPO_CRYPTO_BACKEND=avx512 but this CPU/build has no AVX-512VL; using %s\n",
+    std::fprintf(stderr, "tempo::keccak: TEMPO_KECCAK_ISA=avx512 but this CPU/build has no AVX-512VL; using %s\n",
                  avx2 ? "avx2" : "portable");
     return best;
   }
-  std::fprintf(stderr, "tempo::crypto: ignoring TEMPO_CRYPTO_BACKEND=%s (expected portable, avx2, avx512 or auto)\n",
+  std::fprintf(stderr, "tempo::keccak: ignoring TEMPO_KECCAK_ISA=%s (expected portable, avx2, avx512 or auto)\n",
                forced);
   return best;
 }
@@ -98,4 +98,4 @@ const char* keccak_backend_name() noexcept {
   return fn == &detail::permute_x4_interleaved_portable ? "portable" : fn == &detail::avx2_entry ? "avx2" : "avx512";
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -2,12 +2,12 @@
 #include <bit>
 #include <cstdint>
 
-#include <tempo/crypto/detail/x4.hpp>
-#include <tempo/crypto/permutation.hpp>
+#include <tempo/keccak/detail/x4.hpp>
+#include <tempo/keccak/permutation.hpp>
 
 #include "keccak_round.hpp"
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace {
 
 struct ScalarOps {
@@ -49,4 +49,4 @@ void permute_x4_interleaved_portable(std::uint64_t lanes[100], int rounds) noexc
 }
 
 }  // namespace detail
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -1,5 +1,5 @@
 // SHA3 / SHAKE / TurboSHAKE: one-shot functions, the incremental Keccak class, hash().
-#include <tempo/crypto/sponge.hpp>
+#include <tempo/keccak/sponge.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -7,13 +7,13 @@
 
 #include "sponge_core.hpp"
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 namespace detail {
 
 namespace {
 void check_domain(std::uint8_t d) {
   if (d < 0x01 || d > 0x7F)
-    throw std::invalid_argument("tempo::crypto: TurboSHAKE domain byte must be in 0x01..0x7F, got " +
+    throw std::invalid_argument("tempo::keccak: TurboSHAKE domain byte must be in 0x01..0x7F, got " +
                                 std::to_string(d));
 }
 }  // namespace
@@ -37,7 +37,7 @@ SpongeSpec sponge_spec(Algorithm a, std::uint8_t turbo_domain) {
     case Algorithm::kt256:
       break;
   }
-  throw std::invalid_argument("tempo::crypto: " + std::string(algorithm_name(a)) +
+  throw std::invalid_argument("tempo::keccak: " + std::string(algorithm_name(a)) +
                               " is a tree hash, not a single sponge (use kt128()/kt256())");
 }
 
@@ -102,7 +102,7 @@ void turboshake256(std::span<const std::uint8_t> in, std::uint8_t domain, std::s
 void hash(Algorithm a, std::span<const std::uint8_t> in, std::span<std::uint8_t> out) {
   const std::size_t fixed = fixed_digest_bytes(a);
   if (fixed != 0 && out.size() != fixed)
-    throw std::invalid_argument("tempo::crypto::hash: " + std::string(algorithm_name(a)) + " produces " +
+    throw std::invalid_argument("tempo::keccak::hash: " + std::string(algorithm_name(a)) + " produces " +
                                 std::to_string(fixed) + " bytes, but out.size() is " +
                                 std::to_string(out.size()));
   switch (a) {
@@ -122,7 +122,7 @@ Keccak::Keccak(Algorithm a) : Keccak(a, 0x1F) {}
 Keccak::Keccak(Algorithm a, std::uint8_t domain) : alg_(a) {
   const bool turbo = a == Algorithm::turboshake128 || a == Algorithm::turboshake256;
   if (!turbo && domain != 0x1F)
-    throw std::invalid_argument("tempo::crypto::Keccak: a domain byte only applies to TurboSHAKE, not " +
+    throw std::invalid_argument("tempo::keccak::Keccak: a domain byte only applies to TurboSHAKE, not " +
                                 std::string(algorithm_name(a)));
   const detail::SpongeSpec s = detail::sponge_spec(a, domain);  // rejects KT and bad domains
   rate_ = s.rate;
@@ -139,7 +139,7 @@ void Keccak::reset() noexcept {
 
 void Keccak::absorb(std::span<const std::uint8_t> in) {
   if (squeezing_)
-    throw std::logic_error("tempo::crypto::Keccak::absorb called after squeeze (call reset() first)");
+    throw std::logic_error("tempo::keccak::Keccak::absorb called after squeeze (call reset() first)");
   const std::uint8_t* p = in.data();
   std::size_t n = in.size();
   while (n > 0) {
@@ -179,4 +179,4 @@ void Keccak::squeeze(std::span<std::uint8_t> out) {
   }
 }
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include <tempo/crypto/algorithm.hpp>
-#include <tempo/crypto/detail/x4.hpp>
+#include <tempo/keccak/algorithm.hpp>
+#include <tempo/keccak/detail/x4.hpp>
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 
 struct SpongeSpec {
   std::uint32_t rate;    // bytes
@@ -93,4 +93,4 @@ inline void sponge_oneshot(const SpongeSpec& s, const std::uint8_t* in, std::siz
 void sponge_x4(const SpongeSpec& s, const std::uint8_t* const msg[4], const std::size_t len[4],
                std::uint8_t* const out[4], std::size_t out_bytes) noexcept;
 
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail

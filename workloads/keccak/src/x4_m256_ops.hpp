@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 namespace {
 
 struct M256Ops {
@@ -24,4 +24,4 @@ struct M256Ops {
 };
 
 }  // namespace
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail

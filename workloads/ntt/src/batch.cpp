@@ -167,7 +167,7 @@ std::span<std::uint8_t> as_bytes(std::span<u64> v) {
   return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
 }
 
-gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, gpu::Backend backend, OpKind kind,
+gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, tempo::Backend backend, OpKind kind,
                        bool check) {
   const char* fn = kind == OpKind::forward ? "forward_batch" : "inverse_batch";
   poly_count(fn, "polys", polys.size(), plan.n());
@@ -181,24 +181,24 @@ gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, gpu::Bac
 
 }  // namespace
 
-gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, gpu::Backend backend) {
+gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, tempo::Backend backend) {
   return unary(t, plan, polys, backend, OpKind::forward, true);
 }
-gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, gpu::Backend backend) {
+gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, tempo::Backend backend) {
   return unary(t, plan, polys, backend, OpKind::inverse, true);
 }
 gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         gpu::Backend backend) {
+                                         tempo::Backend backend) {
   return unary(t, plan, polys, backend, OpKind::forward, false);
 }
 gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         gpu::Backend backend) {
+                                         tempo::Backend backend) {
   return unary(t, plan, polys, backend, OpKind::inverse, false);
 }
 
 namespace {
 gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a, std::span<const u64> b,
-                               std::span<u64> out, gpu::Backend backend, bool check) {
+                               std::span<u64> out, tempo::Backend backend, bool check) {
   const std::size_t n = plan.n();
   const std::size_t count = poly_count("multiply_batch", "a", a.size(), n);
   if (b.size() != a.size() || out.size() != a.size())
@@ -223,12 +223,12 @@ gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a
 }  // namespace
 
 gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
-                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, gpu::Backend backend) {
+                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, tempo::Backend backend) {
   return multiply_impl(t, plan, a, b, out, backend, true);
 }
 gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                           std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                          gpu::Backend backend) {
+                                          tempo::Backend backend) {
   return multiply_impl(t, plan, a, b, out, backend, false);
 }
 

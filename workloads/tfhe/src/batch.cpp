@@ -179,7 +179,7 @@ void run_bootstraps_on_engine(Task& t, gpu::Engine& engine, const EvalData& d, s
 namespace {
 void run_on_gpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out) {
   gpu::RunOptions opt;
-  opt.backend = gpu::Backend::cuda;
+  opt.backend = tempo::Backend::cuda;
   run_bootstraps_on_engine(t, gpu::Engine::shared(), d, in, out, opt);
 }
 
@@ -194,7 +194,7 @@ void run_bootstraps(Task& t, const EvalData& d, std::span<const Lwe> in, std::sp
           "tempo::tfhe: backend cuda requested (TEMPO_BACKEND or argument) but this build has no CUDA TFHE "
           "kernels (configure with nvcc found: TEMPO_HAVE_CUDA)");
     try {
-      gpu::require(gpu::Backend::cuda);
+      gpu::require(tempo::Backend::cuda);
     } catch (const std::exception& e) {
       throw std::runtime_error(std::string("tempo::tfhe: backend cuda requested (TEMPO_BACKEND or argument) but ") +
                                e.what());

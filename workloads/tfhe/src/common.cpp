@@ -33,7 +33,7 @@ void check_same_params(const Params& p, std::uint8_t id, const char* what) {
 
 // Domain byte 0x2C: tempo::tfhe's own TurboSHAKE domain (RFC 9861 allows 0x01..0x7F).
 Xof::Xof(std::string_view label, std::span<const std::uint8_t> seed, u64 index)
-    : sponge_(tempo::crypto::Algorithm::turboshake256, 0x2C) {
+    : sponge_(tempo::keccak::Algorithm::turboshake256, 0x2C) {
   const std::uint8_t len = static_cast<std::uint8_t>(label.size());
   sponge_.absorb({&len, 1});
   sponge_.absorb({reinterpret_cast<const std::uint8_t*>(label.data()), label.size()});
@@ -173,7 +173,7 @@ Backend backend_from_env() {
 
 // cuda: the kernels are built (TEMPO_HAVE_CUDA) and tempo::gpu sees a device.
 bool backend_available(Backend b) noexcept {
-  return b != Backend::cuda || (detail::cuda_kernels_built() && gpu::available(gpu::Backend::cuda));
+  return b != Backend::cuda || (detail::cuda_kernels_built() && gpu::available(tempo::Backend::cuda));
 }
 
 }  // namespace tempo::tfhe

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include <tempo/crypto.hpp>
+#include <tempo/keccak.hpp>
 #include <tempo/ntt.hpp>
 #include <tempo/tfhe.hpp>
 
@@ -48,7 +48,7 @@ class Xof {
 
  private:
   void refill();
-  tempo::crypto::Keccak sponge_;
+  tempo::keccak::Keccak sponge_;
   std::array<std::uint8_t, 1088> buf_{};   // 8 TurboSHAKE256 blocks per squeeze
   std::size_t pos_ = sizeof(buf_);
 };

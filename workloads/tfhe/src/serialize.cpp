@@ -141,7 +141,7 @@ std::vector<std::byte> to_bytes(const EvaluationKey& ek) {
 }
 
 std::array<std::uint8_t, 32> digest(const EvaluationKey& ek) {
-  tempo::crypto::Keccak h(tempo::crypto::Algorithm::sha3_256);
+  tempo::keccak::Keccak h(tempo::keccak::Algorithm::sha3_256);
   write_eval(ek.data(), [&](const std::uint8_t* p, std::size_t n) { h.absorb({p, n}); });
   std::array<std::uint8_t, 32> out{};
   h.squeeze(out);

@@ -1,15 +1,18 @@
 // The backend contract, device discovery, CUDA errors and pinned host memory.
 //
-// Backend contract (the same three lines as the Lux FHE runtime's env override):
+// tempo::Backend is the one backend type of every family (Keccak, NTT, TFHE, FAEST), of
+// tempo::mpi, tempo-fanout and Python:
 //   TEMPO_BACKEND=cpu   forces the CPU path even when a device is present.
-//   TEMPO_BACKEND=cuda  requires CUDA: a batch call throws std::runtime_error at once
-//                       if tempo was built without CUDA or no device is visible
-//                       (it never silently falls back).
-//   unset / "auto"      the GPU when one is present and the cost model says it pays;
-//                       small batches stay on the CPU; large ones may be split.
-//   Anything else       std::invalid_argument naming the value.
-// A per-call `backend` argument overrides the environment (Backend::auto_select
-// means "let the cost model decide", whatever TEMPO_BACKEND says).
+//   TEMPO_BACKEND=cuda  requires CUDA ("gpu" is a synonym): a batch call throws
+//                       std::runtime_error at once if tempo was built without CUDA or no
+//                       device is visible (it never silently falls back).
+//   unset / "auto"      the engine's cost model places the batch: the GPU when one is
+//                       present and it pays; small batches stay on the CPU; large ones may
+//                       be split.
+//   Anything else       std::invalid_argument naming the variable and the accepted values.
+// Names are case-insensitive. A per-call backend (RunOptions::backend) overrides the
+// environment (Backend::auto_select means "let the cost model decide", whatever
+// TEMPO_BACKEND says).
 #pragma once
 
 #include <cstddef>
@@ -19,15 +22,20 @@
 #include <string>
 #include <string_view>
 
-namespace tempo::gpu {
+namespace tempo {
 
 enum class Backend { auto_select, cpu, cuda };
 
-// "auto" | "cpu" | "cuda" (exact, lower case). Throws std::invalid_argument naming the value.
+// "auto" | "cpu" | "cuda" | "gpu" (a synonym of cuda), case-insensitive.
+// Throws std::invalid_argument naming the value and the accepted names.
 Backend parse_backend(std::string_view name);
-std::string_view backend_name(Backend b) noexcept;
+std::string_view backend_name(Backend b) noexcept;  // "auto" | "cpu" | "cuda"
 // TEMPO_BACKEND: unset or empty -> auto_select. Read on every call (cheap).
 Backend backend_from_env();
+
+}  // namespace tempo
+
+namespace tempo::gpu {
 
 bool cuda_compiled() noexcept;  // tempo was built with CUDA
 int device_count() noexcept;    // usable devices (CUDA_VISIBLE_DEVICES applies); 0 without CUDA

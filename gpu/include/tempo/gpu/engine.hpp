@@ -65,8 +65,13 @@ struct BatchReport {
   std::string reason;      // why this placement, e.g. "cost model: cpu (cpu 0.08 ms, gpu 0.31 ms, ...)"
 };
 
-// Per-call options. Backend defaults to TEMPO_BACKEND (read at the call).
+// Per-call options of every batch call of every family (the last argument of
+// keccak::hash_batch, ntt::forward_batch, tfhe::eval_gates, faest::sign_batch, ... and of
+// Engine::run). Backend defaults to TEMPO_BACKEND (read at the call); a Backend converts
+// implicitly, so `hash_batch(..., tempo::Backend::cpu)` reads as it says.
 struct RunOptions {
+  RunOptions() = default;
+  RunOptions(Backend b) : backend(b) {}  // NOLINT(google-explicit-constructor): the common case
   Backend backend = backend_from_env();
   // Testing and tuning: force a placement under auto (TEMPO_GPU_PLACEMENT does the same).
   bool force = false;

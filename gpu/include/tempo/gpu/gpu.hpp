@@ -1,4 +1,4 @@
-// tempo::gpu: the offload engine. Workloads (tempo::crypto, tempo::ntt, tempo::tfhe,
+// tempo::gpu: the offload engine. Workloads (tempo::keccak, tempo::ntt, tempo::tfhe,
 // tempo::faest) describe their batch operations as BatchOp and run them through an
 // Engine; users can do the same with their own kernels (docs/gpu-engine.md).
 #pragma once

@@ -18,7 +18,13 @@
 #include <span>
 #include <string>
 
+namespace tempo {
+class Task;  // <tempo/tempo.hpp>
+}
+
 namespace tempo::gpu {
+
+class Engine;
 
 // One input of a batch: `count` items, either at a fixed stride (offsets empty) or
 // item i = data[offsets[i], offsets[i+1]) with offsets.size() == count + 1,
@@ -118,6 +124,17 @@ class BatchOp {
   // concurrently on disjoint chunks. Throws std::exception on failure.
   virtual void cpu(const Chunk& c) const = 0;
 
+  // Host, with the pool: ops whose items take milliseconds (a bootstrap, a signature)
+  // return true from forks_on_cpu() and get each CPU range whole in cpu_forked(), to split
+  // it with t.join themselves (so that each heartbeat hands the largest remaining halves to
+  // idle workers) instead of the engine's blocks of about 100 us. Where the engine shares
+  // a batch with the devices it still calls cpu() on claimed blocks.
+  virtual bool forks_on_cpu() const { return false; }
+  virtual void cpu_forked(Task& t, const Chunk& c) const {
+    (void)t;
+    cpu(c);
+  }
+
   // Device: enqueues the chunk's work on ctx.stream and returns without synchronising.
   // Pointers in `c` are device pointers. Returns a cudaError_t (0 = success), e.g. the
   // value of cudaGetLastError() after the launch. Only called when has_cuda().
@@ -126,6 +143,21 @@ class BatchOp {
     (void)c;
     (void)ctx;
     return 0;
+  }
+  // Staged device paths: ops whose GPU form is not one kernel per chunk but host stages
+  // around device stages (FAEST: the host derives per-signature seeds, the device expands
+  // and commits the VOLE, the host finishes the proof) return true from has_staged_gpu()
+  // and implement gpu_staged(): when the placement is gpu (Backend::cuda, or the cost model
+  // under auto), the engine calls it once with the whole batch (host pointers, as cpu()),
+  // and the op runs its device stages through `engine` (Engine::run with its own stage
+  // ops). The engine times the call and feeds the op's cost model with it, so auto learns
+  // where such an op pays like any other. Such an op is never split between CPU and GPU.
+  // Only called when has_staged_gpu() and not has_cuda().
+  virtual bool has_staged_gpu() const { return false; }
+  virtual void gpu_staged(Task& t, Engine& engine, const Chunk& c) const {
+    (void)t;
+    (void)engine;
+    cpu(c);
   }
   // Items whose input 0 is longer than this are left to the CPU even inside a GPU
   // chunk: the kernel must skip them (leave their output untouched); the engine

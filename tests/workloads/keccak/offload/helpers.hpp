@@ -8,23 +8,23 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
-#include <tempo/crypto/keccak.hpp>
-#include <tempo/crypto/offload.hpp>
+#include <tempo/keccak/keccak.hpp>
+#include <tempo/keccak/offload.hpp>
 #include <tempo/tempo.hpp>
 
 namespace gtest {
 
-inline constexpr tempo::crypto::Algorithm kAll[] = {
-    tempo::crypto::Algorithm::sha3_224,      tempo::crypto::Algorithm::sha3_256,
-    tempo::crypto::Algorithm::sha3_384,      tempo::crypto::Algorithm::sha3_512,
-    tempo::crypto::Algorithm::shake128,      tempo::crypto::Algorithm::shake256,
-    tempo::crypto::Algorithm::turboshake128, tempo::crypto::Algorithm::turboshake256,
-    tempo::crypto::Algorithm::kt128,         tempo::crypto::Algorithm::kt256};
+inline constexpr tempo::keccak::Algorithm kAll[] = {
+    tempo::keccak::Algorithm::sha3_224,      tempo::keccak::Algorithm::sha3_256,
+    tempo::keccak::Algorithm::sha3_384,      tempo::keccak::Algorithm::sha3_512,
+    tempo::keccak::Algorithm::shake128,      tempo::keccak::Algorithm::shake256,
+    tempo::keccak::Algorithm::turboshake128, tempo::keccak::Algorithm::turboshake256,
+    tempo::keccak::Algorithm::kt128,         tempo::keccak::Algorithm::kt256};
 
 struct Batch {
   std::vector<std::uint8_t> data;
   std::vector<std::uint64_t> offsets{0};
-  tempo::crypto::MessageBatch view() const { return {data, offsets}; }
+  tempo::keccak::MessageBatch view() const { return {data, offsets}; }
   std::size_t size() const { return offsets.size() - 1; }
   void add(std::size_t len, std::mt19937_64& rng) {
     for (std::size_t i = 0; i < len; ++i) data.push_back(static_cast<std::uint8_t>(rng()));
@@ -43,17 +43,17 @@ inline std::size_t boundary_length(std::mt19937_64& rng, std::size_t rate) {
   }
 }
 
-inline std::size_t out_bytes_for(tempo::crypto::Algorithm a, std::mt19937_64& rng) {
-  if (!tempo::crypto::is_xof(a)) return tempo::crypto::fixed_digest_bytes(a);
-  const std::size_t r = tempo::crypto::rate_bytes(a);
+inline std::size_t out_bytes_for(tempo::keccak::Algorithm a, std::mt19937_64& rng) {
+  if (!tempo::keccak::is_xof(a)) return tempo::keccak::fixed_digest_bytes(a);
+  const std::size_t r = tempo::keccak::rate_bytes(a);
   const std::size_t choices[] = {1, 31, 32, 33, 64, r - 1, r, r + 1, 2 * r + 5};
   return choices[rng() % std::size(choices)];
 }
 
-inline std::vector<std::uint8_t> cpu_reference(tempo::crypto::Algorithm a, const tempo::crypto::MessageBatch& b,
+inline std::vector<std::uint8_t> cpu_reference(tempo::keccak::Algorithm a, const tempo::keccak::MessageBatch& b,
                                                std::size_t out_bytes) {
   std::vector<std::uint8_t> out(b.size() * out_bytes);
-  tempo::crypto::hash_batch_cpu_serial(a, b, out_bytes, out);
+  tempo::keccak::hash_batch_cpu_serial(a, b, out_bytes, out);
   return out;
 }
 

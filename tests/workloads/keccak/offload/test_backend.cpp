@@ -2,37 +2,37 @@
 #include "helpers.hpp"
 
 using namespace tempo;
-using gpu::Backend;
+using tempo::Backend;
 
 TEST_CASE("parse_backend accepts exactly auto, cpu and cuda", "[gpu][backend]") {
-  CHECK(gpu::parse_backend("auto") == Backend::auto_select);
-  CHECK(gpu::parse_backend("cpu") == Backend::cpu);
-  CHECK(gpu::parse_backend("cuda") == Backend::cuda);
-  CHECK_THROWS_WITH(gpu::parse_backend("gpu"), Catch::Contains("'gpu'"));
-  CHECK_THROWS_AS(gpu::parse_backend("CUDA"), std::invalid_argument);
-  CHECK(gpu::backend_name(Backend::cuda) == "cuda");
+  CHECK(tempo::parse_backend("auto") == Backend::auto_select);
+  CHECK(tempo::parse_backend("cpu") == Backend::cpu);
+  CHECK(tempo::parse_backend("cuda") == Backend::cuda);
+  CHECK_THROWS_WITH(tempo::parse_backend("gpu"), Catch::Contains("'gpu'"));
+  CHECK_THROWS_AS(tempo::parse_backend("CUDA"), std::invalid_argument);
+  CHECK(tempo::backend_name(Backend::cuda) == "cuda");
 }
 
 TEST_CASE("TEMPO_BACKEND: unset and empty mean auto; a bad value is named", "[gpu][backend]") {
   {
     gtest::EnvVar v("TEMPO_BACKEND", nullptr);
-    CHECK(gpu::backend_from_env() == Backend::auto_select);
+    CHECK(tempo::backend_from_env() == Backend::auto_select);
   }
   {
     gtest::EnvVar v("TEMPO_BACKEND", "");
-    CHECK(gpu::backend_from_env() == Backend::auto_select);
+    CHECK(tempo::backend_from_env() == Backend::auto_select);
   }
   {
     gtest::EnvVar v("TEMPO_BACKEND", "cpu");
-    CHECK(gpu::backend_from_env() == Backend::cpu);
+    CHECK(tempo::backend_from_env() == Backend::cpu);
   }
   {
     gtest::EnvVar v("TEMPO_BACKEND", "cuda");
-    CHECK(gpu::backend_from_env() == Backend::cuda);
+    CHECK(tempo::backend_from_env() == Backend::cuda);
   }
   {
     gtest::EnvVar v("TEMPO_BACKEND", "opencl");
-    CHECK_THROWS_WITH(gpu::backend_from_env(), Catch::Contains("TEMPO_BACKEND") && Catch::Contains("opencl"));
+    CHECK_THROWS_WITH(tempo::backend_from_env(), Catch::Contains("TEMPO_BACKEND") && Catch::Contains("opencl"));
   }
 }
 
@@ -56,28 +56,28 @@ TEST_CASE("Backend::cuda fails fast without a device; cpu and auto always work",
   gtest::Batch b;
   for (int i = 0; i < 5; ++i) b.add(40, rng);
   std::vector<std::uint8_t> out(5 * 32);
-  const auto ref = gtest::cpu_reference(crypto::Algorithm::shake256, b.view(), 32);
+  const auto ref = gtest::cpu_reference(keccak::Algorithm::shake256, b.view(), 32);
   pool.run([&](Task& t) {
-    auto rep = gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out, Backend::cpu);
+    auto rep = keccak::hash_batch(t, keccak::Algorithm::shake256, b.view(), 32, out, Backend::cpu);
     CHECK(gpu::placement_name(rep.ran_on) == "cpu");
     CHECK(rep.cpu_items == 5);
     CHECK(out == ref);
     if (gpu::available(Backend::cuda)) {
       std::fill(out.begin(), out.end(), 0);
-      auto r2 = gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out, Backend::cuda);
+      auto r2 = keccak::hash_batch(t, keccak::Algorithm::shake256, b.view(), 32, out, Backend::cuda);
       CHECK(gpu::placement_name(r2.ran_on) == "gpu");
       CHECK(out == ref);
     } else {
-      CHECK_THROWS_AS(gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out, Backend::cuda),
+      CHECK_THROWS_AS(keccak::hash_batch(t, keccak::Algorithm::shake256, b.view(), 32, out, Backend::cuda),
                       std::runtime_error);
       // The environment reaches the default overload.
       gtest::EnvVar v("TEMPO_BACKEND", "cuda");
-      CHECK_THROWS_AS(gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out), std::runtime_error);
+      CHECK_THROWS_AS(keccak::hash_batch(t, keccak::Algorithm::shake256, b.view(), 32, out), std::runtime_error);
     }
     {
       gtest::EnvVar v("TEMPO_BACKEND", "cpu");
       std::fill(out.begin(), out.end(), 0);
-      auto r3 = gpu::hash_batch(t, crypto::Algorithm::shake256, b.view(), 32, out);
+      auto r3 = keccak::hash_batch(t, keccak::Algorithm::shake256, b.view(), 32, out);
       CHECK(gpu::placement_name(r3.ran_on) == "cpu");
       CHECK(r3.reason.find("backend cpu") != std::string::npos);
       CHECK(out == ref);

@@ -1,5 +1,5 @@
 // The placement cost model (no timings asserted: only decisions and fitting).
-#include <tempo/crypto/offload.hpp>
+#include <tempo/keccak/offload.hpp>
 #include <tempo/gpu/cost_model.hpp>
 
 #include "helpers.hpp"
@@ -17,7 +17,7 @@ WorkShape shape(double n, double len, double out = 32, double rate = 136) {
 }  // namespace
 
 TEST_CASE("small batches stay on the CPU, large ones go to the GPU", "[gpu][cost]") {
-  CostModel m(tempo::crypto::HashOp(tempo::crypto::Algorithm::shake256, 32).prior());
+  CostModel m(tempo::keccak::HashOp(tempo::keccak::Algorithm::shake256, 32).prior());
   CHECK(m.estimate(shape(1, 32), 16, 1).placement == Placement::cpu);
   CHECK(m.estimate(shape(100, 32), 16, 1).placement == Placement::cpu);
   const Estimate big = m.estimate(shape(1e8, 32), 16, 1);
@@ -28,7 +28,7 @@ TEST_CASE("small batches stay on the CPU, large ones go to the GPU", "[gpu][cost
 }
 
 TEST_CASE("the split finishes no later than either side alone", "[gpu][cost]") {
-  CostModel m(tempo::crypto::HashOp(tempo::crypto::Algorithm::shake256, 32).prior());
+  CostModel m(tempo::keccak::HashOp(tempo::keccak::Algorithm::shake256, 32).prior());
   for (double n : {1e3, 1e4, 1e5, 1e6, 1e7}) {
     for (double len : {32.0, 1024.0, 16384.0}) {
       const Estimate e = m.estimate(shape(n, len), 16, 1);
@@ -40,14 +40,14 @@ TEST_CASE("the split finishes no later than either side alone", "[gpu][cost]") {
 }
 
 TEST_CASE("two devices halve the GPU's variable time", "[gpu][cost]") {
-  CostModel m(tempo::crypto::HashOp(tempo::crypto::Algorithm::shake256, 32).prior());
+  CostModel m(tempo::keccak::HashOp(tempo::keccak::Algorithm::shake256, 32).prior());
   const Estimate one = m.estimate(shape(1e7, 32), 16, 1), two = m.estimate(shape(1e7, 32), 16, 2);
   const double fixed = m.gpu().fixed_ms();
   CHECK((two.gpu_ms - fixed) == Approx((one.gpu_ms - fixed) / 2).epsilon(1e-9));
 }
 
 TEST_CASE("calibration follows measured batches and stays finite", "[gpu][cost]") {
-  CostModel m(tempo::crypto::HashOp(tempo::crypto::Algorithm::shake256, 32).prior());
+  CostModel m(tempo::keccak::HashOp(tempo::keccak::Algorithm::shake256, 32).prior());
   const double before = m.predict_cpu_core_ms(1e5, 1e6);
   // This machine's CPU is 3x slower than the prior: 50 observations say so.
   for (int i = 0; i < 50; ++i) {
@@ -67,7 +67,7 @@ TEST_CASE("calibration follows measured batches and stays finite", "[gpu][cost]"
 }
 
 TEST_CASE("a GPU that turns out slow pushes work back to the CPU", "[gpu][cost]") {
-  CostModel m(tempo::crypto::HashOp(tempo::crypto::Algorithm::shake256, 32).prior());
+  CostModel m(tempo::keccak::HashOp(tempo::keccak::Algorithm::shake256, 32).prior());
   const WorkShape w = shape(2e5, 32);
   const Placement first = m.estimate(w, 16, 1).placement;
   for (int i = 0; i < 40; ++i) m.observe_gpu(2e5, 2e5 * 64, 500.0);  // 500 ms each: awful

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "cuda/aes_planes.hpp"
-#include "cuda/keccak_device.hpp"  // tempo::crypto's Keccak-p code (workloads/keccak/src)
+#include "cuda/keccak_device.hpp"  // tempo::keccak's Keccak-p code (workloads/keccak/src)
 
 namespace tempo::faest::dev {
 
@@ -143,7 +143,7 @@ TEMPO_FAEST_HD void h1(const u8* in, u64 len, u8* out) {
   for (; len >= rate; len -= rate, in += rate) {
     TEMPO_FAEST_UNROLL
     for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(in + 8 * i);
-    tempo::crypto::cuda::keccak_p_loop(a, 24);
+    tempo::keccak::cuda::keccak_p_loop(a, 24);
   }
   const u32 rem = u32(len);
   const bool spill = rem + 1 == rate;  // the domain byte fills the block (kept exact)
@@ -161,11 +161,11 @@ TEMPO_FAEST_HD void h1(const u8* in, u64 len, u8* out) {
     a[i] ^= w;
   }
   if (spill) {
-    tempo::crypto::cuda::keccak_p_loop(a, 24);
+    tempo::keccak::cuda::keccak_p_loop(a, 24);
     a[0] ^= 0x1F;
     a[lanes - 1] ^= u64{0x80} << 56;
   }
-  tempo::crypto::cuda::keccak_p_loop(a, 24);
+  tempo::keccak::cuda::keccak_p_loop(a, 24);
   TEMPO_FAEST_UNROLL
   for (int i = 0; i < 4; ++i) store_le64(out + 8 * i, a[i]);
 }

@@ -2,7 +2,7 @@
 //
 // Compiled by nvcc for the device AND by the host compiler for the CPU tests
 // (tests/gpu/test_kernel_logic.cpp): the exact code the kernels run is checked
-// against tempo::crypto on machines with no GPU. Only the funnel shift and the
+// against tempo::keccak on machines with no GPU. Only the funnel shift and the
 // unaligned load differ between the two (same results, by construction).
 //
 // Why it looks like this:
@@ -24,7 +24,7 @@
 #define TEMPO_HD inline
 #endif
 
-namespace tempo::crypto::cuda {
+namespace tempo::keccak::cuda {
 
 // What the kernels need to know about an algorithm.
 struct SpongeSpec {
@@ -330,4 +330,4 @@ TEMPO_HD void hash_message(const std::uint8_t* msg, std::uint64_t len, std::uint
   }
 }
 
-}  // namespace tempo::crypto::cuda
+}  // namespace tempo::keccak::cuda

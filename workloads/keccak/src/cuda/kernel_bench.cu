@@ -11,7 +11,7 @@
 
 // C++17 here (nvcc): errors leave as KernelBenchError; offload.cpp turns them into
 // gpu::CudaError.
-namespace tempo::crypto::cuda {
+namespace tempo::keccak::cuda {
 namespace {
 void check(cudaError_t e, const char* call) {
   if (e != cudaSuccess) {
@@ -91,4 +91,4 @@ double kernel_only_ms(const SpongeSpec& s, std::size_t msg_len, std::size_t n, i
   return static_cast<double>(times[times.size() / 2]);
 }
 
-}  // namespace tempo::crypto::cuda
+}  // namespace tempo::keccak::cuda

@@ -3,7 +3,7 @@
 
 #include "kernels.hpp"
 
-namespace tempo::crypto::cuda {
+namespace tempo::keccak::cuda {
 namespace {
 
 constexpr int kFixed32Block = 256;
@@ -111,4 +111,4 @@ int launch_var(void* stream, const std::uint8_t* d_in, const std::uint64_t* d_of
   return static_cast<int>(cudaGetLastError());
 }
 
-}  // namespace tempo::crypto::cuda
+}  // namespace tempo::keccak::cuda

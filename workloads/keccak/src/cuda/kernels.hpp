@@ -8,7 +8,7 @@
 
 #include "keccak_device.hpp"
 
-namespace tempo::crypto::cuda {
+namespace tempo::keccak::cuda {
 
 // Fixed-length messages: message i at d_in + i*msg_len, digest i at d_out + i*out_bytes.
 // d_in and d_out must be 16-byte aligned (cudaMalloc'd); d_in carries kLoadPadding bytes
@@ -28,7 +28,7 @@ int launch_var(void* stream, const std::uint8_t* d_in, const std::uint64_t* d_of
 int launch_fixed_variant(int variant, void* stream, const std::uint8_t* d_in, std::uint64_t msg_len,
                          std::uint8_t* d_out, std::uint64_t n, const SpongeSpec& s);
 
-// Benchmarks (kernel_bench.cu): see tempo::crypto::kernel_only_ms. Throws KernelBenchError.
+// Benchmarks (kernel_bench.cu): see tempo::keccak::kernel_only_ms. Throws KernelBenchError.
 struct KernelBenchError {
   int code;
   const char* call;
@@ -40,4 +40,4 @@ double kernel_only_ms(const SpongeSpec& s, std::size_t msg_len, std::size_t n, i
 // Whether launch_fixed uses the specialised kernel for this shape.
 bool fixed32_applies(std::uint64_t msg_len, const SpongeSpec& s) noexcept;
 
-}  // namespace tempo::crypto::cuda
+}  // namespace tempo::keccak::cuda

@@ -15,7 +15,7 @@
 // form), modulus switch Q_ks -> q. Every step is integer arithmetic with a unique result, so
 // any backend that computes it correctly produces the same bytes.
 //
-// Randomness: TurboSHAKE256 (tempo::crypto) keyed by the seed and a domain label per use;
+// Randomness: TurboSHAKE256 (tempo::keccak) keyed by the seed and a domain label per use;
 // errors are centered binomial (integer only, constant time). See workloads/tfhe/README.md
 // for the parameter sources, the noise analysis and the predicted failure probabilities.
 #pragma once

@@ -8,10 +8,10 @@
 //   tempo::ThreadPool pool;
 //   pool.run([&](tempo::Task& t) {
 //     tempo::ntt::forward_batch(t, plan, polys);               // TEMPO_BACKEND decides
-//     tempo::ntt::multiply_batch(t, plan, a, b, out, tempo::gpu::Backend::cuda);
+//     tempo::ntt::multiply_batch(t, plan, a, b, out, tempo::Backend::cuda);
 //   });
 //
-// Backend contract (tempo::gpu::Backend, TEMPO_BACKEND): cpu forces the pool; cuda
+// Backend contract (tempo::Backend, TEMPO_BACKEND): cpu forces the pool; cuda
 // requires a device (std::runtime_error otherwise, never a silent fallback); auto lets the
 // engine's cost model place the batch (CPU, GPU, or both ends at once).
 //
@@ -37,21 +37,21 @@ namespace tempo::ntt {
 
 // In place: every polynomial of polys goes to the transform domain (Plan::forward's order).
 gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                               gpu::Backend backend = gpu::backend_from_env());
+                               tempo::Backend backend = tempo::backend_from_env());
 gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                               gpu::Backend backend = gpu::backend_from_env());
+                               tempo::Backend backend = tempo::backend_from_env());
 // out[i] = a[i] * b[i] mod (X^n + 1, q) for each polynomial i (out may alias a or b).
 gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                 std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                gpu::Backend backend = gpu::backend_from_env());
+                                tempo::Backend backend = tempo::backend_from_env());
 
 gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         gpu::Backend backend = gpu::backend_from_env());
+                                         tempo::Backend backend = tempo::backend_from_env());
 gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         gpu::Backend backend = gpu::backend_from_env());
+                                         tempo::Backend backend = tempo::backend_from_env());
 gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                           std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                          gpu::Backend backend = gpu::backend_from_env());
+                                          tempo::Backend backend = tempo::backend_from_env());
 
 // The batch operations themselves, for users who drive the engine directly: resident
 // batches (gpu::DeviceBatch, Engine::run_resident: data stays on the device across

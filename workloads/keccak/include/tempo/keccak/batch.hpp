@@ -6,13 +6,13 @@
 #include <cstdint>
 #include <span>
 
-#include <tempo/crypto/algorithm.hpp>
+#include <tempo/keccak/algorithm.hpp>
 
 namespace tempo {
 class Task;  // <tempo/tempo.hpp>
 }
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 struct MessageBatch {
   std::span<const std::uint8_t> data;      // all messages back to back
@@ -40,4 +40,4 @@ void hash_batch_cpu_serial(Algorithm a, const MessageBatch& batch, std::size_t o
 void hash_batch_cpu(tempo::Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
                     std::span<std::uint8_t> out);
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

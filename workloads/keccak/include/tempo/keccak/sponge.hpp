@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <span>
 
-#include <tempo/crypto/algorithm.hpp>
+#include <tempo/keccak/algorithm.hpp>
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 void sha3_224(std::span<const std::uint8_t> in, std::span<std::uint8_t, 28> out);
 void sha3_256(std::span<const std::uint8_t> in, std::span<std::uint8_t, 32> out);
@@ -61,4 +61,4 @@ class Keccak {
   bool squeezing_;
 };
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace tempo::crypto::detail {
+namespace tempo::keccak::detail {
 
 // rounds: 24 (Keccak-f) or 12 (TurboSHAKE/KT). lanes needs no particular alignment.
 void permute_x4_interleaved(std::uint64_t lanes[100], int rounds) noexcept;  // dispatching
@@ -21,4 +21,4 @@ bool cpu_has_avx512vl() noexcept;
 // One state, any of the two round counts.
 void permute(std::uint64_t state[25], int rounds) noexcept;
 
-}  // namespace tempo::crypto::detail
+}  // namespace tempo::keccak::detail

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 enum class Algorithm {
   sha3_224,
@@ -41,4 +41,4 @@ std::size_t fixed_digest_bytes(Algorithm a);
 // Number of Keccak-p[1600] rounds: 24 for SHA3/SHAKE, 12 for TurboSHAKE/KT.
 int permutation_rounds(Algorithm a);
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

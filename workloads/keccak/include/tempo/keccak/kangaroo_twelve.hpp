@@ -7,17 +7,17 @@
 #include <cstdint>
 #include <span>
 
-#include <tempo/crypto/sponge.hpp>
+#include <tempo/keccak/sponge.hpp>
 
 namespace tempo {
 class Task;  // <tempo/tempo.hpp>
 }
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 void kt128(tempo::Task& t, std::span<const std::uint8_t> msg, std::span<const std::uint8_t> custom,
            std::span<std::uint8_t> out);
 void kt256(tempo::Task& t, std::span<const std::uint8_t> msg, std::span<const std::uint8_t> custom,
            std::span<std::uint8_t> out);
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -2,13 +2,13 @@
 // BatchOp (HashOp) on the pool's workers and/or every CUDA device (tempo::gpu::Engine).
 //
 //   pool.run([&](tempo::Task& t) {
-//     auto report = tempo::crypto::hash_batch(t, Algorithm::shake256, batch, 32, out);
+//     auto report = tempo::keccak::hash_batch(t, Algorithm::shake256, batch, 32, out);
 //     // report.ran_on: Placement::cpu | gpu | split; report.copy_in_ms, ...
 //   });
 //
 // Results are byte-identical whichever side runs: the CPU path is hash_batch_cpu's
 // code; the GPU kernels are checked against it. The backend contract is
-// tempo::gpu::Backend's (TEMPO_BACKEND). KT128/KT256 have no GPU kernel: they run on
+// tempo::Backend's (TEMPO_BACKEND). KT128/KT256 have no GPU kernel: they run on
 // the CPU, also under Backend::cuda once the device check passed (the report says so).
 #pragma once
 
@@ -18,11 +18,11 @@
 #include <span>
 #include <string>
 
-#include <tempo/crypto/batch.hpp>
-#include <tempo/crypto/keccak.hpp>
+#include <tempo/keccak/batch.hpp>
+#include <tempo/keccak/keccak.hpp>
 #include <tempo/gpu/gpu.hpp>
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 // A batch of equal-length messages laid end to end: message i is
 // data[i*msg_len, (i+1)*msg_len). Needs no offsets array (8 bytes/message saved).
@@ -61,16 +61,16 @@ class HashOp final : public gpu::BatchOp {
 // >= 1 for XOFs; the digest size for SHA3-*. Bad arguments: std::invalid_argument.
 // CUDA failures: gpu::CudaError (never a wrong answer).
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, gpu::Backend backend = gpu::backend_from_env());
+                            std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, gpu::Backend backend = gpu::backend_from_env());
+                            std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
 
 // The async form (Engine::submit): join() waits like a fork join. The caller keeps the
 // batch and `out` alive and untouched until join() returns.
 gpu::Offload submit(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, gpu::Backend backend = gpu::backend_from_env());
+                    std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
 gpu::Offload submit(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, gpu::Backend backend = gpu::backend_from_env());
+                    std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
 
 // Benchmarks: the median time in ms of `reps` kernel launches on device 0 over n
 // device-resident messages of msg_len bytes (variant 0: the engine's choice, 1: the
@@ -79,12 +79,4 @@ gpu::Offload submit(Task& t, Algorithm a, const FixedBatch& batch, std::size_t o
 double kernel_only_ms(Algorithm a, std::size_t msg_len, std::size_t out_bytes, std::size_t n, int variant, int reps,
                       std::size_t sample, std::vector<std::uint8_t>* inputs, std::vector<std::uint8_t>* digests);
 
-}  // namespace tempo::crypto
-
-// Compatibility: the names tempo::gpu had when the engine was Keccak-only.
-namespace tempo::gpu {
-using crypto::FixedBatch;
-using crypto::gpu_supports;
-using crypto::hash_batch;
-using crypto::submit;
-}  // namespace tempo::gpu
+}  // namespace tempo::keccak

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace tempo::crypto {
+namespace tempo::keccak {
 
 void keccak_f1600(std::uint64_t state[25]) noexcept;     // Keccak-f[1600]: 24 rounds
 void keccak_p1600_12(std::uint64_t state[25]) noexcept;  // Keccak-p[1600, 12]: the last 12 rounds
@@ -18,4 +18,4 @@ void keccak_p1600_12_x4(std::uint64_t* states[4]) noexcept;
 // "avx2" or "portable": which implementation keccak_*_x4 uses on this CPU.
 const char* keccak_backend_name() noexcept;
 
-}  // namespace tempo::crypto
+}  // namespace tempo::keccak

@@ -1,4 +1,0 @@
-// Convenience: everything in tempo::crypto.
-#pragma once
-
-#include <tempo/crypto/keccak.hpp>

@@ -1,0 +1,4 @@
+// Convenience: everything in tempo::keccak.
+#pragma once
+
+#include <tempo/keccak/keccak.hpp>
