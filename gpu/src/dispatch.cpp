@@ -190,7 +190,8 @@ Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, c
   Decision d;
   const BatchOp& op = *job.op;
   const bool simulated = core.dev && core.dev->simulated();
-  const bool device_code = op.has_cuda() || simulated;  // simulated devices run the CPU code
+  // Simulated devices run the CPU code; staged ops run their own device stages.
+  const bool device_code = op.has_cuda() || op.has_staged_gpu() || simulated;
   if (opt.backend == Backend::cuda) {
     if (!simulated) require(Backend::cuda);  // fails fast, whatever the batch
     if (core.devices() == 0) throw std::runtime_error("tempo::gpu: the CUDA backend was requested but this engine drives no device");
@@ -232,7 +233,8 @@ Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, c
   const Placement env = forced_placement_from_env(env_forced);
   if (opt.force) e.placement = opt.forced;
   else if (env_forced) e.placement = env;
-  if (!allow_split && e.placement == Placement::split) e.placement = Placement::gpu;
+  if ((!allow_split || (op.has_staged_gpu() && !op.has_cuda())) && e.placement == Placement::split)
+    e.placement = Placement::gpu;
   d.placement = e.placement;
   d.reason = e.describe();
   return d;
@@ -389,6 +391,23 @@ void run_cpu(Task& t, Job& job, BatchReport& rep, Clock::time_point t0) {
   }
 }
 
+bool staged(const BatchOp& op) { return op.has_staged_gpu() && !op.has_cuda(); }
+
+// A staged op's whole batch on the devices: the op drives its own stages through the
+// engine; the call's wall time is one device's host-to-host time per device.
+void run_staged(Task& t, Engine& engine, Job& job, BatchReport& rep) {
+  const auto t0 = Clock::now();
+  job.op->gpu_staged(t, engine, job.v.host_chunk({0, job.v.n}));
+  const double ms = ms_between(t0, Clock::now());
+  const int devices = std::max(engine.devices(), 1);
+  const double n = static_cast<double>(job.v.n), d = static_cast<double>(devices);
+  const double bytes = static_cast<double>(job.v.in_bytes(0, job.v.n)) + n * static_cast<double>(job.v.out_stride);
+  job.model->observe_gpu(job.work_per_item * n / d, bytes / d, ms);
+  rep.gpu_items = job.v.n;
+  rep.devices_used = devices;
+  rep.kernel_ms = ms;
+}
+
 }  // namespace
 
 std::string_view placement_name(Placement p) noexcept {
@@ -443,6 +462,8 @@ BatchReport Engine::run(Task& t, const BatchOp& op, std::span<const Operand> inp
   rep.reason = d.reason;
   if (d.placement == Placement::cpu) {
     run_cpu(t, *job, rep, t0);
+  } else if (staged(op)) {
+    run_staged(t, *this, *job, rep);
   } else if (d.placement == Placement::gpu && fits_one_chunk(*core_, *job) && core_->dev->run_direct(*job)) {
     finish_gpu(t, *job, rep);  // a small batch: the caller drove it itself, no hand-off
   } else {
@@ -474,8 +495,14 @@ Offload Engine::submit(Task& t, const BatchOp& op, std::span<const Operand> inpu
   auto job = make_job(core_, op, inputs, out);
   const Decision d = decide(*core_, *job, t.thread_count(), opt, /*allow_split=*/false);
   job->reason = d.reason;
-  if (d.placement == Placement::cpu) job->deferred_cpu = true;
-  else start_gpu(*core_, *job, job);
+  if (d.placement == Placement::cpu) {
+    job->deferred_cpu = true;
+  } else if (staged(op)) {
+    job->deferred_cpu = true;  // nothing runs before join(): see Job::staged_engine
+    job->staged_engine = this;
+  } else {
+    start_gpu(*core_, *job, job);
+  }
   Offload o;
   o.job_ = std::move(job);
   return o;
@@ -517,7 +544,9 @@ BatchReport Offload::join(Task& t) {
   BatchReport rep;
   rep.items = job->v.n;
   rep.reason = job->reason;
-  if (job->deferred_cpu) {
+  if (job->staged_engine != nullptr && job->engine->alive.load(std::memory_order_acquire)) {
+    run_staged(t, *job->staged_engine, *job, rep);
+  } else if (job->deferred_cpu) {
     run_cpu(t, *job, rep, Clock::now());
   } else {
     t.wait(job->done);

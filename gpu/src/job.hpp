@@ -115,6 +115,9 @@ struct Job {
 
   // The async form's deferred CPU placement: join() does the work.
   bool deferred_cpu = false;
+  // A staged op placed on the devices (BatchOp::gpu_staged): runs inside join() through
+  // this engine, or on the CPU when the engine is gone by then.
+  Engine* staged_engine = nullptr;
   bool joined = false;
   std::string reason;
   Clock::time_point submitted{};

@@ -120,7 +120,7 @@ class Engine {
   BatchReport run(Task& t, const BatchOp& op, std::span<const Operand> inputs, Output out, RunOptions opt = {});
 
   // The async form: starts the device part now and returns; join() waits like a fork
-  // join. A CPU placement runs inside join(). The caller keeps inputs and out alive
+  // join. A CPU placement, and a staged op's stages (BatchOp::gpu_staged), run inside join(). The caller keeps inputs and out alive
   // and untouched until join() returns (or the Offload is destroyed, which waits).
   Offload submit(Task& t, const BatchOp& op, std::initializer_list<Operand> inputs, Output out, RunOptions opt = {});
   Offload submit(Task& t, const BatchOp& op, std::span<const Operand> inputs, Output out, RunOptions opt = {});
