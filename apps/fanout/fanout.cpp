@@ -169,6 +169,7 @@ void Processor::run_request(Task& t, const std::string& in_path, const std::stri
   const auto t0 = Clock::now();
   Breakdown& b = last_;
   // OUT is checked first: a bad OUT fails before any work.
+  check_output_is_not_input(in_path, out_path);
   OutputFile file(out_path, opt_.durable);
   struct Drain {  // declared after `file`: the writer lets go of it before it is destroyed
     Writer& w;

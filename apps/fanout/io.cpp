@@ -165,6 +165,22 @@ std::size_t read_input(Task& t, const std::string& path, gpu::HostBuffer& buf, s
   return got;
 }
 
+void check_output_is_not_input(const std::string& in_path, const std::string& out_path) {
+  if (out_path == "-") return;
+  struct stat out {};
+  // lstat: the name that would be replaced (a link is OutputFile's to refuse).
+  if (::lstat(out_path.c_str(), &out) != 0) return;
+  struct stat in {};
+  const bool std_in = in_path == "-";
+  if ((std_in ? ::fstat(STDIN_FILENO, &in) : ::stat(in_path.c_str(), &in)) != 0) return;
+  if (in.st_dev != out.st_dev || in.st_ino != out.st_ino) return;
+  std::string what = "the input";
+  if (std_in) what = "the file standard input reads";
+  else if (in_path != out_path) what = "the same file as input " + q(in_path);
+  throw std::runtime_error("output " + q(out_path) + " is " + what +
+                           ": the result would replace the request; give another OUT");
+}
+
 OutputFile::OutputFile(const std::string& path, bool durable) : path_(path), durable_(durable) {
   if (path.empty()) throw std::runtime_error("output path is empty");
   if (path == "-") {

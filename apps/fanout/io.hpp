@@ -57,6 +57,12 @@ bool read_exact_at(Task& t, int fd, std::uint8_t* dst, std::size_t len, std::siz
 // The default input limit: the machine's physical memory.
 std::size_t physical_memory() noexcept;
 
+// Refuses an OUT that is IN: the same file whatever the names (device and inode are
+// compared, so another path to it or a hard link counts), standard input included.
+// The result would replace the request. A new OUT and OUT "-" pass; so do paths that
+// cannot be looked at (read_input and OutputFile report those).
+void check_output_is_not_input(const std::string& in_path, const std::string& out_path);
+
 class OutputFile {
  public:
   // Checks OUT (see above) and creates the temporary file.

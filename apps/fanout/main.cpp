@@ -1,17 +1,18 @@
 // tempo-fanout: cuda-fanout's command-line contract on tempo::gpu.
-//   tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync] IN OUT
-//   tempo-fanout --daemon [--algo NAME] [--backend ...] [--threads N] [--report] [--no-fsync]
+//   tempo-fanout [--mpi] [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync] IN OUT
+//   tempo-fanout [--mpi] --daemon [--algo NAME] [--backend ...] [--threads N] [--report] [--no-fsync]
 //   tempo-fanout --help | --version
 // IN and OUT may be '-' (standard input and output); usage() says what that changes.
-//   mpirun -n N tempo-fanout --mpi ...   (either form; mpi_mode.cpp, docs/mpi.md)
+// --mpi runs under 'mpirun -n N' (mpi_mode.cpp, docs/mpi.md).
 // Exit status: 0 success, 1 bad input or failure (one line on stderr), 2 bad usage.
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include <tempo/env.hpp>
 
 #include "fanout.hpp"
 #include "text.hpp"
@@ -29,9 +30,10 @@ namespace {
 constexpr std::size_t kMaxThreads = tempo::max_threads;
 
 const char* const kSynopsis =
-    "usage: tempo-fanout [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync]"
-    " IN OUT\n"
-    "       tempo-fanout --daemon [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report] [--no-fsync]\n"
+    "usage: tempo-fanout [--mpi] [--binary] [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report]"
+    " [--no-fsync] IN OUT\n"
+    "       tempo-fanout [--mpi] --daemon [--algo NAME] [--backend cpu|cuda|auto] [--threads N] [--report]"
+    " [--no-fsync]\n"
     "       tempo-fanout --help | --version\n";
 
 void usage(std::FILE* f) {
@@ -40,7 +42,8 @@ void usage(std::FILE* f) {
       "\n"
       "Hashes every message of request IN and writes the digests to OUT.\n"
       "  --algo NAME: shake256 (default), shake128, sha3-224, sha3-256, sha3-384, sha3-512,\n"
-      "        turboshake128, turboshake256, kt128, kt256\n"
+      "        turboshake128, turboshake256, kt128, kt256; hashlib's names (shake_256, sha3_256, ...)\n"
+      "        work too; case and '-'/'_' do not matter.\n"
       "  --backend: where to hash; defaults to $TEMPO_BACKEND, else auto (CPU, GPU or both).\n"
       "  --threads N: 0 to 4096; 0 (default) means $TEMPO_THREADS, else every hardware thread.\n"
       "  --report: one line per request on stderr: where the time went.\n"
@@ -77,13 +80,6 @@ void usage(std::FILE* f) {
       "Exit status: 0 success; 1 bad input or failure (one line on stderr); 2 bad usage.\n",
       f);
 }
-
-// A numeric environment variable, checked here so that a bad value is a usage error.
-std::size_t env_count(const char* name, std::uint64_t lo, std::uint64_t hi, std::size_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  return static_cast<std::size_t>(tempo::fanout::parse_count(name, v, lo, hi));
-}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,10 +89,12 @@ int main(int argc, char** argv) {
   std::size_t threads = 0;
   std::vector<std::string> paths;
   try {
+    // The environment is checked here, so that a bad value is a usage error.
     opt.backend = tempo::backend_from_env();
-    env_count("TEMPO_THREADS", 1, kMaxThreads, 0);
-    opt.chunk_bytes = env_count("TEMPO_FANOUT_CHUNK_BYTES", 1, std::size_t{1} << 30, opt.chunk_bytes);
-    opt.stream_input = env_count("TEMPO_FANOUT_STREAM", 0, 1, 1) == 1;
+    tempo::env_integer("TEMPO_THREADS", 1, kMaxThreads);
+    opt.chunk_bytes = static_cast<std::size_t>(
+        tempo::env_integer("TEMPO_FANOUT_CHUNK_BYTES", 1, std::size_t{1} << 30).value_or(opt.chunk_bytes));
+    opt.stream_input = tempo::env_integer("TEMPO_FANOUT_STREAM", 0, 1).value_or(1) == 1;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       auto value = [&](const char* name) -> std::string {

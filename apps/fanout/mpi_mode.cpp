@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include <tempo/mpi.hpp>
+#include <tempo/mpi/keccak.hpp>
 
 #include "command.hpp"
 #include "fanout.hpp"
@@ -56,7 +56,7 @@ int follow(ThreadPool& pool, const Options& opt) {
     mo.run.backend = opt.backend;
     try {
       pool.run([&](Task& t) {
-        mpi::hash_batch(t, MPI_COMM_WORLD, static_cast<keccak::Algorithm>(c.algo), keccak::FixedBatch{},
+        mpi::keccak::hash_batch(t, MPI_COMM_WORLD, static_cast<keccak::Algorithm>(c.algo), keccak::FixedBatch{},
                         static_cast<std::size_t>(c.out_bytes), {}, mo);
       });
     } catch (const std::exception&) {
@@ -70,7 +70,8 @@ void process(ThreadPool& pool, const Options& opt, const std::string& in_path, c
              bool binary, bool daemon) {
   pool.run([&](Task& t) {
     const auto t0 = Clock::now();
-    OutputFile file(out_path, opt.durable);  // a bad OUT fails before any work
+    check_output_is_not_input(in_path, out_path);  // a bad OUT fails before any work
+    OutputFile file(out_path, opt.durable);
     gpu::HostBuffer in;
     Request req;
     const std::size_t size = read_input(t, in_path, in, opt.input_limit == 0 ? physical_memory() : opt.input_limit);
@@ -119,13 +120,13 @@ void process(ThreadPool& pool, const Options& opt, const std::string& in_path, c
       mpi::Report r;
       if (req.uniform) {
         const std::size_t len = req.uniform_len;
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, opt.algo, keccak::FixedBatch{{data + a * len, m * len}, len, m}, ob,
+        r = mpi::keccak::hash_batch(t, MPI_COMM_WORLD, opt.algo, keccak::FixedBatch{{data + a * len, m * len}, len, m}, ob,
                             out, mo);
       } else {
         const std::uint64_t* src = req.offsets.data() + a;
         offs.resize(m + 1);
         for (std::size_t j = 0; j <= m; ++j) offs[j] = src[j] - src[0];
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, opt.algo,
+        r = mpi::keccak::hash_batch(t, MPI_COMM_WORLD, opt.algo,
                             keccak::MessageBatch{{data + src[0], static_cast<std::size_t>(src[m] - src[0])}, offs}, ob,
                             out, mo);
       }

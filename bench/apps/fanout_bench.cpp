@@ -5,7 +5,7 @@
 //   dispatch_cpu  tempo::keccak::hash_batch(Backend::cpu) on all cores: the dispatch's
 //                 overhead is the ratio to cpu_all (should be ~1.0)
 //   openssl_1t    OpenSSL EVP SHAKE256, one core (reference)
-//   gpu_kernel    the kernel alone on device-resident data (CUDA events)
+//   gpu_kernel    the kernel alone on device-resident data (CUDA events; CUDA builds)
 //   gpu_h2h_pinned / gpu_h2h_pageable  Backend::cuda, host memory to host memory
 //   auto          Backend::auto_select (the cost model places it; label: where it ran)
 //
@@ -28,6 +28,9 @@
 
 #if defined(TEMPO_GPU_BENCH_OPENSSL)
 #include <openssl/evp.h>
+#endif
+#if defined(TEMPO_GPU_BENCH_CUDA)
+#include "keccak_kernel_time.hpp"
 #endif
 
 namespace {
@@ -142,11 +145,12 @@ bool need_gpu(benchmark::State& st) {
   return true;
 }
 
+#if defined(TEMPO_GPU_BENCH_CUDA)
 void BM_gpu_kernel(benchmark::State& st) {
   const std::size_t len = st.range(0), n = st.range(1);
   if (!need_gpu(st) || too_big(st, n, len, kGpuCap)) return;
   for (auto _ : st) {
-    const double ms = keccak::kernel_only_ms(Algorithm::shake256, len, kOut, n, 0, 5, 0, nullptr, nullptr);
+    const double ms = keccak_bench::kernel_only_ms(Algorithm::shake256, len, kOut, n, 0, 5, 0, nullptr, nullptr);
     st.SetIterationTime(ms / 1e3);
   }
   finish(st, n, len);
@@ -159,7 +163,7 @@ void BM_gpu_kernel_variant(benchmark::State& st) {
   if (!need_gpu(st)) return;
   std::vector<std::uint8_t> ins, digs;
   for (auto _ : st) {
-    const double ms = keccak::kernel_only_ms(Algorithm::shake256, 32, kOut, n, variant, 9, 64, &ins, &digs);
+    const double ms = keccak_bench::kernel_only_ms(Algorithm::shake256, 32, kOut, n, variant, 9, 64, &ins, &digs);
     st.SetIterationTime(ms / 1e3);
   }
   // Check the sample against the CPU: a fast wrong kernel must not look good.
@@ -174,6 +178,7 @@ void BM_gpu_kernel_variant(benchmark::State& st) {
   finish(st, n, 32);
   st.SetLabel(variant == 0 ? "specialised-unrolled" : variant == 1 ? "generic" : "specialised-rolled");
 }
+#endif
 
 struct Pinned {
   gpu::HostBuffer in, out;
@@ -242,12 +247,14 @@ BENCHMARK(BM_dispatch_cpu)->Apply(sizes);
 #if defined(TEMPO_GPU_BENCH_OPENSSL)
 BENCHMARK(BM_openssl_1t)->Apply(sizes);
 #endif
+#if defined(TEMPO_GPU_BENCH_CUDA)
 BENCHMARK(BM_gpu_kernel)->Apply(size_args)->UseManualTime();
 BENCHMARK(BM_gpu_kernel_variant)
     ->ArgsProduct({{0, 1, 2}, {1000000, 10000000}})
     ->ArgNames({"variant", "N"})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
+#endif
 BENCHMARK(BM_gpu_h2h_pinned)->Apply(sizes);
 BENCHMARK(BM_gpu_h2h_pageable)->Apply(sizes);
 BENCHMARK(BM_auto)->Apply(sizes);

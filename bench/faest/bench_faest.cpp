@@ -7,9 +7,9 @@
 //   bench_faest --benchmark_filter=Forked        one signature, forks inside, 1..N threads
 //   bench_faest --benchmark_filter=Batch         throughput of a batch on a pool of N threads
 //   bench_faest --benchmark_filter=Gpu           batch-size curve 256..65536, sign and verify,
-//                                                Backend::cpu vs gpu on all threads (GPU rows
+//                                                Backend::cpu vs cuda on all threads (cuda rows
 //                                                are skipped with an error without a device)
-//   TEMPO_FAEST_BACKEND=portable bench_faest     the constant-time portable backend
+//   TEMPO_FAEST_ISA=portable bench_faest         the constant-time portable instruction set
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -37,7 +37,7 @@ struct Fixture {
   std::array<std::uint8_t, 16> rho{};
   std::vector<std::uint8_t> sig;
   explicit Fixture(Params ps) : p(ps), kp(tempo::faest::keygen(ps)) {
-    sig = tempo::faest::sign(p, kp.secret_key, msg, rho);
+    sig = tempo::faest::sign_deterministic(p, kp.secret_key, msg, rho);
   }
 };
 
@@ -55,7 +55,7 @@ void timed_loop(benchmark::State& st, F&& f) {
     st.counters["median_us"] = us[us.size() / 2];
     st.counters["p99_us"] = us[std::min(us.size() - 1, us.size() * 99 / 100)];
   }
-  st.SetLabel(std::string(tempo::faest::name(params_of(st))) + " " + tempo::faest::cpu_backend_name());
+  st.SetLabel(std::string(tempo::faest::name(params_of(st))) + " " + tempo::faest::cpu_isa_name());
 }
 
 tempo::ThreadPool& pool_of(std::size_t threads) {
@@ -69,7 +69,7 @@ tempo::ThreadPool& pool_of(std::size_t threads) {
 void BM_Single_Sign(benchmark::State& st) {
   Fixture fx(params_of(st));
   timed_loop(st, [&] {
-    auto sig = tempo::faest::sign(fx.p, fx.kp.secret_key, fx.msg, fx.rho);
+    auto sig = tempo::faest::sign_deterministic(fx.p, fx.kp.secret_key, fx.msg, fx.rho);
     benchmark::DoNotOptimize(sig.data());
   });
 }
@@ -93,7 +93,8 @@ void BM_Forked_Sign(benchmark::State& st) {
   Fixture fx(params_of(st));
   auto& pool = pool_of(std::size_t(st.range(1)));
   timed_loop(st, [&] {
-    auto sig = pool.run([&](tempo::Task& t) { return tempo::faest::sign(t, fx.p, fx.kp.secret_key, fx.msg, fx.rho); });
+    auto sig = pool.run(
+        [&](tempo::Task& t) { return tempo::faest::sign_deterministic(t, fx.p, fx.kp.secret_key, fx.msg, fx.rho); });
     benchmark::DoNotOptimize(sig.data());
   });
   st.counters["threads"] = double(st.range(1));
@@ -133,7 +134,7 @@ void BM_Batch_Sign(benchmark::State& st) {
   BatchData b(p, n);
   auto& pool = pool_of(std::size_t(st.range(1)));
   for (auto _ : st) {
-    pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs); });
+    pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs, tempo::Backend::cpu); });
     benchmark::DoNotOptimize(b.sigs.data());
   }
   batch_counters(st, n);
@@ -144,10 +145,10 @@ void BM_Batch_Verify(benchmark::State& st) {
   const std::size_t n = std::size_t(st.range(2));
   BatchData b(p, n);
   auto& pool = pool_of(std::size_t(st.range(1)));
-  pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs); });
+  pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs, tempo::Backend::cpu); });
   std::vector<bool> ok;
   for (auto _ : st) {
-    pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, p, b.pks, b.msgs, b.sigs, ok); });
+    pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, p, b.pks, b.msgs, b.sigs, ok, tempo::Backend::cpu); });
     if (std::count(ok.begin(), ok.end(), true) != std::ptrdiff_t(n)) st.SkipWithError("verification failed");
   }
   batch_counters(st, n);
@@ -155,9 +156,9 @@ void BM_Batch_Verify(benchmark::State& st) {
 }
 
 // ---- the batch-size curve, CPU (all threads) against the GPU path ----
-// Args: {params, batch size, backend: 0 cpu, 1 gpu}.
-tempo::faest::Backend backend_of(const benchmark::State& st) {
-  return st.range(2) == 1 ? tempo::faest::Backend::gpu : tempo::faest::Backend::cpu;
+// Args: {params, batch size, backend: 0 cpu, 1 cuda}.
+tempo::Backend backend_of(const benchmark::State& st) {
+  return st.range(2) == 1 ? tempo::Backend::cuda : tempo::Backend::cpu;
 }
 BatchData& curve_data(Params p, std::size_t n) {  // shared by the rows of one size (keygen is slow)
   static std::vector<std::pair<std::pair<int, std::size_t>, std::unique_ptr<BatchData>>> cache;
@@ -167,7 +168,7 @@ BatchData& curve_data(Params p, std::size_t n) {  // shared by the rows of one s
   return *cache.back().second;
 }
 bool skip_without_device(benchmark::State& st) {
-  if (backend_of(st) != tempo::faest::Backend::gpu || tempo::gpu::available(tempo::Backend::cuda)) return false;
+  if (backend_of(st) != tempo::Backend::cuda || tempo::gpu::available(tempo::Backend::cuda)) return false;
   st.SkipWithError("no CUDA device (or a build without CUDA)");
   return true;
 }
@@ -197,7 +198,8 @@ void BM_Gpu_Verify(benchmark::State& st) {
   const std::size_t n = std::size_t(st.range(1));
   BatchData& b = curve_data(p, n);
   auto& pool = pool_of(std::thread::hardware_concurrency());
-  if (b.sigs.size() != n) pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs); });
+  if (b.sigs.size() != n)
+    pool.run([&](tempo::Task& t) { tempo::faest::sign_batch(t, p, b.sks, b.msgs, b.sigs, tempo::Backend::cpu); });
   std::vector<bool> ok;
   for (auto _ : st) {
     pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, p, b.pks, b.msgs, b.sigs, ok, backend_of(st)); });

@@ -2,7 +2,7 @@
 // per second (permutations per second for the BM_Keccak* rows).
 //
 //   bench_keccak --benchmark_filter=Shake256      the batch comparison against OpenSSL
-//   TEMPO_KECCAK_ISA=portable bench_keccak    the same without the AVX2 4-way kernel
+//   TEMPO_KECCAK_ISA=portable bench_keccak    the same without the AVX2/AVX-512 4-way kernels
 #if TEMPO_BENCH_WITH_OPENSSL
 #include <openssl/evp.h>
 #endif
@@ -66,7 +66,7 @@ void BM_Shake256Batch_Tempo1Thread(benchmark::State& st) {
     benchmark::DoNotOptimize(b.out.data());
   }
   report(st, b.size(), len);
-  st.SetLabel(tc::keccak_backend_name());
+  st.SetLabel(tc::permutation_isa_name());
 }
 
 void BM_Shake256Batch_TempoAllCores(benchmark::State& st) {
@@ -78,7 +78,7 @@ void BM_Shake256Batch_TempoAllCores(benchmark::State& st) {
     benchmark::DoNotOptimize(b.out.data());
   }
   report(st, b.size(), len);
-  st.SetLabel(std::string(tc::keccak_backend_name()) + ", " + std::to_string(std::thread::hardware_concurrency()) +
+  st.SetLabel(std::string(tc::permutation_isa_name()) + ", " + std::to_string(std::thread::hardware_concurrency()) +
               " threads");
 }
 
@@ -141,7 +141,7 @@ void BM_KeccakF1600_x4(benchmark::State& st) {
     benchmark::DoNotOptimize(s);
   }
   st.SetItemsProcessed(4 * static_cast<std::int64_t>(st.iterations()));
-  st.SetLabel(tc::keccak_backend_name());
+  st.SetLabel(tc::permutation_isa_name());
 }
 
 // The kernel the batch/KT code uses: interleaved lanes, no transposition.
@@ -152,7 +152,7 @@ void BM_KeccakF1600_x4_Interleaved(benchmark::State& st) {
     benchmark::DoNotOptimize(lanes);
   }
   st.SetItemsProcessed(4 * static_cast<std::int64_t>(st.iterations()));
-  st.SetLabel(tc::keccak_backend_name());
+  st.SetLabel(tc::permutation_isa_name());
 }
 
 // ---- KangarooTwelve on one long message

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <tempo/mpi.hpp>
+#include <tempo/mpi/keccak.hpp>
+#include <tempo/mpi/keccak.hpp>
 #include <tempo/tempo.hpp>
 #ifdef TEMPO_MPI_HAVE_FAEST
 #include <tempo/mpi/faest.hpp>
@@ -76,8 +78,7 @@ int main(int argc, char** argv) {
     opt.subchunks = a.subchunks;
     std::vector<std::uint8_t> in, out;
     std::size_t out_stride = 32;
-    std::vector<std::span<const std::uint8_t>> sks, msgs, rhos;
-    std::vector<std::vector<std::uint8_t>> keys;
+    std::vector<std::uint8_t> sk_rows;  // the key, once per message (the op's layout)
     using tempo::keccak::Algorithm;
     if (a.workload == "shake256") {
       if (root) in = random_bytes(a.n * a.len), out.resize(a.n * 32);
@@ -88,12 +89,7 @@ int main(int argc, char** argv) {
       if (root) {
         in = random_bytes(a.n * (a.len + 16));
         const auto kp = tempo::faest::keygen(p);
-        keys.assign(1, kp.secret_key);
-        for (std::size_t i = 0; i < a.n; ++i) {
-          sks.emplace_back(keys[0]);
-          msgs.emplace_back(in.data() + i * a.len, a.len);
-          rhos.emplace_back(in.data() + a.n * a.len + 16 * i, 16);
-        }
+        for (std::size_t i = 0; i < a.n; ++i) sk_rows.insert(sk_rows.end(), kp.secret_key.begin(), kp.secret_key.end());
         out.resize(a.n * out_stride);
       }
 #else
@@ -109,19 +105,23 @@ int main(int argc, char** argv) {
           tempo::keccak::hash_batch(t, Algorithm::shake256, tempo::keccak::FixedBatch{in, a.len, a.n}, 32, out);
           return {};
         }
-        return tempo::mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
+        return tempo::mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
                                       root ? tempo::keccak::FixedBatch{in, a.len, a.n} : tempo::keccak::FixedBatch{},
                                       32, out, opt);
       }
 #ifdef TEMPO_MPI_HAVE_FAEST
       const auto p = tempo::faest::Params::faest_128f;
+      using tempo::gpu::Operand;
+      const Operand sks = root ? Operand::fixed(sk_rows, 32) : Operand{};
+      const Operand msgs = root ? Operand::fixed(std::span(in).first(a.n * a.len), a.len) : Operand{};
+      const Operand rhos = root ? Operand::fixed(std::span(in).subspan(a.n * a.len), 16) : Operand{};
       if (a.local) {
-        std::vector<std::span<std::uint8_t>> outs;
-        for (std::size_t i = 0; i < a.n; ++i) outs.emplace_back(out.data() + i * out_stride, out_stride);
-        tempo::faest::sign_batch_spans(t, p, sks, msgs, rhos, outs, tempo::faest::Backend::cpu);
+        tempo::faest::sign_batch_deterministic(t, p, sks, msgs, rhos, out, tempo::Backend::cpu);
         return {};
       }
-      return tempo::mpi::faest_sign_batch(t, MPI_COMM_WORLD, p, sks, msgs, rhos, out, tempo::faest::Backend::cpu, opt);
+      tempo::mpi::Options o = opt;
+      o.run = tempo::Backend::cpu;
+      return tempo::mpi::faest::sign_batch_deterministic(t, MPI_COMM_WORLD, p, sks, msgs, rhos, out, o);
 #else
       return {};
 #endif

@@ -19,17 +19,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <tempo/ntt.hpp>
+#include <tempo/ntt/detail/cpu_paths.hpp>
 #include <tempo/tempo.hpp>
 
-#include "gpu_tables.hpp"
-#include "tables.hpp"
+#if defined(BENCH_NTT_CUDA)
+#include <tempo/ntt/detail/kernels.hpp>
+
+#include "ntt_kernel_time.hpp"
+#endif
 
 namespace ntt = tempo::ntt;
 namespace gpu = tempo::gpu;
@@ -116,17 +122,17 @@ tempo::ThreadPool& pool(std::size_t threads) {
 
 // ---- one core, one polynomial, a given kernel set
 void reg_cpu(const Case& c) {
-  for (const d::Kernels* k : d::kernels_for(c.plan.q())) {
+  for (const std::string_view path : d::cpu_paths(c.plan.q())) {
     for (int inv = 0; inv < 2; ++inv) {
-      const std::string name = "cpu/" + c.name + "/" + k->name + (inv ? "/inv" : "/fwd");
-      benchmark::RegisterBenchmark(name.c_str(), [c, k, inv](benchmark::State& st) {
-        const auto t = d::build_tables(c.plan.n(), c.plan.q(), c.plan.psi(), *k);
+      const std::string name = "cpu/" + c.name + "/" + std::string(path) + (inv ? "/inv" : "/fwd");
+      benchmark::RegisterBenchmark(name.c_str(), [c, path, inv](benchmark::State& st) {
+        const ntt::Plan on_path = d::with_cpu_path(c.plan, path);
         auto a = random_polys(1, c.plan, 1), want = a;
         inv ? c.plan.inverse(want) : c.plan.forward(want);
         auto x = a;
         lux(st, [&] {
           std::copy(a.begin(), a.end(), x.begin());
-          return time_us([&] { inv ? k->inverse(*t, x.data()) : k->forward(*t, x.data()); });
+          return time_us([&] { inv ? on_path.inverse_unchecked(x) : on_path.forward_unchecked(x); });
         }, 1);
         if (x != want) st.SkipWithError("wrong result");
       })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
@@ -186,7 +192,7 @@ void reg_cpu_batch(const Case& c, std::size_t threads, std::size_t count) {
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
 }
 
-#if defined(TEMPO_NTT_HAVE_CUDA)
+#if defined(BENCH_NTT_CUDA)
 // ---- the device
 void reg_gpu_floor() {
   benchmark::RegisterBenchmark("gpu_floor/empty_launch_sync", [](benchmark::State& st) {
@@ -196,9 +202,12 @@ void reg_gpu_floor() {
     auto a = random_polys(1, plan, 1);
     std::vector<double> ev(static_cast<std::size_t>(g_reps)), host(ev.size());
     for (auto _ : st) {
-      const int rc = ntt::cuda::time_kernels(p, tb.data(), tb.size(), -1, a.data(), 1, g_warm, g_reps, ev.data(),
-                                             host.data(), nullptr);
-      if (rc != 0) st.SkipWithError("CUDA error");
+      try {
+        ntt_bench::time_kernels(p, tb, -1, a.data(), 1, g_warm, g_reps, ev.data(), host.data(), nullptr);
+      } catch (const std::exception& e) {
+        st.SkipWithError(e.what());
+        return;
+      }
       st.SetIterationTime(percentile(host, 0.5) * 1e-6);
       st.counters["host_median_us"] = percentile(host, 0.5);
       st.counters["host_p99_us"] = percentile(host, 0.99);
@@ -217,10 +226,10 @@ void reg_gpu_kernel(const Case& c, int kind, std::size_t count) {
     std::vector<double> ev(static_cast<std::size_t>(g_reps)), host(ev.size());
     std::vector<u64> first(c.plan.n());
     for (auto _ : st) {
-      const int rc = ntt::cuda::time_kernels(p, tb.data(), tb.size(), kind, a.data(), count, g_warm, g_reps,
-                                             ev.data(), host.data(), first.data());
-      if (rc != 0) {
-        st.SkipWithError(("CUDA error " + std::to_string(rc)).c_str());
+      try {
+        ntt_bench::time_kernels(p, tb, kind, a.data(), count, g_warm, g_reps, ev.data(), host.data(), first.data());
+      } catch (const std::exception& e) {
+        st.SkipWithError(e.what());
         return;
       }
       const double med = percentile(ev, 0.5);
@@ -316,7 +325,7 @@ int main(int argc, char** argv) {
     reg_cpu_batch(c, 1, g_quick ? 8 : 1024);
     if (cores > 1) reg_cpu_batch(c, cores, g_quick ? 8 : 4096);
   }
-#if defined(TEMPO_NTT_HAVE_CUDA)
+#if defined(BENCH_NTT_CUDA)
   if (gpu::device_count() > 0) {
     reg_gpu_floor();
     for (const Case& c : all) {

@@ -6,10 +6,14 @@
 // --threads=1,16 (pool sizes for the throughput rows), --add_bits=256 / --mul_bits=256
 // (encrypted ADD / MUL widths, 0 = skip), --failure_bootstraps=N (failure-rate run per set),
 // --failure_backend=cpu|cuda|auto (where the failure-rate bootstraps run; default cpu).
+// Keys and ciphertexts use fresh OS randomness (keygen, encrypt_bit): results are checked
+// by decryption, so no run depends on a seed.
 // GPU rows (backend cuda; each reports "no CUDA device" as its error where there is none):
 // --gpu_batches=256,1024,4096,16384 (batched gates/s per batch size; empty = none),
 // --gpu_latency=1 (single-gate latency, 30 iterations), --gpu_add_bits=256 /
 // --gpu_mul_bits=0 (encrypted ADD / MUL on cuda, 0 = skip).
+// --auto_batches=16,64,256 (batched gates on backend auto, all cores: where the engine's cost
+// model placed them, as counters gpu_share and split; empty = none, the default).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -28,6 +32,7 @@
 namespace {
 
 using namespace tempo::tfhe;
+using tempo::Backend;
 using Clock = std::chrono::steady_clock;
 
 std::vector<std::string> g_params = {"PN10QP27"};
@@ -40,20 +45,14 @@ std::vector<std::size_t> g_gpu_batches = {256, 1024, 4096, 16384};
 bool g_gpu_latency = true;
 std::size_t g_gpu_add_bits = 256;
 std::size_t g_gpu_mul_bits = 0;
+std::vector<std::size_t> g_auto_batches;
 
 bool no_device(benchmark::State& state) {
-  if (backend_available(Backend::cuda)) return false;
+  if (tempo::gpu::available(Backend::cuda)) return false;
   state.SkipWithError("no CUDA device (or no CUDA build): GPU row skipped");
   for (auto _ : state) {
   }
   return true;
-}
-
-std::array<std::uint8_t, 32> seed(std::uint64_t a) {
-  std::array<std::uint8_t, 32> s{};
-  for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(a >> (8 * i));
-  s[31] = 0xbe;
-  return s;
 }
 
 tempo::ThreadPool& pool(unsigned threads) {
@@ -69,7 +68,7 @@ const Keys& keys(const std::string& name) {
   if (!k) {
     const Params p = Params::preset(name);
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    k = std::make_unique<Keys>(pool(hw).run([&](tempo::Task& t) { return keygen_from_seed(t, p, seed(1)); }));
+    k = std::make_unique<Keys>(pool(hw).run([&](tempo::Task& t) { return keygen(t, p); }));
   }
   return *k;
 }
@@ -85,7 +84,7 @@ void report(benchmark::State& state, std::vector<double>& us) {
 // One gate (AND) with its bootstrap, on a one-thread pool, user-shaped: public API, [&].
 void BM_GateBootstrap(benchmark::State& state, std::string name) {
   const Keys& k = keys(name);
-  const Ciphertext x = encrypt_bit(k.secret, true, seed(2)), y = encrypt_bit(k.secret, true, seed(3));
+  const Ciphertext x = encrypt_bit(k.secret, true), y = encrypt_bit(k.secret, true);
   auto& p1 = pool(1);
   p1.run([&](tempo::Task& t) { return eval_gate(t, k.evaluation, Gate::and_, x, y); });  // warm-up
   std::vector<double> us;
@@ -122,8 +121,8 @@ void BM_GateBatch(benchmark::State& state, std::string name, unsigned threads) {
   const std::size_t count = 4 * static_cast<std::size_t>(threads);
   std::vector<Ciphertext> xs, ys, out(count);
   for (std::size_t i = 0; i < count; ++i) {
-    xs.push_back(encrypt_bit(k.secret, i & 1, seed(100 + i)));
-    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1, seed(1000 + i)));
+    xs.push_back(encrypt_bit(k.secret, i & 1));
+    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
   }
   auto& pl = pool(threads);
   for (auto _ : state)
@@ -145,7 +144,7 @@ void BM_Integer(benchmark::State& state, std::string name, bool multiply, std::s
     xv[i] = 0x9e3779b97f4a7c15ULL * (i + 1);
     yv[i] = 0xc2b2ae3d27d4eb4fULL * (i + 3);
   }
-  const EncryptedUint x = encrypt_uint(k.secret, xv, bits, seed(7)), y = encrypt_uint(k.secret, yv, bits, seed(8));
+  const EncryptedUint x = encrypt_uint(k.secret, xv, bits), y = encrypt_uint(k.secret, yv, bits);
   const Circuit c = multiply ? Circuit::multiplier(bits) : Circuit::adder(bits);
   auto& pl = pool(threads);
   std::vector<double> us;
@@ -195,7 +194,7 @@ void BM_FailureRate(benchmark::State& state, std::string name, std::size_t total
     std::vector<bool> bits;
     for (std::size_t i = 0; i < width; ++i) {
       bits.push_back(i & 1);
-      cur.push_back(encrypt_bit(k.secret, bits.back(), seed(5000 + i)));
+      cur.push_back(encrypt_bit(k.secret, bits.back()));
     }
     for (std::size_t r = 0; r < rounds; ++r) {
       pool(hw).run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, cur, next, g_failure_backend); });
@@ -227,8 +226,8 @@ void BM_GpuGateBatch(benchmark::State& state, std::string name, std::size_t coun
   const Keys& k = keys(name);
   std::vector<Ciphertext> xs, ys, out(count);
   for (std::size_t i = 0; i < count; ++i) {
-    xs.push_back(encrypt_bit(k.secret, i & 1, seed(100 + i)));
-    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1, seed(1000000 + i)));
+    xs.push_back(encrypt_bit(k.secret, i & 1));
+    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
   }
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   auto& pl = pool(hw);
@@ -254,7 +253,7 @@ void BM_GpuGateBatch(benchmark::State& state, std::string name, std::size_t coun
 void BM_GpuGateLatency(benchmark::State& state, std::string name) {
   if (no_device(state)) return;
   const Keys& k = keys(name);
-  const std::vector<Ciphertext> xs{encrypt_bit(k.secret, true, seed(2))}, ys{encrypt_bit(k.secret, true, seed(3))};
+  const std::vector<Ciphertext> xs{encrypt_bit(k.secret, true)}, ys{encrypt_bit(k.secret, true)};
   std::vector<Ciphertext> out(1);
   auto& p1 = pool(1);
   p1.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, Backend::cuda); });  // upload
@@ -268,6 +267,41 @@ void BM_GpuGateLatency(benchmark::State& state, std::string name) {
   }
   if (!ok) state.SkipWithError("wrong gate result");
   report(state, us);
+}
+
+// Backend auto: a batch of `count` NAND gates placed by the engine's cost model (which
+// calibrates on every batch, the warm-up included); the counters say where it ran.
+void BM_AutoGateBatch(benchmark::State& state, std::string name, std::size_t count) {
+  const Keys& k = keys(name);
+  std::vector<Ciphertext> xs, ys, out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    xs.push_back(encrypt_bit(k.secret, i & 1));
+    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
+  }
+  auto& pl = pool(std::max(1u, std::thread::hardware_concurrency()));
+  pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::auto_select); });
+  std::vector<double> us;
+  double gpu_items = 0, splits = 0;
+  for (auto _ : state) {
+    const auto t0 = Clock::now();
+    const tempo::gpu::BatchReport r = pl.run([&](tempo::Task& t) {
+      return eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::auto_select);
+    });
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+    gpu_items += static_cast<double>(r.gpu_items);
+    splits += r.ran_on == tempo::gpu::Placement::split ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < count; ++i)
+    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
+      state.SkipWithError("wrong gate result");
+      break;
+    }
+  report(state, us);
+  const double runs = static_cast<double>(state.iterations());
+  state.counters["gpu_share"] = gpu_items / (runs * static_cast<double>(count));
+  state.counters["split"] = splits / runs;
+  state.counters["gates_per_s"] =
+      benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 std::vector<std::string> split(const std::string& s) {
@@ -295,13 +329,17 @@ int main(int argc, char** argv) {
     } else if (a.rfind("--mul_bits=", 0) == 0) g_mul_bits = std::stoul(a.substr(11));
     else if (a.rfind("--add_bits=", 0) == 0) g_add_bits = std::stoul(a.substr(11));
     else if (a.rfind("--failure_bootstraps=", 0) == 0) g_failure_bootstraps = std::stoul(a.substr(21));
-    else if (a.rfind("--failure_backend=", 0) == 0) g_failure_backend = parse_backend(a.substr(18));
+    else if (a.rfind("--failure_backend=", 0) == 0) g_failure_backend = tempo::parse_backend(a.substr(18));
     else if (a.rfind("--gpu_batches=", 0) == 0) {
       g_gpu_batches.clear();
       for (const auto& b : split(a.substr(14)))
         if (!b.empty()) g_gpu_batches.push_back(std::stoul(b));
     } else if (a.rfind("--gpu_latency=", 0) == 0) g_gpu_latency = a.substr(14) != "0";
     else if (a.rfind("--gpu_add_bits=", 0) == 0) g_gpu_add_bits = std::stoul(a.substr(15));
+    else if (a.rfind("--auto_batches=", 0) == 0) {
+      for (const auto& b : split(a.substr(15)))
+        if (!b.empty()) g_auto_batches.push_back(std::stoul(b));
+    }
     else if (a.rfind("--gpu_mul_bits=", 0) == 0) g_gpu_mul_bits = std::stoul(a.substr(15));
     else rest.push_back(argv[i]);
   }
@@ -326,6 +364,10 @@ int main(int argc, char** argv) {
     if (g_gpu_latency)
       benchmark::RegisterBenchmark(("gpu_gate_latency/" + name).c_str(), BM_GpuGateLatency, name)
           ->Iterations(30)->Unit(benchmark::kMillisecond)->UseRealTime();
+    for (std::size_t b : g_auto_batches)
+      benchmark::RegisterBenchmark(("auto_gate_batch/" + name + "/batch:" + std::to_string(b)).c_str(),
+                                   BM_AutoGateBatch, name, b)
+          ->MinTime(1.0)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
   const unsigned top = *std::max_element(g_threads.begin(), g_threads.end());
   const std::string first = g_params.front();

@@ -3,8 +3,12 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <tempo/env.hpp>
 
 #include "engine_core.hpp"
 #include "job.hpp"
@@ -12,6 +16,37 @@
 
 namespace tempo::gpu {
 namespace detail {
+
+namespace {
+
+// TEMPO_GPU_CHUNK_MB in MiB, 64 KiB to 64 GiB: env_integer's rule and message for a
+// value that may be a fraction (digits with at most one '.'; strtod alone would take
+// "inf", "1e3", " 8" or "0x10").
+std::optional<double> chunk_mib_from_env() {
+  const char* text = std::getenv("TEMPO_GPU_CHUNK_MB");
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  const std::string_view s = text;
+  const bool plain = s.find_first_not_of("0123456789.") == std::string_view::npos &&
+                     s.find_first_of("0123456789") != std::string_view::npos && s.find('.') == s.rfind('.');
+  const double v = plain ? std::strtod(text, nullptr) : -1;
+  if (!(v >= 0.0625 && v <= 65536))
+    throw std::invalid_argument("TEMPO_GPU_CHUNK_MB='" + std::string(s) +
+                                "' is not accepted (expected a number from 0.0625 to 65536)");
+  return v;
+}
+
+}  // namespace
+
+Tuning tuning_from_env(const EngineOptions& opt) {
+  Tuning t;
+  t.streams_per_device = opt.streams_per_device
+                             ? opt.streams_per_device
+                             : env_integer("TEMPO_GPU_STREAMS", 1, 32).value_or(t.streams_per_device);
+  t.pinned_streams = env_integer("TEMPO_GPU_PINNED_STREAMS", 1, 32).value_or(t.pinned_streams);
+  t.max_chunk_bytes = chunk_mib_from_env().value_or(8) * (1 << 20);
+  if (const auto i = env_choice("TEMPO_GPU_NT_COPY", {"0", "off", "false", "1", "on", "true"})) t.nt_copy = *i >= 3;
+  return t;
+}
 
 BatchView validate(const BatchOp& op, std::span<const Operand> inputs, Output out) {
   struct Who {  // the message prefix, built only when something is wrong
@@ -174,15 +209,11 @@ struct Decision {
   std::string reason;
 };
 
-Placement forced_placement_from_env(bool& set) {
-  const char* f = std::getenv("TEMPO_GPU_PLACEMENT");
-  set = f != nullptr && *f != '\0';
-  if (!set) return Placement::cpu;
-  const std::string s = f;
-  if (s == "cpu") return Placement::cpu;
-  if (s == "gpu") return Placement::gpu;
-  if (s == "split") return Placement::split;
-  throw std::invalid_argument("TEMPO_GPU_PLACEMENT='" + s + "' is not cpu, gpu or split");
+std::optional<Placement> forced_placement_from_env() {
+  static constexpr Placement order[] = {Placement::cpu, Placement::gpu, Placement::split};
+  const auto i = env_choice("TEMPO_GPU_PLACEMENT", {"cpu", "gpu", "split"});
+  if (!i) return std::nullopt;
+  return order[*i];
 }
 
 Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, const RunOptions& opt,
@@ -229,10 +260,9 @@ Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, c
   w.work = job.work_per_item * n;
   w.bytes = static_cast<double>(job.v.in_bytes(0, job.v.n)) + n * static_cast<double>(job.v.out_stride);
   Estimate e = job.model->estimate(w, workers, devices, job.work_per_item);
-  bool env_forced = false;
-  const Placement env = forced_placement_from_env(env_forced);
+  const std::optional<Placement> env = forced_placement_from_env();
   if (opt.force) e.placement = opt.forced;
-  else if (env_forced) e.placement = env;
+  else if (env) e.placement = *env;
   if ((!allow_split || (op.has_staged_gpu() && !op.has_cuda())) && e.placement == Placement::split)
     e.placement = Placement::gpu;
   d.placement = e.placement;
@@ -256,17 +286,6 @@ std::shared_ptr<Job> make_job(const std::shared_ptr<detail::EngineCore>& core, c
   return job;
 }
 
-// A positive number from the environment, or `dflt` (throws naming a bad value).
-double env_number(const char* name, double dflt) {
-  const char* s = std::getenv(name);
-  if (s == nullptr || *s == '\0') return dflt;
-  char* end = nullptr;
-  const double v = std::strtod(s, &end);
-  if (*end != '\0' || !(v >= 0) || v > 1e6)
-    throw std::invalid_argument(std::string(name) + "='" + s + "' is not a number from 0 to 1e6");
-  return v;
-}
-
 // Batches up to this many bytes (inputs + output) skip the pinned-memory query.
 constexpr std::uint64_t kTinyBytes = 64u << 10;
 
@@ -285,8 +304,8 @@ void plan_gpu(detail::EngineCore& core, Job& j) {
   bool all_pinned = j.out_pinned;
   for (std::size_t k = 0; k < v.inputs; ++k) all_pinned = all_pinned && j.in_pinned[k];
   const auto per_device = core.dev->workers() / static_cast<std::size_t>(std::max(core.devices(), 1));
-  static const auto pinned_streams = static_cast<std::size_t>(env_number("TEMPO_GPU_PINNED_STREAMS", 4));
-  j.streams_per_device = all_pinned ? std::max<std::size_t>(std::min(per_device, pinned_streams), 1) : per_device;
+  j.streams_per_device =
+      all_pinned ? std::max<std::size_t>(std::min(per_device, core.tuning.pinned_streams), 1) : per_device;
   const std::size_t workers = std::max<std::size_t>(j.streams_per_device * static_cast<std::size_t>(core.devices()), 1);
   // Chunks: small enough that copies in, kernels and copies out of several chunks
   // overlap (~4 per stream thread), large enough to amortise ~10 us per operation,
@@ -295,7 +314,7 @@ void plan_gpu(detail::EngineCore& core, Job& j) {
   const double n = static_cast<double>(v.n);
   const double total = in_bytes + n * static_cast<double>(v.out_stride);
   const double per_item = std::max(1.0, in_bytes / n + static_cast<double>(v.out_stride));
-  static const double max_chunk = std::max(env_number("TEMPO_GPU_CHUNK_MB", 8), 0.0625) * (1 << 20);
+  const double max_chunk = core.tuning.max_chunk_bytes;
   double chunk = std::clamp(total / static_cast<double>(workers * 4), std::min(double(1 << 20), max_chunk), max_chunk);
   const double per_worker_items = std::ceil(n / static_cast<double>(workers));
   chunk = std::max(chunk, std::min(per_item * std::min(per_worker_items, 2048.0), double(256 << 20)));
@@ -421,7 +440,9 @@ std::string_view placement_name(Placement p) noexcept {
 // ---- Engine
 
 Engine::Engine(EngineOptions opt) : core_(std::make_shared<detail::EngineCore>()) {
-  core_->dev = opt.simulated_devices > 0 ? detail::make_simulated_device_side(opt) : detail::make_device_side(opt);
+  core_->tuning = detail::tuning_from_env(opt);
+  core_->dev = opt.simulated_devices > 0 ? detail::make_simulated_device_side(opt)
+                                         : detail::make_device_side(opt, core_->tuning);
 }
 
 Engine::~Engine() {

@@ -46,10 +46,21 @@ class DeviceSide {
 
 };
 
+// The engine's settings from the environment (docs/environment.md), read when an Engine
+// is made, so that a bad value fails there (std::invalid_argument naming the variable)
+// and not in a stream thread.
+struct Tuning {
+  std::size_t streams_per_device = 12;       // TEMPO_GPU_STREAMS; EngineOptions wins
+  std::size_t pinned_streams = 4;            // TEMPO_GPU_PINNED_STREAMS
+  double max_chunk_bytes = double(8 << 20);  // TEMPO_GPU_CHUNK_MB
+  bool nt_copy = true;                       // TEMPO_GPU_NT_COPY
+};
+Tuning tuning_from_env(const EngineOptions& opt);
+
 // Devices visible to the process (cached; 0 without CUDA).
 int visible_devices() noexcept;
 // nullptr without CUDA or devices.
-std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt);
+std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt, const Tuning& tuning);
 std::unique_ptr<DeviceSide> make_simulated_device_side(const EngineOptions& opt);
 // Whether [p, p+n) is page-locked host memory (false without CUDA).
 bool is_pinned(const void* p, std::size_t n) noexcept;
@@ -59,6 +70,7 @@ std::string cuda_error_text(int code);  // cudaGetErrorString, or a plain number
 bool cuda_error_is_oom(int code) noexcept;
 
 struct EngineCore {
+  Tuning tuning;
   std::unique_ptr<DeviceSide> dev;  // null: CPU only
   std::atomic<bool> alive{true};
   std::mutex models_m;

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -30,9 +29,9 @@
 #include <string>
 #include <thread>
 
-#include "cuda_util.hpp"
 #include "engine_core.hpp"
 #include "job.hpp"
+#include "tempo/gpu/detail/cuda.hpp"
 
 namespace tempo::gpu::detail {
 
@@ -51,6 +50,7 @@ int visible_devices() noexcept {
 }
 
 std::string cuda_error_text(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
+void throw_cuda_error(int code, const char* call) { throw CudaError(code, call, cuda_error_text(code)); }
 bool cuda_error_is_oom(int code) noexcept { return code == static_cast<int>(cudaErrorMemoryAllocation); }
 
 bool is_pinned(const void* p, std::size_t n) noexcept {
@@ -109,25 +109,15 @@ namespace {
 
 #endif
 
-void stage_copy(void* dst, const void* src, std::size_t n) {
+// nt_copy: Tuning::nt_copy (TEMPO_GPU_NT_COPY), honoured where the CPU has AVX2.
+void stage_copy(void* dst, const void* src, std::size_t n, bool nt_copy) {
 #if defined(__x86_64__)
-  static const bool streaming = [] {
-    const char* e = std::getenv("TEMPO_GPU_NT_COPY");
-    return __builtin_cpu_supports("avx2") && !(e && std::string(e) == "0");
-  }();
-  if (streaming && n >= (256u << 10)) return copy_streaming_avx2(dst, src, n);
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (nt_copy && avx2 && n >= (256u << 10)) return copy_streaming_avx2(dst, src, n);
+#else
+  (void)nt_copy;
 #endif
   std::memcpy(dst, src, n);
-}
-
-std::size_t streams_from_env() {
-  const char* s = std::getenv("TEMPO_GPU_STREAMS");
-  if (s == nullptr || *s == '\0') return 12;
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (*end != '\0' || v < 1 || v > 32)
-    throw std::invalid_argument("TEMPO_GPU_STREAMS='" + std::string(s) + "' is not a number from 1 to 32");
-  return static_cast<std::size_t>(v);
 }
 
 struct Inflight {
@@ -142,7 +132,7 @@ struct Inflight {
 // caller holding the direct lane's mutex). The device must be current on that thread.
 class Lane {
  public:
-  explicit Lane(int device) : device_(device) {}
+  Lane(int device, bool nt_copy) : device_(device), nt_copy_(nt_copy) {}
 
   // Enqueues chunk r into slot `slot_index`. Throws CudaError.
   Inflight enqueue(Job& job, Range r, int slot_index, bool timed) {
@@ -205,7 +195,7 @@ class Lane {
       const void* h2d_src = src;
       if (!job.in_pinned[k] && bytes[k] > 0) {
         const auto t0 = Clock::now();
-        stage_copy(slot.in[k].get(), src, bytes[k]);
+        stage_copy(slot.in[k].get(), src, bytes[k], nt_copy_);
         f.staging_in_ms += ms_between(t0, Clock::now());
         h2d_src = slot.in[k].get();
       }
@@ -243,7 +233,7 @@ class Lane {
     double staging_out_ms = 0;
     if (!job.out_pinned && out_bytes > 0) {
       const auto t0 = Clock::now();
-      stage_copy(v.out + f.r.begin * v.out_stride, slot.out.get(), out_bytes);
+      stage_copy(v.out + f.r.begin * v.out_stride, slot.out.get(), out_bytes, nt_copy_);
       staging_out_ms = ms_between(t0, Clock::now());
     }
     if (job.op->holds_secrets()) wipe_staging(job, f.r, slot);
@@ -306,6 +296,7 @@ class Lane {
   }
 
   int device_;
+  bool nt_copy_;
   std::optional<Stream> stream_;
   std::array<DeviceBuf, kMaxInputs> d_in_, d_off_;
   DeviceBuf d_out_;
@@ -355,8 +346,8 @@ void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool direct)
 
 class StreamWorker {
  public:
-  StreamWorker(int device, std::size_t rank, const std::atomic<bool>& stopping)
-      : device_(device), rank_(rank), lane_(device), stopping_(stopping), thread_([this] { loop(); }) {}
+  StreamWorker(int device, std::size_t rank, bool nt_copy, const std::atomic<bool>& stopping)
+      : device_(device), rank_(rank), lane_(device, nt_copy), stopping_(stopping), thread_([this] { loop(); }) {}
   ~StreamWorker() {
     {
       std::lock_guard lock(m_);
@@ -416,10 +407,10 @@ void CUDART_CB on_resident_done(cudaStream_t, cudaError_t status, void* p) {
 
 class CudaDeviceSide final : public DeviceSide {
  public:
-  explicit CudaDeviceSide(const EngineOptions& opt) {
+  CudaDeviceSide(const EngineOptions& opt, const Tuning& tuning) : nt_copy_(tuning.nt_copy) {
     int n = visible_devices();
     if (opt.max_devices >= 0) n = std::min(n, opt.max_devices);
-    const std::size_t per = opt.streams_per_device ? opt.streams_per_device : streams_from_env();
+    const std::size_t per = tuning.streams_per_device;
     int prev = 0;
     check(cudaGetDevice(&prev), "cudaGetDevice");
     try {
@@ -429,7 +420,8 @@ class CudaDeviceSide final : public DeviceSide {
         // their own, and the user's other CUDA code keeps the scheduling it chose.
         TEMPO_CUDA(cudaFree(nullptr));  // creates the primary context now (~0.3 s), once
         per_device_.push_back(std::make_unique<PerDevice>());
-        for (std::size_t s = 0; s < per; ++s) workers_.push_back(std::make_unique<StreamWorker>(d, s, stopping_));
+        for (std::size_t s = 0; s < per; ++s)
+          workers_.push_back(std::make_unique<StreamWorker>(d, s, nt_copy_, stopping_));
       }
     } catch (...) {
       cudaSetDevice(prev);  // the constructor leaves the caller's current device as it was
@@ -527,12 +519,13 @@ class CudaDeviceSide final : public DeviceSide {
     std::unique_lock lock(direct_m_, std::try_to_lock);
     if (!lock.owns_lock()) return false;  // another caller has it: go through the stream threads
     DeviceScope scope(0);
-    if (!direct_) direct_.emplace(0);
+    if (!direct_) direct_.emplace(0, nt_copy_);
     drive(*direct_, job, stopping_, /*direct=*/true);
     return true;
   }
 
  private:
+  bool nt_copy_;
   int devices_ = 0;
   std::atomic<bool> stopping_{false};
   std::vector<std::unique_ptr<PerDevice>> per_device_;
@@ -543,9 +536,9 @@ class CudaDeviceSide final : public DeviceSide {
 
 }  // namespace
 
-std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt) {
+std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt, const Tuning& tuning) {
   if (visible_devices() == 0 || opt.max_devices == 0) return nullptr;
-  return std::make_unique<CudaDeviceSide>(opt);
+  return std::make_unique<CudaDeviceSide>(opt, tuning);
 }
 
 }  // namespace tempo::gpu::detail

@@ -6,7 +6,7 @@
 namespace tempo::gpu::detail {
 
 int visible_devices() noexcept { return 0; }
-std::unique_ptr<DeviceSide> make_device_side(const EngineOptions&) { return nullptr; }
+std::unique_ptr<DeviceSide> make_device_side(const EngineOptions&, const Tuning&) { return nullptr; }
 bool is_pinned(const void*, std::size_t) noexcept { return false; }
 void* host_alloc_pinned(std::size_t) noexcept { return nullptr; }
 void host_free_pinned(void*) noexcept {}

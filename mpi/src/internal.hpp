@@ -1,11 +1,29 @@
 // Entry points shared by the convenience wrappers (keccak, faest, tfhe).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <tempo/mpi.hpp>
 
 namespace tempo::mpi::detail {
+
+// What travels with each item, derived from the BatchOp by run_checked.
+struct ItemKind {
+  std::string key;                        // the same on every rank (checked)
+  std::size_t inputs = 1;                 // 1..gpu::kMaxInputs
+  std::size_t out_stride = 0;             // output bytes per item
+  std::function<double(double)> work;     // work of one item from its input bytes; empty: 1
+};
+// Computes the chunk's items on this rank (host pointers; c.out has c.count * out_stride
+// bytes; c.begin is the first item's index in the whole batch). Called on the calling
+// thread with its task, once per piece, pieces in order. (A BatchOp under run() is given
+// to Engine::run piece by piece, so its cpu() sees Chunk::begin counted from the piece.)
+using Compute = std::function<void(Task&, const gpu::Chunk&)>;
+
+// run over any per-rank computation: the mechanism under run().
+Report run_items(Task& t, MPI_Comm comm, const ItemKind& kind, std::span<const gpu::Operand> inputs,
+                 gpu::Output out, const Compute& compute, const Options& opt = {});
 
 // run_items, where the root may already know its batch is bad (root_error non-empty):
 // then every rank throws std::invalid_argument(root_error), nothing is sent.

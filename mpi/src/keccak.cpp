@@ -2,15 +2,19 @@
 #include <stdexcept>
 #include <vector>
 
-#include <tempo/mpi.hpp>
+#include <tempo/mpi/keccak.hpp>
 
 #include "internal.hpp"
 
-namespace tempo::mpi {
+namespace tempo::mpi::keccak {
 
-Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::MessageBatch& batch,
+using tempo::keccak::FixedBatch;
+using tempo::keccak::HashOp;
+using tempo::keccak::MessageBatch;
+
+Report hash_batch(Task& t, MPI_Comm comm, tempo::keccak::Algorithm a, const MessageBatch& batch,
                   std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt) {
-  const keccak::HashOp op(a, out_bytes);  // the same arguments everywhere: throws everywhere
+  const HashOp op(a, out_bytes);  // the same arguments everywhere: throws everywhere
   if (!detail::is_root(comm, opt.root)) return detail::run_checked(t, comm, op, {}, {}, opt, {});
   std::string error;
   try {
@@ -23,9 +27,9 @@ Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::Mes
                              opt, error);
 }
 
-Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::FixedBatch& batch,
+Report hash_batch(Task& t, MPI_Comm comm, tempo::keccak::Algorithm a, const FixedBatch& batch,
                   std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt) {
-  const keccak::HashOp op(a, out_bytes);
+  const HashOp op(a, out_bytes);
   if (!detail::is_root(comm, opt.root)) return detail::run_checked(t, comm, op, {}, {}, opt, {});
   std::string error;
   try {
@@ -41,4 +45,4 @@ Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::Fix
                              opt, error);
 }
 
-}  // namespace tempo::mpi
+}  // namespace tempo::mpi::keccak

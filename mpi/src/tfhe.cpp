@@ -1,71 +1,84 @@
+// TFHE batches over the ranks: the family's public ops through the generic run().
 #include <tempo/mpi/tfhe.hpp>
 
 #include <cstring>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "internal.hpp"
 
-namespace tempo::mpi {
+namespace tempo::mpi::tfhe {
 
 namespace {
-// Wire format of one LWE ciphertext of dimension n: b, then a[0..n), little-endian u32
-// (the host order on every platform tempo builds for). The parameter id is the key's.
-std::size_t stride_of(std::size_t n) { return 4 * (n + 1); }
+using tempo::tfhe::Ciphertext;
+using tempo::tfhe::Params;
 
-void put(const tfhe::Ciphertext& c, std::uint8_t* dst) {
-  std::memcpy(dst, &c.b, 4);
-  std::memcpy(dst + 4, c.a.data(), 4 * c.a.size());
+// The ops' item: n + 1 little-endian u32, the mask then b (the host order on every platform
+// tempo builds for).
+std::size_t stride_of(const Params& p) { return 4 * (p.n + 1); }
+
+std::vector<std::uint8_t> pack(std::span<const Ciphertext> cs, const Params& p) {
+  const std::size_t stride = stride_of(p);
+  std::vector<std::uint8_t> v(cs.size() * stride);
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    std::memcpy(v.data() + i * stride, cs[i].a.data(), 4 * p.n);
+    std::memcpy(v.data() + i * stride + 4 * p.n, &cs[i].b, 4);
+  }
+  return v;
 }
 
-tfhe::Ciphertext get(std::span<const std::uint8_t> src, std::uint8_t id, std::size_t n) {
-  tfhe::Ciphertext c;
-  c.params_id = id;
-  c.a.resize(n);
-  std::memcpy(&c.b, src.data(), 4);
-  std::memcpy(c.a.data(), src.data() + 4, 4 * n);
-  return c;
+void unpack(std::span<const std::uint8_t> v, const Params& p, std::span<Ciphertext> out) {
+  const std::size_t stride = stride_of(p);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    Ciphertext& c = out[i];
+    c.params_id = p.id;
+    c.a.resize(p.n);
+    std::memcpy(c.a.data(), v.data() + i * stride, 4 * p.n);
+    std::memcpy(&c.b, v.data() + i * stride + 4 * p.n, 4);
+  }
+}
+
+std::string check(const char* fn, const Params& p, std::initializer_list<std::span<const Ciphertext>> ins,
+                  std::size_t out_size) {
+  for (auto in : ins) {
+    if (in.size() != out_size)
+      return std::string("tempo::mpi::tfhe::") + fn + ": the inputs and out must have the same length";
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (in[i].params_id != p.id || in[i].a.size() != p.n)
+        return std::string("tempo::mpi::tfhe::") + fn + ": ciphertext " + std::to_string(i) +
+               " does not belong to the key's parameter set " + std::string(p.name);
+  }
+  return {};
+}
+
+Report run_on(Task& t, MPI_Comm comm, const gpu::BatchOp& op, const Params& p,
+              std::initializer_list<std::span<const Ciphertext>> ins, std::span<Ciphertext> out, const Options& opt,
+              const char* fn) {
+  if (!detail::is_root(comm, opt.root)) return detail::run_checked(t, comm, op, {}, {}, opt, {});
+  const std::string error = check(fn, p, ins, out.size());
+  if (!error.empty()) return detail::run_checked(t, comm, op, {}, {}, opt, error);
+  std::vector<std::vector<std::uint8_t>> packed;
+  std::vector<gpu::Operand> operands;
+  for (auto in : ins) packed.push_back(pack(in, p));
+  for (const auto& v : packed) operands.push_back(gpu::Operand::fixed(v, stride_of(p)));
+  std::vector<std::uint8_t> result(out.size() * stride_of(p));
+  Report r = detail::run_checked(t, comm, op, operands, result, opt, {});
+  unpack(result, p, out);
+  return r;
 }
 }  // namespace
 
-Report tfhe_eval_gates(Task& t, MPI_Comm comm, const tfhe::EvaluationKey& ek, tfhe::Gate g,
-                       std::span<const tfhe::Ciphertext> xs, std::span<const tfhe::Ciphertext> ys,
-                       std::span<tfhe::Ciphertext> out, tfhe::Backend backend, const Options& opt) {
-  const tfhe::Params& p = ek.params();
-  const std::size_t n = p.n;
-  const std::size_t stride = stride_of(n);
-  const ItemKind kind{"tfhe-gate/" + std::string(p.name) + "/" + std::string(tfhe::gate_name(g)), 2, stride, {}};
-  const auto compute = [&](Task& tt, const gpu::Chunk& c) {
-    std::vector<tfhe::Ciphertext> x(c.count), y(c.count), z(c.count);
-    for (std::size_t i = 0; i < c.count; ++i) {
-      x[i] = get(c.in[0].item(i), p.id, n);
-      y[i] = get(c.in[1].item(i), p.id, n);
-    }
-    tfhe::eval_gates(tt, ek, g, x, y, z, backend);
-    for (std::size_t i = 0; i < c.count; ++i) put(z[i], c.out + i * stride);
-  };
-  if (!detail::is_root(comm, opt.root)) return detail::run_items_checked(t, comm, kind, {}, {}, compute, opt, {});
-
-  std::string error;
-  if (xs.size() != ys.size() || out.size() != xs.size())
-    error = "tempo::mpi::tfhe_eval_gates: xs, ys and out must have the same length";
-  for (std::size_t i = 0; i < xs.size() && error.empty(); ++i)
-    for (const tfhe::Ciphertext* c : {&xs[i], &ys[i]})
-      if (c->params_id != p.id || c->a.size() != n)
-        error = "tempo::mpi::tfhe_eval_gates: ciphertext " + std::to_string(i) +
-                " does not belong to the key's parameter set " + std::string(p.name);
-  if (!error.empty()) return detail::run_items_checked(t, comm, kind, {}, {}, compute, opt, error);
-
-  std::vector<std::uint8_t> xb(xs.size() * stride), yb(ys.size() * stride), zb(out.size() * stride);
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    put(xs[i], xb.data() + i * stride);
-    put(ys[i], yb.data() + i * stride);
-  }
-  const gpu::Operand ins[2] = {gpu::Operand::fixed(xb, stride), gpu::Operand::fixed(yb, stride)};
-  Report r = detail::run_items_checked(t, comm, kind, ins, zb, compute, opt, {});
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = get({zb.data() + i * stride, stride}, p.id, n);
-  return r;
+Report eval_gates(Task& t, MPI_Comm comm, const tempo::tfhe::EvaluationKey& ek, tempo::tfhe::Gate g,
+                  std::span<const Ciphertext> xs, std::span<const Ciphertext> ys, std::span<Ciphertext> out,
+                  const Options& opt) {
+  const tempo::tfhe::GateOp op(ek, g);
+  return run_on(t, comm, op, ek.params(), {xs, ys}, out, opt, "eval_gates");
 }
 
-}  // namespace tempo::mpi
+Report eval_bootstraps(Task& t, MPI_Comm comm, const tempo::tfhe::EvaluationKey& ek, std::span<const Ciphertext> cs,
+                       std::span<Ciphertext> out, const Options& opt) {
+  const tempo::tfhe::BootstrapOp op(ek);
+  return run_on(t, comm, op, ek.params(), {cs}, out, opt, "eval_bootstraps");
+}
+
+}  // namespace tempo::mpi::tfhe

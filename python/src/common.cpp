@@ -1,27 +1,31 @@
 #include "common.hpp"
 
 #include <cstring>
-#include <limits>
 #include <mutex>
 #include <new>
 #include <optional>
-#include <stdexcept>
+
+#include <tempo/secure_zero.hpp>
 
 namespace tempo_py {
 namespace {
 
 std::mutex g_mu;
 std::shared_ptr<tempo::ThreadPool> g_pool;
-std::optional<tempo::Backend> g_backend;  // set_backend(); nullopt: TEMPO_BACKEND
-
-std::string py_type_name(nb::handle h) { return nb::type_name(h.type()).c_str(); }
-
+// Leaked on purpose: a static nb::object would be released after the interpreter is gone.
+nb::handle numpy_attr(const char* name) { return nb::getattr(nb::module_::import_("numpy"), name).release(); }
 nb::handle numpy_ndarray() {
-  static nb::object cls = nb::module_::import_("numpy").attr("ndarray");
+  static const nb::handle cls = numpy_attr("ndarray");
+  return cls;
+}
+nb::handle numpy_bool() {
+  static const nb::handle cls = numpy_attr("bool_");
   return cls;
 }
 
 }  // namespace
+
+std::string py_type_name(nb::handle h) { return nb::type_name(h.type()).c_str(); }
 
 std::shared_ptr<tempo::ThreadPool> pool() {
   std::lock_guard lock(g_mu);
@@ -30,9 +34,6 @@ std::shared_ptr<tempo::ThreadPool> pool() {
 }
 
 void set_threads(std::size_t n) {
-  if (n > tempo::max_threads)
-    throw nb::value_error(("set_threads: " + std::to_string(n) + " threads is over the limit of " +
-                           std::to_string(tempo::max_threads)).c_str());
   auto fresh = std::make_shared<tempo::ThreadPool>(tempo::Options{.threads = n});
   std::shared_ptr<tempo::ThreadPool> old;
   {
@@ -57,44 +58,19 @@ void shutdown() {
   old = std::exchange(g_pool, nullptr);
 }
 
-tempo::Backend backend_arg(nb::handle backend) {
-  if (backend.is_none()) return backend_arg(nb::str("auto"));
+tempo::gpu::RunOptions run_options(nb::handle backend) {
+  if (backend.is_none()) return tempo::gpu::RunOptions(tempo::backend_from_env());
   if (!nb::isinstance<nb::str>(backend))
-    throw nb::type_error(("backend must be a str ('auto', 'cpu' or 'cuda'), not " + py_type_name(backend)).c_str());
-  const std::string name = nb::cast<std::string>(backend);
-  if (name == "cpu") return tempo::Backend::cpu;
-  if (name == "cuda") return tempo::Backend::cuda;
-  if (name == "auto") {
-    {
-      std::lock_guard lock(g_mu);
-      if (g_backend) return *g_backend;
-    }
-    return tempo::backend_from_env();  // ValueError naming a bad TEMPO_BACKEND
-  }
-  throw nb::value_error(("backend: unknown value '" + name + "' (expected 'auto', 'cpu' or 'cuda')").c_str());
+    throw nb::type_error(
+        ("backend must be a str (auto, cpu, cuda or gpu) or None, not " + py_type_name(backend)).c_str());
+  return tempo::gpu::RunOptions(tempo::parse_backend(nb::cast<std::string>(backend)));
 }
 
-void set_default_backend(nb::handle backend) {
-  std::optional<tempo::Backend> b;
-  if (!backend.is_none()) {
-    if (!nb::isinstance<nb::str>(backend))
-      throw nb::type_error(("set_backend: expected 'auto', 'cpu', 'cuda' or None, not " + py_type_name(backend)).c_str());
-    const std::string name = nb::cast<std::string>(backend);
-    if (name == "cpu") b = tempo::Backend::cpu;
-    else if (name == "cuda") b = tempo::Backend::cuda;
-    else if (name == "auto") b = tempo::Backend::auto_select;
-    else throw nb::value_error(("set_backend: unknown value '" + name + "' (expected 'auto', 'cpu' or 'cuda')").c_str());
-  }
-  std::lock_guard lock(g_mu);
-  g_backend = b;
-}
-
-std::string default_backend_name() {
-  {
-    std::lock_guard lock(g_mu);
-    if (g_backend) return std::string(tempo::backend_name(*g_backend));
-  }
-  return std::string(tempo::backend_name(tempo::backend_from_env()));
+void check_output_size(const char* call, std::size_t rows, std::size_t row_bytes) {
+  if (row_bytes != 0 && rows > max_output_bytes / row_bytes)
+    throw nb::value_error((std::string(call) + ": the result would be " + std::to_string(rows) + " x " +
+                           std::to_string(row_bytes) + " bytes, over the limit of " + std::to_string(max_output_bytes) +
+                           " bytes per call (tempo.MAX_OUTPUT_BYTES); split the batch").c_str());
 }
 
 std::string py_str(nb::handle h) {
@@ -122,58 +98,108 @@ long long int_arg(nb::handle h, const char* what, long long lo, long long hi) {
   return v;
 }
 
+bool bool_arg(nb::handle h, const char* what) {
+  if (PyBool_Check(h.ptr())) return h.ptr() == Py_True;
+  if (PyObject_IsInstance(h.ptr(), numpy_bool().ptr()) != 1)  // numpy.bool_ scalars are fine too
+    throw nb::type_error((std::string(what) + " must be a bool, not " + py_type_name(h)).c_str());
+  return PyObject_IsTrue(h.ptr()) == 1;
+}
+
+bool is_ndarray(nb::handle h) { return PyObject_IsInstance(h.ptr(), numpy_ndarray().ptr()) == 1; }
+
 namespace {
-thread_local tempo::gpu::BatchReport t_report;
-thread_local bool t_has_report = false;
+thread_local std::optional<Report> t_report;
 }  // namespace
 
-void record_report(const tempo::gpu::BatchReport& r) {
-  t_report = r;
-  t_has_report = true;
+void record_report(const char* call, tempo::gpu::BatchReport r) { t_report = Report{call, std::move(r)}; }
+
+void bind_report(nb::module_& m) {
+  nb::class_<Report>(m, "BatchReport",
+                     "What one batch call did (tempo::gpu::BatchReport): where it ran, how many items went\n"
+                     "where, its device and CPU times, and why the engine placed it so.")
+      .def_ro("call", &Report::call, "the call that made it, e.g. 'keccak.hash_batch' or 'tfhe.eval_gates'")
+      .def_prop_ro("ran_on", [](const Report& x) { return std::string(tempo::gpu::placement_name(x.r.ran_on)); },
+                   "'cpu', 'gpu' (every item on devices) or 'split' (both sides)")
+      .def_prop_ro("items", [](const Report& x) { return x.r.items; })
+      .def_prop_ro("cpu_items", [](const Report& x) { return x.r.cpu_items; })
+      .def_prop_ro("gpu_items", [](const Report& x) { return x.r.gpu_items; })
+      .def_prop_ro("gpu_chunks", [](const Report& x) { return x.r.gpu_chunks; })
+      .def_prop_ro("devices_used", [](const Report& x) { return x.r.devices_used; })
+      .def_prop_ro("copy_in_ms", [](const Report& x) { return x.r.copy_in_ms; })
+      .def_prop_ro("kernel_ms", [](const Report& x) { return x.r.kernel_ms; })
+      .def_prop_ro("copy_out_ms", [](const Report& x) { return x.r.copy_out_ms; })
+      .def_prop_ro("cpu_ms", [](const Report& x) { return x.r.cpu_ms; })
+      .def_prop_ro("total_ms", [](const Report& x) { return x.r.total_ms; })
+      .def_prop_ro("fell_back", [](const Report& x) { return x.r.fell_back; },
+                   "device memory ran out: smaller chunks or the CPU took over")
+      .def_prop_ro("reason", [](const Report& x) { return x.r.reason; }, "why this placement")
+      .def("__repr__", [](const Report& x) {
+        return "BatchReport(call='" + x.call + "', ran_on='" + std::string(tempo::gpu::placement_name(x.r.ran_on)) +
+               "', items=" + std::to_string(x.r.items) + ", cpu_items=" + std::to_string(x.r.cpu_items) +
+               ", gpu_items=" + std::to_string(x.r.gpu_items) + ", total_ms=" + std::to_string(x.r.total_ms) +
+               ", reason='" + x.r.reason + "')";
+      });
+  m.def(
+      "last_report",
+      []() -> nb::object {
+        if (!t_report) return nb::none();
+        return nb::cast(*t_report);  // a copy: later calls do not change it
+      },
+      nb::sig("def last_report() -> BatchReport | None"),
+      "The report of this thread's last batch call of any family (keccak, ntt, tfhe, faest);\n"
+      "None before the first.");
 }
 
-nb::dict last_report() {
-  nb::dict d;
-  if (!t_has_report) return d;
-  const auto& r = t_report;
-  d["ran_on"] = std::string(tempo::gpu::placement_name(r.ran_on));
-  d["items"] = r.items;
-  d["cpu_items"] = r.cpu_items;
-  d["gpu_items"] = r.gpu_items;
-  d["devices_used"] = r.devices_used;
-  d["copy_in_ms"] = r.copy_in_ms;
-  d["kernel_ms"] = r.kernel_ms;
-  d["copy_out_ms"] = r.copy_out_ms;
-  d["cpu_ms"] = r.cpu_ms;
-  d["total_ms"] = r.total_ms;
-  d["fell_back"] = r.fell_back;
-  d["reason"] = r.reason;
-  return d;
+namespace {
+
+// "<what>: expected bytes-like, not <type>", with a hint for the usual mistakes.
+nb::builtin_exception not_bytes(const std::string& what, nb::handle h, const char* item_of) {
+  std::string hint;
+  if (PyUnicode_Check(h.ptr())) hint = " (encode it first, e.g. s.encode())";
+  else if (PyList_Check(h.ptr()) || PyTuple_Check(h.ptr())) hint = " (bytes(x) turns a list of ints into bytes)";
+  else if (PyLong_Check(h.ptr()) && item_of != nullptr)
+    hint = std::string(" (") + item_of + " is a list of bytes-like items, not of ints)";
+  return nb::type_error((what + ": expected bytes-like, not " + py_type_name(h) + hint).c_str());
 }
+
+}  // namespace
 
 ByteRows::ByteRows(nb::handle obj, const char* what) {
-  if (PyObject_IsInstance(obj.ptr(), numpy_ndarray().ptr()) == 1) {
-    nb::object dtype = obj.attr("dtype");
-    if (py_str(dtype) != "uint8")
-      throw nb::type_error((std::string(what) + ": numpy array of dtype " + py_str(dtype) +
-                            ", expected uint8 (2-D, one item per row)").c_str());
-    const auto ndim = nb::cast<std::size_t>(obj.attr("ndim"));
-    if (ndim != 2)
-      throw nb::value_error((std::string(what) + ": expected a 2-D uint8 array (one item per row), got " +
-                             std::to_string(ndim) + " dimension(s)").c_str());
-    keep_ = nb::borrow(obj);
-    if (!nb::cast<bool>(obj.attr("flags").attr("c_contiguous")))  // a copy; contiguous arrays are used in place
-      keep_ = nb::module_::import_("numpy").attr("ascontiguousarray")(obj);
-    if (PyObject_GetBuffer(keep_.ptr(), &array_view_, PyBUF_C_CONTIGUOUS) != 0) throw nb::python_error();
-    has_array_view_ = true;
-    nb::tuple shape = nb::cast<nb::tuple>(keep_.attr("shape"));
-    count_ = nb::cast<std::size_t>(shape[0]);
-    row_len_ = nb::cast<std::size_t>(shape[1]);
-    total_ = count_ * row_len_;
-    static const std::uint8_t empty = 0;
-    contiguous_ = total_ == 0 ? &empty : static_cast<const std::uint8_t*>(array_view_.buf);
-    return;
+  try {
+    if (is_ndarray(obj)) {
+      view_array(obj, what);
+    } else {
+      view_items(obj, what);
+    }
+  } catch (...) {
+    release();  // the destructor does not run when the constructor throws
+    throw;
   }
+}
+
+void ByteRows::view_array(nb::handle obj, const char* what) {
+  nb::object dtype = obj.attr("dtype");
+  if (py_str(dtype) != "uint8")
+    throw nb::type_error((std::string(what) + ": numpy array of dtype " + py_str(dtype) +
+                          ", expected uint8 (2-D, one item per row)").c_str());
+  const auto ndim = nb::cast<std::size_t>(obj.attr("ndim"));
+  if (ndim != 2)
+    throw nb::value_error((std::string(what) + ": expected a 2-D uint8 array (one item per row), got " +
+                           std::to_string(ndim) + " dimension(s)").c_str());
+  keep_ = nb::borrow(obj);
+  if (!nb::cast<bool>(obj.attr("flags").attr("c_contiguous")))  // a copy; contiguous arrays are used in place
+    keep_ = nb::module_::import_("numpy").attr("ascontiguousarray")(obj);
+  if (PyObject_GetBuffer(keep_.ptr(), &array_view_, PyBUF_C_CONTIGUOUS) != 0) throw nb::python_error();
+  has_array_view_ = true;
+  nb::tuple shape = nb::cast<nb::tuple>(keep_.attr("shape"));
+  count_ = nb::cast<std::size_t>(shape[0]);
+  row_len_ = nb::cast<std::size_t>(shape[1]);
+  total_ = count_ * row_len_;
+  static const std::uint8_t empty = 0;
+  contiguous_ = total_ == 0 ? &empty : static_cast<const std::uint8_t*>(array_view_.buf);
+}
+
+void ByteRows::view_items(nb::handle obj, const char* what) {
   // A single bytes-like object or str is iterable too, but surely a mistake here.
   const bool single = PyBytes_Check(obj.ptr()) || PyByteArray_Check(obj.ptr()) || PyMemoryView_Check(obj.ptr()) ||
                       PyUnicode_Check(obj.ptr());
@@ -188,18 +214,16 @@ ByteRows::ByteRows(nb::handle obj, const char* what) {
   rows_.reserve(count_);
   for (std::size_t i = 0; i < count_; ++i) {
     PyObject* item = PyTuple_GET_ITEM(keep_.ptr(), static_cast<Py_ssize_t>(i));
+    const std::string name = std::string(what) + "[" + std::to_string(i) + "]";
     if (PyBytes_Check(item)) {  // immutable, kept alive by keep_: no export needed
       rows_.emplace_back(reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(item)),
                          static_cast<std::size_t>(PyBytes_GET_SIZE(item)));
     } else {
-      if (PyUnicode_Check(item) || !PyObject_CheckBuffer(item))
-        throw nb::type_error((std::string(what) + "[" + std::to_string(i) + "]: expected bytes-like, not " +
-                              py_type_name(nb::handle(item))).c_str());
+      if (PyUnicode_Check(item) || !PyObject_CheckBuffer(item)) throw not_bytes(name, item, what);
       Py_buffer v;
       if (PyObject_GetBuffer(item, &v, PyBUF_C_CONTIGUOUS) != 0) {
         PyErr_Clear();
-        throw nb::type_error((std::string(what) + "[" + std::to_string(i) + "]: " + py_type_name(nb::handle(item)) +
-                              " does not expose a contiguous buffer").c_str());
+        throw nb::type_error((name + ": " + py_type_name(item) + " does not expose a contiguous buffer").c_str());
       }
       views_.push_back(v);
       rows_.emplace_back(static_cast<const std::uint8_t*>(v.buf), static_cast<std::size_t>(v.len));
@@ -208,10 +232,14 @@ ByteRows::ByteRows(nb::handle obj, const char* what) {
   }
 }
 
-ByteRows::~ByteRows() {
+void ByteRows::release() noexcept {
   for (Py_buffer& v : views_) PyBuffer_Release(&v);
+  views_.clear();
   if (has_array_view_) PyBuffer_Release(&array_view_);
+  has_array_view_ = false;
 }
+
+ByteRows::~ByteRows() { release(); }
 
 std::vector<std::span<const std::uint8_t>> ByteRows::spans() const {
   if (contiguous_ == nullptr) return rows_;
@@ -221,12 +249,45 @@ std::vector<std::span<const std::uint8_t>> ByteRows::spans() const {
   return v;
 }
 
+PackedRows::PackedRows(const ByteRows& rows, bool secret) : secret_(secret) {
+  if (const std::uint8_t* base = rows.contiguous_data()) {
+    data_ = {base, rows.total_bytes()};
+    stride_ = rows.row_len();
+    return;
+  }
+  const std::size_t count = rows.size();
+  bool same = true;
+  for (std::size_t i = 1; i < count && same; ++i) same = rows.row(i).size() == rows.row(0).size();
+  copy_.resize(rows.total_bytes());
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto r = rows.row(i);
+    if (!r.empty()) std::memcpy(copy_.data() + at, r.data(), r.size());
+    at += r.size();
+  }
+  data_ = copy_;
+  if (same) {
+    stride_ = count == 0 ? 0 : rows.row(0).size();
+    return;
+  }
+  offsets_.resize(count + 1);
+  for (std::size_t i = 0; i < count; ++i) offsets_[i + 1] = offsets_[i] + rows.row(i).size();
+}
+
+PackedRows::~PackedRows() {
+  if (secret_) tempo::secure_zero(copy_);
+}
+
+tempo::gpu::Operand PackedRows::operand() const noexcept {
+  return offsets_.empty() ? tempo::gpu::Operand::fixed(data_, stride_) : tempo::gpu::Operand::variable(data_, offsets_);
+}
+
 ByteView::ByteView(nb::handle obj, const char* what) {
-  if (PyUnicode_Check(obj.ptr()) || !PyObject_CheckBuffer(obj.ptr()))
-    throw nb::type_error((std::string(what) + ": expected bytes-like, not " + py_type_name(obj)).c_str());
+  if (PyUnicode_Check(obj.ptr()) || !PyObject_CheckBuffer(obj.ptr())) throw not_bytes(what, obj, nullptr);
   if (PyObject_GetBuffer(obj.ptr(), &view_, PyBUF_C_CONTIGUOUS) != 0) {
     PyErr_Clear();
-    throw nb::type_error((std::string(what) + ": " + py_type_name(obj) + " does not expose a contiguous buffer").c_str());
+    throw nb::type_error(
+        (std::string(what) + ": " + py_type_name(obj) + " does not expose a contiguous buffer").c_str());
   }
   span_ = {static_cast<const std::uint8_t*>(view_.buf), static_cast<std::size_t>(view_.len)};
 }

@@ -1,5 +1,5 @@
 // tempo.faest: FAEST-128f/128s signatures (tempo::faest), one at a time and in batches.
-#include <cstring>
+#include <string>
 
 #include <tempo/faest.hpp>
 
@@ -8,7 +8,8 @@
 namespace tempo_py {
 namespace {
 
-using tempo::faest::Params;
+namespace fa = tempo::faest;
+using fa::Params;
 
 // "128f", "faest_128f", "FAEST-128f" (case, '-' and '_' do not matter).
 Params params_arg(nb::handle h) {
@@ -22,64 +23,13 @@ Params params_arg(nb::handle h) {
   throw nb::value_error(("params: unknown parameter set '" + name + "' (expected '128f' or '128s')").c_str());
 }
 
-tempo::faest::Backend faest_backend(nb::handle h) {
-  switch (backend_arg(h)) {
-    case tempo::Backend::cpu: return tempo::faest::Backend::cpu;
-    case tempo::Backend::cuda: return tempo::faest::Backend::gpu;
-    default: return tempo::faest::Backend::automatic;
-  }
-}
-
 void check_len(std::span<const std::uint8_t> s, std::size_t want, const std::string& what) {
   if (s.size() != want)
-    throw nb::value_error((what + ": " + std::to_string(s.size()) + " bytes, expected " + std::to_string(want)).c_str());
+    throw nb::value_error(
+        (what + ": " + std::to_string(s.size()) + " bytes, expected " + std::to_string(want)).c_str());
 }
 
-nb::bytes to_bytes(const std::vector<std::uint8_t>& v) { return nb::bytes(v.data(), v.size()); }
-
-nb::tuple keygen(nb::handle params) {
-  const Params p = params_arg(params);
-  tempo::faest::KeyPair kp;
-  {
-    nb::gil_scoped_release unlocked;
-    kp = tempo::faest::keygen(p);
-  }
-  return nb::make_tuple(to_bytes(kp.public_key), to_bytes(kp.secret_key));  // kp wipes its secret key
-}
-
-nb::bytes sign(nb::handle params, nb::handle sk_h, nb::handle msg_h, nb::handle rho_h) {
-  const Params p = params_arg(params);
-  ByteView sk(sk_h, "secret_key"), msg(msg_h, "message");
-  check_len(sk.span(), tempo::faest::secret_key_size(p), "secret_key");
-  std::unique_ptr<ByteView> rho;
-  if (!rho_h.is_none()) rho = std::make_unique<ByteView>(rho_h, "rho");
-  std::vector<std::uint8_t> sig;
-  auto pl = pool();
-  {
-    nb::gil_scoped_release unlocked;
-    sig = pl->run([&](tempo::Task& t) {
-      if (rho) return tempo::faest::sign(t, p, sk.span(), msg.span(), rho->span());
-      std::uint8_t fresh[16];
-      tempo::faest::os_random(fresh);
-      auto s = tempo::faest::sign(t, p, sk.span(), msg.span(), fresh);
-      volatile std::uint8_t* wipe = fresh;  // the signing randomness is secret
-      for (std::size_t i = 0; i < sizeof fresh; ++i) wipe[i] = 0;
-      return s;
-    });
-  }
-  return to_bytes(sig);
-}
-
-bool verify(nb::handle params, nb::handle pk_h, nb::handle msg_h, nb::handle sig_h) {
-  const Params p = params_arg(params);
-  ByteView pk(pk_h, "public_key"), msg(msg_h, "message"), sig(sig_h, "signature");
-  check_len(pk.span(), tempo::faest::public_key_size(p), "public_key");
-  check_len(sig.span(), tempo::faest::signature_size(p), "signature");
-  auto pl = pool();
-  nb::gil_scoped_release unlocked;
-  return pl->run([&](tempo::Task& t) { return tempo::faest::verify(t, p, pk.span(), msg.span(), sig.span()); });
-}
-
+// One item per message; every item `len` bytes (0: any length).
 void check_rows(const ByteRows& r, std::size_t count, std::size_t len, const char* what) {
   if (r.size() != count)
     throw nb::value_error((std::string(what) + ": " + std::to_string(r.size()) + " items, expected " +
@@ -88,57 +38,110 @@ void check_rows(const ByteRows& r, std::size_t count, std::size_t len, const cha
     check_len(r.row(i), len, std::string(what) + "[" + std::to_string(i) + "]");
 }
 
-U8Array sign_batch(nb::handle params, nb::handle sks_h, nb::handle msgs_h, nb::handle rhos_h, nb::handle backend_h) {
+nb::bytes to_bytes(const std::vector<std::uint8_t>& v) { return nb::bytes(v.data(), v.size()); }
+
+nb::tuple keygen(nb::handle params) {
   const Params p = params_arg(params);
-  const tempo::faest::Backend backend = faest_backend(backend_h);
-  ByteRows msgs(msgs_h, "messages"), sks(sks_h, "secret_keys");
-  const std::size_t n = msgs.size();
-  check_rows(sks, n, tempo::faest::secret_key_size(p), "secret_keys");
-  std::unique_ptr<ByteRows> rhos;
-  if (!rhos_h.is_none()) {
-    rhos = std::make_unique<ByteRows>(rhos_h, "rhos");
-    check_rows(*rhos, n, 0, "rhos");
+  fa::KeyPair kp;
+  {
+    nb::gil_scoped_release unlocked;
+    kp = fa::keygen(p);
   }
-  const std::size_t sig_len = tempo::faest::signature_size(p);
-  U8Array out = new_array<std::uint8_t>(n, sig_len);
-  if (n == 0) return out;
-  std::vector<std::span<std::uint8_t>> outs;
-  for (std::size_t i = 0; i < n; ++i) outs.emplace_back(out.data() + i * sig_len, sig_len);
-  const auto sk_spans = sks.spans(), msg_spans = msgs.spans();
-  const auto rho_spans = rhos ? rhos->spans() : std::vector<std::span<const std::uint8_t>>{};
+  return nb::make_tuple(to_bytes(kp.public_key), to_bytes(kp.secret_key));  // kp wipes its secret key
+}
+
+// deterministic: sign_deterministic with rho_h, else sign (rho from the OS).
+nb::bytes sign(nb::handle params, nb::handle sk_h, nb::handle msg_h, bool deterministic, nb::handle rho_h) {
+  const Params p = params_arg(params);
+  ByteView sk(sk_h, "secret_key"), msg(msg_h, "message");
+  check_len(sk.span(), fa::secret_key_size(p), "secret_key");
+  std::unique_ptr<ByteView> rho;
+  if (deterministic) rho = std::make_unique<ByteView>(rho_h, "rho");
+  std::vector<std::uint8_t> sig;
   auto pl = pool();
   {
     nb::gil_scoped_release unlocked;
-    pl->run([&](tempo::Task& t) {
-      tempo::faest::sign_batch_spans(t, p, sk_spans, msg_spans, rho_spans, outs, backend);
+    sig = pl->run([&](tempo::Task& t) {
+      return rho ? fa::sign_deterministic(t, p, sk.span(), msg.span(), rho->span())
+                 : fa::sign(t, p, sk.span(), msg.span());
     });
   }
+  return to_bytes(sig);
+}
+
+bool verify(nb::handle params, nb::handle pk_h, nb::handle msg_h, nb::handle sig_h) {
+  const Params p = params_arg(params);
+  ByteView pk(pk_h, "public_key"), msg(msg_h, "message"), sig(sig_h, "signature");
+  check_len(pk.span(), fa::public_key_size(p), "public_key");
+  check_len(sig.span(), fa::signature_size(p), "signature");
+  auto pl = pool();
+  nb::gil_scoped_release unlocked;
+  return pl->run([&](tempo::Task& t) { return fa::verify(t, p, pk.span(), msg.span(), sig.span()); });
+}
+
+// deterministic: sign_batch_deterministic with rhos_h, else sign_batch (rho from the OS).
+Array2<std::uint8_t> sign_batch(nb::handle params, nb::handle sks_h, nb::handle msgs_h, bool deterministic,
+                                nb::handle rhos_h, nb::handle backend) {
+  const Params p = params_arg(params);
+  const tempo::gpu::RunOptions opt = run_options(backend);
+  ByteRows msgs(msgs_h, "messages"), sks(sks_h, "secret_keys");
+  const std::size_t n = msgs.size();
+  check_rows(sks, n, fa::secret_key_size(p), "secret_keys");
+  std::unique_ptr<ByteRows> rhos;
+  if (deterministic) {
+    rhos = std::make_unique<ByteRows>(rhos_h, "rhos");
+    check_rows(*rhos, n, 0, "rhos");
+  }
+  const std::size_t sig_len = fa::signature_size(p);
+  const char* call = rhos ? "faest.sign_batch_deterministic" : "faest.sign_batch";
+  check_output_size(call, n, sig_len);
+  Array2<std::uint8_t> out = new_array<std::uint8_t>(n, sig_len);
+  if (n == 0) return out;
+  const std::span<std::uint8_t> dst(out.data(), n * sig_len);
+  const PackedRows sk_in(sks, /*secret=*/true), msg_in(msgs, false);
+  std::unique_ptr<PackedRows> rho_in;
+  if (rhos) rho_in = std::make_unique<PackedRows>(*rhos, /*secret=*/true);
+  auto pl = pool();
+  tempo::gpu::BatchReport report;
+  {
+    nb::gil_scoped_release unlocked;
+    report = pl->run([&](tempo::Task& t) {
+      return rho_in ? fa::sign_batch_deterministic(t, p, sk_in.operand(), msg_in.operand(), rho_in->operand(), dst, opt)
+                    : fa::sign_batch(t, p, sk_in.operand(), msg_in.operand(), dst, opt);
+    });
+  }
+  record_report(call, std::move(report));
   return out;
 }
 
 nb::object verify_batch(nb::handle params, nb::handle pks_h, nb::handle msgs_h, nb::handle sigs_h,
-                        nb::handle backend_h) {
+                        nb::handle backend) {
   const Params p = params_arg(params);
-  const tempo::faest::Backend backend = faest_backend(backend_h);
+  const tempo::gpu::RunOptions opt = run_options(backend);
   ByteRows msgs(msgs_h, "messages"), pks(pks_h, "public_keys"), sigs(sigs_h, "signatures");
   const std::size_t n = msgs.size();
-  check_rows(pks, n, tempo::faest::public_key_size(p), "public_keys");
-  check_rows(sigs, n, tempo::faest::signature_size(p), "signatures");
-  std::vector<std::uint8_t> ok(n);
-  if (n != 0) {
-    const auto pk_spans = pks.spans(), msg_spans = msgs.spans(), sig_spans = sigs.spans();
-    auto pl = pool();
-    nb::gil_scoped_release unlocked;
-    pl->run([&](tempo::Task& t) {
-      tempo::faest::verify_batch_spans(t, p, pk_spans, msg_spans, sig_spans, ok, backend);
-    });
-  }
+  check_rows(pks, n, fa::public_key_size(p), "public_keys");
+  check_rows(sigs, n, fa::signature_size(p), "signatures");
   nb::module_ np = nb::module_::import_("numpy");
-  nb::object flags = np.attr("zeros")(n, np.attr("bool_"));
+  nb::object flags = np.attr("zeros")(n, np.attr("bool_"));  // one byte per verdict, 0 or 1: the C++ layout
+  if (n == 0) return flags;
   Py_buffer v;
   if (PyObject_GetBuffer(flags.ptr(), &v, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0) throw nb::python_error();
-  for (std::size_t i = 0; i < n; ++i) static_cast<std::uint8_t*>(v.buf)[i] = ok[i] != 0 ? 1 : 0;
+  const std::span<std::uint8_t> ok(static_cast<std::uint8_t*>(v.buf), n);
+  const PackedRows pk_in(pks, false), msg_in(msgs, false), sig_in(sigs, false);
+  auto pl = pool();
+  tempo::gpu::BatchReport report;
+  try {
+    nb::gil_scoped_release unlocked;
+    report = pl->run([&](tempo::Task& t) {
+      return fa::verify_batch(t, p, pk_in.operand(), msg_in.operand(), sig_in.operand(), ok, opt);
+    });
+  } catch (...) {
+    PyBuffer_Release(&v);
+    throw;
+  }
   PyBuffer_Release(&v);
+  record_report("faest.verify_batch", std::move(report));
   return flags;
 }
 
@@ -147,28 +150,68 @@ nb::object verify_batch(nb::handle params, nb::handle pks_h, nb::handle msgs_h, 
 void bind_faest(nb::module_& m) {
   nb::module_ s = m.def_submodule(
       "faest", "FAEST-128f / FAEST-128s signatures (FAEST v2, byte-identical to faest-ref 2.0.5; tempo::faest).");
-  s.def("keygen", &keygen, nb::arg("params") = "128f",
-        "keygen(params='128f') -> (public_key: bytes, secret_key: bytes), from OS randomness.");
-  s.def("sign", &sign, nb::arg("params"), nb::arg("secret_key"), nb::arg("message"), nb::arg("rho").none() = nb::none(),
-        "sign(params, secret_key, message, rho=None) -> bytes\n\n"
-        "rho: the signing randomness (any length; None draws 16 bytes from the OS). Deterministic\n"
-        "for a given rho.");
-  s.def("verify", &verify, nb::arg("params"), nb::arg("public_key"), nb::arg("message"), nb::arg("signature"),
-        "verify(params, public_key, message, signature) -> bool (False for a well-formed signature\n"
-        "that does not verify; ValueError for wrong key or signature lengths).");
-  s.def("sign_batch", &sign_batch, nb::arg("params"), nb::arg("secret_keys"), nb::arg("messages"),
-        nb::arg("rhos").none() = nb::none(), nb::arg("backend") = "auto",
-        "sign_batch(params, secret_keys, messages, rhos=None, backend='auto') -> numpy.ndarray\n\n"
-        "One signature per message: a (count, signature_size) uint8 array. secret_keys, messages\n"
-        "and rhos: lists of bytes-like or 2-D uint8 arrays (one item per row), of equal counts.");
-  s.def("verify_batch", &verify_batch, nb::arg("params"), nb::arg("public_keys"), nb::arg("messages"),
-        nb::arg("signatures"), nb::arg("backend") = "auto",
-        "verify_batch(params, public_keys, messages, signatures, backend='auto') -> numpy bool array");
-  s.def("signature_size", [](nb::handle p) { return tempo::faest::signature_size(params_arg(p)); }, nb::arg("params"));
-  s.def("public_key_size", [](nb::handle p) { return tempo::faest::public_key_size(params_arg(p)); }, nb::arg("params"));
-  s.def("secret_key_size", [](nb::handle p) { return tempo::faest::secret_key_size(params_arg(p)); }, nb::arg("params"));
-  s.def("cpu_backend", [] { return std::string(tempo::faest::cpu_backend_name()); },
-        "Which CPU implementation runs: 'vaes+pclmul', 'aesni+pclmul' or 'portable'.");
+  const char* params_doc = "params: '128f' or '128s' ('FAEST-128f', 'faest_128s', ... work too).";
+  s.def("keygen", &keygen, arg("params"), nb::sig("def keygen(params: str) -> tuple[bytes, bytes]"),
+        (std::string("(public_key, secret_key) from OS randomness. ") + params_doc).c_str());
+  s.def(
+      "sign", [](nb::handle p, nb::handle sk, nb::handle msg) { return sign(p, sk, msg, false, nb::none()); },
+      arg("params"), arg("secret_key"), arg("message"),
+      nb::sig("def sign(params: str, secret_key: " TEMPO_PY_BYTES ", message: " TEMPO_PY_BYTES ") -> bytes"),
+      "A signature of message, with its randomness rho drawn from the OS.");
+  s.def(
+      "sign_deterministic",
+      [](nb::handle p, nb::handle sk, nb::handle msg, nb::handle rho) { return sign(p, sk, msg, true, rho); },
+      arg("params"), arg("secret_key"), arg("message"), arg("rho"),
+      nb::sig("def sign_deterministic(params: str, secret_key: " TEMPO_PY_BYTES ", message: " TEMPO_PY_BYTES
+              ", rho: " TEMPO_PY_BYTES ") -> bytes"),
+      "For tests and known answers only: the signature is a function of (secret_key, message,\n"
+      "rho), rho of any length. Production code signs with sign().");
+  s.def("verify", &verify, arg("params"), arg("public_key"), arg("message"), arg("signature"),
+        nb::sig("def verify(params: str, public_key: " TEMPO_PY_BYTES ", message: " TEMPO_PY_BYTES
+                ", signature: " TEMPO_PY_BYTES ") -> bool"),
+        "False for a well-formed signature that does not verify; ValueError for wrong key or\n"
+        "signature lengths.");
+  s.def(
+      "sign_batch",
+      [](nb::handle p, nb::handle sks, nb::handle msgs, nb::handle backend) {
+        return sign_batch(p, sks, msgs, false, nb::none(), backend);
+      },
+      arg("params"), arg("secret_keys"), arg("messages"), arg("backend") = nb::none(),
+      nb::sig("def sign_batch(params: str, secret_keys: " TEMPO_PY_BYTE_ROWS ", messages: " TEMPO_PY_BYTE_ROWS
+              ", " TEMPO_PY_BACKEND ") -> numpy.typing.NDArray[numpy.uint8]"),
+      "One signature per message, each with its own rho from the OS: a (count, signature_size)\n"
+      "uint8 array. secret_keys and messages: lists of bytes-like or 2-D uint8 arrays (one item\n"
+      "per row), of equal counts. backend: 'auto', 'cpu', 'cuda' (or 'gpu'); None reads\n"
+      "TEMPO_BACKEND.");
+  s.def(
+      "sign_batch_deterministic",
+      [](nb::handle p, nb::handle sks, nb::handle msgs, nb::handle rhos, nb::handle backend) {
+        return sign_batch(p, sks, msgs, true, rhos, backend);
+      },
+      arg("params"), arg("secret_keys"), arg("messages"), arg("rhos"), arg("backend") = nb::none(),
+      nb::sig("def sign_batch_deterministic(params: str, secret_keys: " TEMPO_PY_BYTE_ROWS
+              ", messages: " TEMPO_PY_BYTE_ROWS ", rhos: " TEMPO_PY_BYTE_ROWS ", " TEMPO_PY_BACKEND
+              ") -> numpy.typing.NDArray[numpy.uint8]"),
+      "sign_batch with the caller's rho per message (tests and known answers only, as\n"
+      "sign_deterministic).");
+  s.def("verify_batch", &verify_batch, arg("params"), arg("public_keys"), arg("messages"),
+        arg("signatures"), arg("backend") = nb::none(),
+        nb::sig("def verify_batch(params: str, public_keys: " TEMPO_PY_BYTE_ROWS ", messages: " TEMPO_PY_BYTE_ROWS
+                ", signatures: " TEMPO_PY_BYTE_ROWS ", " TEMPO_PY_BACKEND ") -> numpy.typing.NDArray[numpy.bool_]"),
+        "One verdict per message: a bool array.");
+  s.def(
+      "signature_size", [](nb::handle p) { return fa::signature_size(params_arg(p)); }, arg("params"),
+      nb::sig("def signature_size(params: str) -> int"));
+  s.def(
+      "public_key_size", [](nb::handle p) { return fa::public_key_size(params_arg(p)); }, arg("params"),
+      nb::sig("def public_key_size(params: str) -> int"));
+  s.def(
+      "secret_key_size", [](nb::handle p) { return fa::secret_key_size(params_arg(p)); }, arg("params"),
+      nb::sig("def secret_key_size(params: str) -> int"));
+  s.def(
+      "cpu_isa_name", [] { return std::string(fa::cpu_isa_name()); },
+      "The instruction set the CPU code runs on: 'vaes+pclmul', 'aesni+pclmul' or 'portable'\n"
+      "(TEMPO_FAEST_ISA caps it).");
 }
 
 }  // namespace tempo_py

@@ -1,7 +1,7 @@
 // tempo.ntt: batches of negacyclic NTTs (tempo::ntt) over (count, n) uint64 arrays.
-#include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include <tempo/ntt.hpp>
 
@@ -10,14 +10,24 @@
 namespace tempo_py {
 namespace {
 
-// Plans are immutable and shared: one per preset name for the process.
-const tempo::ntt::Plan& plan_for(nb::handle preset_h) {
+using tempo::ntt::Plan;
+
+// Each preset's Plan is made once per process: plans are immutable and copies share their
+// tables. ValueError for an unknown name.
+Plan preset(const std::string& name) {
   static std::mutex mu;
-  static std::map<std::string, tempo::ntt::Plan> plans;
-  const std::string name = str_arg(preset_h, "preset");
+  static std::map<std::string, Plan> plans;
   std::lock_guard lock(mu);
   if (auto it = plans.find(name); it != plans.end()) return it->second;
-  return plans.emplace(name, tempo::ntt::Plan::preset(name)).first->second;  // ValueError for an unknown name
+  return plans.emplace(name, Plan::preset(name)).first->second;
+}
+
+// A Plan, or a preset name.
+Plan plan_arg(nb::handle h) {
+  if (nb::isinstance<Plan>(h)) return nb::cast<const Plan&>(h);
+  if (!nb::isinstance<nb::str>(h))
+    throw nb::type_error(("plan must be a tempo.ntt.Plan or a preset name (str), not " + py_type_name(h)).c_str());
+  return preset(nb::cast<std::string>(h));
 }
 
 // The buffer of a C-contiguous uint64 array (writable when asked), held until destruction.
@@ -38,18 +48,11 @@ class U64View {
   Py_buffer v_{};
 };
 
-nb::object new_u64(std::size_t rows, std::size_t cols) {
-  nb::module_ np = nb::module_::import_("numpy");
-  return np.attr("zeros")(nb::make_tuple(rows, cols), np.attr("uint64"));
-}
-
-// A (count, n) uint64 array: TypeError for another type or dtype, ValueError for another shape.
-// Non-contiguous arrays are copied (contiguous ones are read in place).
-nb::object polys_arg(nb::handle obj, const char* what, std::size_t n) {
-  nb::module_ np = nb::module_::import_("numpy");
-  if (PyObject_IsInstance(obj.ptr(), np.attr("ndarray").ptr()) != 1)
-    throw nb::type_error((std::string(what) + ": expected a 2-D numpy.uint64 array, not " +
-                          std::string(nb::type_name(obj.type()).c_str())).c_str());
+// The count of a (count, n) uint64 array: TypeError for another type or dtype, ValueError
+// for another shape.
+std::size_t polys_count(nb::handle obj, const char* what, std::size_t n) {
+  if (!is_ndarray(obj))
+    throw nb::type_error((std::string(what) + ": expected a 2-D numpy.uint64 array, not " + py_type_name(obj)).c_str());
   const std::string dtype = py_str(obj.attr("dtype"));
   if (dtype != "uint64")
     throw nb::type_error((std::string(what) + ": numpy array of dtype " + dtype + ", expected uint64").c_str());
@@ -57,100 +60,151 @@ nb::object polys_arg(nb::handle obj, const char* what, std::size_t n) {
   if (shape.size() != 2 || nb::cast<std::size_t>(shape[1]) != n)
     throw nb::value_error((std::string(what) + ": expected shape (count, " + std::to_string(n) + "), got " +
                            py_str(obj.attr("shape"))).c_str());
-  if (nb::cast<bool>(obj.attr("flags").attr("c_contiguous"))) return nb::borrow(obj);
-  return np.attr("ascontiguousarray")(obj);
+  return nb::cast<std::size_t>(shape[0]);
+}
+
+bool c_contiguous(nb::handle arr) { return nb::cast<bool>(arr.attr("flags").attr("c_contiguous")); }
+
+// Contiguous arrays are read in place, others copied.
+nb::object contiguous(nb::handle arr) {
+  if (c_contiguous(arr)) return nb::borrow(arr);
+  return nb::module_::import_("numpy").attr("ascontiguousarray")(arr);
 }
 
 enum class Dir { forward, inverse };
 
-nb::object transform(Dir dir, nb::handle preset, nb::handle polys_h, nb::handle backend_h, bool inplace) {
-  const tempo::ntt::Plan& plan = plan_for(preset);
-  const tempo::Backend backend = backend_arg(backend_h);
-  nb::object polys = polys_arg(polys_h, "polys", plan.n());
+nb::object transform(Dir dir, nb::handle plan_h, nb::handle polys, nb::handle backend, nb::handle inplace_h) {
+  const Plan plan = plan_arg(plan_h);
+  const tempo::gpu::RunOptions opt = run_options(backend);
+  const bool inplace = bool_arg(inplace_h, "inplace");
+  const std::size_t count = polys_count(polys, "polys", plan.n());
   nb::object result;
   if (inplace) {
-    if (!polys.is(polys_h) || !nb::cast<bool>(polys.attr("flags").attr("writeable")))
+    if (!c_contiguous(polys) || !nb::cast<bool>(polys.attr("flags").attr("writeable")))
       throw nb::value_error("polys: inplace=True needs a writeable C-contiguous uint64 array");
-    result = polys;
+    result = nb::borrow(polys);
   } else {
-    result = polys.attr("copy")();
+    check_output_size(dir == Dir::forward ? "ntt.forward_batch" : "ntt.inverse_batch", count,
+                      plan.n() * sizeof(std::uint64_t));
+    result = nb::module_::import_("numpy").attr("array")(polys, arg("order") = "C");  // a contiguous copy
   }
   U64View view(result, true);
   const std::span<std::uint64_t> data = view.span();
   if (data.empty()) return result;
   auto p = pool();
+  tempo::gpu::BatchReport report;
   {
     nb::gil_scoped_release unlocked;
-    record_report(p->run([&](tempo::Task& t) {
-      return dir == Dir::forward ? tempo::ntt::forward_batch(t, plan, data, backend)
-                                 : tempo::ntt::inverse_batch(t, plan, data, backend);
-    }));
+    report = p->run([&](tempo::Task& t) {
+      return dir == Dir::forward ? tempo::ntt::forward_batch(t, plan, data, opt)
+                                 : tempo::ntt::inverse_batch(t, plan, data, opt);
+    });
   }
+  record_report(dir == Dir::forward ? "ntt.forward_batch" : "ntt.inverse_batch", std::move(report));
   return result;
 }
 
-nb::object multiply(nb::handle preset, nb::handle a_h, nb::handle b_h, nb::handle backend_h) {
-  const tempo::ntt::Plan& plan = plan_for(preset);
-  const tempo::Backend backend = backend_arg(backend_h);
-  nb::object a_obj = polys_arg(a_h, "a", plan.n());
-  nb::object b_obj = polys_arg(b_h, "b", plan.n());
-  U64View a(a_obj, false), b(b_obj, false);
-  const std::size_t na = a.span().size() / plan.n(), nb_ = b.span().size() / plan.n();
+Array2<std::uint64_t> multiply(nb::handle plan_h, nb::handle a_h, nb::handle b_h, nb::handle backend) {
+  const Plan plan = plan_arg(plan_h);
+  const tempo::gpu::RunOptions opt = run_options(backend);
+  const std::size_t na = polys_count(a_h, "a", plan.n()), nb_ = polys_count(b_h, "b", plan.n());
   if (na != nb_)
     throw nb::value_error(("a and b: different counts (" + std::to_string(na) + " and " + std::to_string(nb_) +
                            " polynomials)").c_str());
-  nb::object out = new_u64(na, plan.n());
-  U64View o(out, true);
-  if (na != 0) {
-    const std::span<const std::uint64_t> sa = a.span(), sb = b.span();
-    const std::span<std::uint64_t> so = o.span();
-    auto p = pool();
+  check_output_size("ntt.multiply_batch", na, plan.n() * sizeof(std::uint64_t));
+  nb::object a_obj = contiguous(a_h), b_obj = contiguous(b_h);
+  U64View a(a_obj, false), b(b_obj, false);
+  Array2<std::uint64_t> out = new_array<std::uint64_t>(na, plan.n());
+  if (na == 0) return out;
+  const std::span<const std::uint64_t> sa = a.span(), sb = b.span();
+  const std::span<std::uint64_t> so(out.data(), na * plan.n());
+  auto p = pool();
+  tempo::gpu::BatchReport report;
+  {
     nb::gil_scoped_release unlocked;
-    record_report(p->run([&](tempo::Task& t) { return tempo::ntt::multiply_batch(t, plan, sa, sb, so, backend); }));
+    report = p->run([&](tempo::Task& t) { return tempo::ntt::multiply_batch(t, plan, sa, sb, so, opt); });
   }
+  record_report("ntt.multiply_batch", std::move(report));
   return out;
 }
 
-nb::dict params(nb::handle preset) {
-  const tempo::ntt::Plan& plan = plan_for(preset);
-  nb::dict d;
-  d["n"] = plan.n();
-  d["q"] = plan.q();
-  d["psi"] = plan.psi();
-  d["cpu_path"] = std::string(plan.cpu_path());
-  return d;
+using U64 = unsigned long long;  // exactly Python int's range for the checks below
+constexpr U64 kU64Max = ~U64{0};
+
+std::uint64_t u64_arg(nb::handle h, const char* what) {
+  if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr()))
+    throw nb::type_error((std::string(what) + " must be an int, not " + py_type_name(h)).c_str());
+  const U64 v = PyLong_AsUnsignedLongLong(h.ptr());
+  if (v == kU64Max && PyErr_Occurred() != nullptr) {
+    PyErr_Clear();
+    throw nb::value_error((std::string(what) + " = " + py_str(h) + " is out of range (0 to 2**64 - 1)").c_str());
+  }
+  return v;
 }
 
 }  // namespace
 
 void bind_ntt(nb::module_& m) {
   nb::module_ s = m.def_submodule("ntt", "Negacyclic NTTs over Z_q[X]/(X^n + 1) in batches (tempo::ntt).");
-  const char* presets =
-      "preset: 'MLDSA' (n=256, q=8380417), 'PN10QP27' (n=1024), 'PN11QP54' (n=2048),\n"
-      "'PN12QP60' (n=4096), 'PN14QP60' (n=16384); see params(). Coefficients must be < q\n"
-      "(ValueError naming the polynomial, index and value otherwise).";
+  nb::class_<Plan>(s, "Plan",
+                   "tempo::ntt::Plan: the negacyclic NTT over Z_q[X]/(X^n + 1). Immutable; copies share\n"
+                   "their tables. Plan.preset(name) gives the named ones.")
+      .def(
+          "__init__",
+          [](Plan* self, nb::handle n, nb::handle q, nb::handle psi) {
+            const auto nn = static_cast<std::size_t>(int_arg(n, "n", 0, 1LL << 40));
+            if (psi.is_none()) new (self) Plan(nn, u64_arg(q, "q"));
+            else new (self) Plan(nn, u64_arg(q, "q"), u64_arg(psi, "psi"));
+          },
+          arg("n"), arg("q"), arg("psi") = nb::none(),
+          nb::sig("def __init__(self, n: int, q: int, psi: int | None = None) -> None"),
+          "n: a power of two from 16 to 65536; q: a prime = 1 mod 2n below 2**62; psi: a primitive\n"
+          "2n-th root of unity mod q (None: the smallest). ValueError naming a bad parameter.")
+      .def_static(
+          "preset", [](nb::handle name) { return preset(str_arg(name, "name")); }, arg("name"),
+          nb::sig("def preset(name: str) -> Plan"),
+          "'MLDSA' (n=256, q=8380417), 'PN10QP27' (n=1024), 'PN11QP54' (n=2048), 'PN12QP60'\n"
+          "(n=4096), 'PN14QP60' (n=16384); workloads/ntt/README.md says why these primes.")
+      .def_prop_ro("n", &Plan::n)
+      .def_prop_ro("log_n", &Plan::log_n)
+      .def_prop_ro("q", &Plan::q)
+      .def_prop_ro("psi", &Plan::psi, "the primitive 2n-th root of unity used")
+      .def_prop_ro("n_inv", &Plan::n_inv, "n^-1 mod q")
+      .def_prop_ro("cpu_path", [](const Plan& p) { return std::string(p.cpu_path()); },
+                   "the CPU kernel: 'portable', 'avx2', 'avx512', 'avx512ifma', ...")
+      .def("__repr__", [](const Plan& p) {
+        return "Plan(n=" + std::to_string(p.n()) + ", q=" + std::to_string(p.q()) + ", psi=" + std::to_string(p.psi()) +
+               ")";
+      });
+
   s.def(
       "forward_batch",
-      [](nb::handle preset, nb::handle polys, nb::handle backend, bool inplace) {
-        return transform(Dir::forward, preset, polys, backend, inplace);
+      [](nb::handle plan, nb::handle polys, nb::handle backend, nb::handle inplace) {
+        return transform(Dir::forward, plan, polys, backend, inplace);
       },
-      nb::arg("preset"), nb::arg("polys"), nb::arg("backend") = "auto", nb::arg("inplace") = false,
-      (std::string("forward_batch(preset, polys, backend='auto', inplace=False) -> numpy.ndarray\n\n"
-                   "Forward NTT of every row of a (count, n) uint64 array, output in bit-reversed order\n"
-                   "(FIPS 204 Algorithm 41). Returns a new array, or polys itself with inplace=True.\n") +
-       presets).c_str());
+      arg("plan"), arg("polys"), arg("backend") = nb::none(), arg("inplace") = false,
+      nb::sig("def forward_batch(plan: Plan | str, polys: numpy.typing.NDArray[numpy.uint64], " TEMPO_PY_BACKEND
+              ", inplace: bool = False) -> numpy.typing.NDArray[numpy.uint64]"),
+      "Forward NTT of every row of a (count, n) uint64 array, output in bit-reversed order\n"
+      "(FIPS 204 Algorithm 41). Returns a new array, or polys itself with inplace=True.\n"
+      "plan: a Plan or a preset name ('MLDSA', 'PN10QP27', ...; see Plan.preset). Coefficients\n"
+      "must be < q (ValueError naming the polynomial, index and value otherwise).\n"
+      "backend: 'auto', 'cpu', 'cuda' (or 'gpu'); None reads TEMPO_BACKEND.");
   s.def(
       "inverse_batch",
-      [](nb::handle preset, nb::handle polys, nb::handle backend, bool inplace) {
-        return transform(Dir::inverse, preset, polys, backend, inplace);
+      [](nb::handle plan, nb::handle polys, nb::handle backend, nb::handle inplace) {
+        return transform(Dir::inverse, plan, polys, backend, inplace);
       },
-      nb::arg("preset"), nb::arg("polys"), nb::arg("backend") = "auto", nb::arg("inplace") = false,
-      "inverse_batch(preset, polys, backend='auto', inplace=False) -> numpy.ndarray\n\n"
+      arg("plan"), arg("polys"), arg("backend") = nb::none(), arg("inplace") = false,
+      nb::sig("def inverse_batch(plan: Plan | str, polys: numpy.typing.NDArray[numpy.uint64], " TEMPO_PY_BACKEND
+              ", inplace: bool = False) -> numpy.typing.NDArray[numpy.uint64]"),
       "Inverse of forward_batch, 1/n included: inverse_batch(p, forward_batch(p, a)) == a.");
-  s.def("multiply_batch", &multiply, nb::arg("preset"), nb::arg("a"), nb::arg("b"), nb::arg("backend") = "auto",
-        "multiply_batch(preset, a, b, backend='auto') -> numpy.ndarray\n\n"
+  s.def("multiply_batch", &multiply, arg("plan"), arg("a"), arg("b"),
+        arg("backend") = nb::none(),
+        nb::sig("def multiply_batch(plan: Plan | str, a: numpy.typing.NDArray[numpy.uint64], "
+                "b: numpy.typing.NDArray[numpy.uint64], " TEMPO_PY_BACKEND
+                ") -> numpy.typing.NDArray[numpy.uint64]"),
         "Row i of the result is a[i] * b[i] mod (X^n + 1, q) (coefficients in, coefficients out).");
-  s.def("params", &params, nb::arg("preset"), "n, q, psi and the CPU kernel of a preset.");
 }
 
 }  // namespace tempo_py

@@ -1,24 +1,43 @@
 """tempo: batch hashing (SHA3, SHAKE, TurboSHAKE, KangarooTwelve), NTTs, FAEST signatures
 and TFHE gates, run on tempo's heartbeat-scheduled fork/join runtime and CUDA devices.
 
-    import tempo
-    digests = tempo.hash_batch("shake_256", [b"abc", b"hello"], 32)   # (2, 32) uint8 array
+One submodule per family, named as in C++ (tempo::keccak, tempo::ntt, tempo::tfhe,
+tempo::faest):
+
+    import tempo.keccak
+    digests = tempo.keccak.hash_batch("shake_256", [b"abc", b"hello"], 32)   # (2, 32) uint8
+
+Every batch call takes backend=None (TEMPO_BACKEND), 'auto', 'cpu' or 'cuda' ('gpu'), read
+by tempo::parse_backend, and leaves its report in tempo.last_report().
 """
 import atexit as _atexit
 import os as _os
 
-from . import _tempo
-from ._tempo import (algorithms, cuda_compiled, device_count, get_backend, get_threads, hash_batch,
-                     last_report, set_backend, set_threads)
+from . import _tempo, keccak
+from ._tempo import (MAX_OUTPUT_BYTES, BatchReport, backend_from_env, cuda_compiled, device_count, get_threads,
+                     last_report, parse_backend, set_threads)
+from .keccak import hash_batch  # the commonest call, also at the top
 
-__all__ = ["algorithms", "cuda_compiled", "device_count", "get_backend", "get_threads", "hash_batch",
-           "last_report", "set_backend", "set_threads"]
+__all__ = ["MAX_OUTPUT_BYTES", "BatchReport", "backend_from_env", "cuda_compiled", "device_count", "get_threads",
+           "hash_batch", "keccak", "last_report", "parse_backend", "set_threads"]
 __version__ = "0.2.0"
 
-for _name in ("ntt", "faest", "tfhe"):
-    if hasattr(_tempo, _name):
-        globals()[_name] = getattr(_tempo, _name)
-        __all__.append(_name)
+# The other families are optional parts of a build: import those this one has.
+try:
+    from . import ntt
+    __all__.append("ntt")
+except ImportError:
+    pass
+try:
+    from . import tfhe
+    __all__.append("tfhe")
+except ImportError:
+    pass
+try:
+    from . import faest
+    __all__.append("faest")
+except ImportError:
+    pass
 
 # Join the pool's threads while the interpreter is still whole.
 _atexit.register(_tempo._shutdown)

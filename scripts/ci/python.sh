@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The Python package: `pip install .` into a virtual environment under build/, then pytest.
+# The Python package: `pip install .` into a virtual environment under build/, then pytest
+# (which also runs `mypy --strict` on tests/python/typed_user.py against the installed stubs).
 #   PYTHON=python3       the interpreter to build for
 #   TEMPO_PY_CUDA=auto   build the CUDA kernels only when a CUDA device is visible (on/off force)
 #   TEMPO_PY_VENV=build/python-ci-venv
-# pip fetches scikit-build-core, nanobind, numpy and pytest from PyPI on the first run; the
+# pip fetches scikit-build-core, nanobind, numpy, pytest and mypy from PyPI on the first run; the
 # build folder (build/python-ci-cuda-*) is kept, so later runs rebuild only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,7 +26,7 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 vpy=$(cd "$venv" && pwd)/bin/python  # absolute, not resolved: the venv's own python
-"$vpy" -m pip install -q --disable-pip-version-check "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.21" "pytest>=7"
+"$vpy" -m pip install -q --disable-pip-version-check "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.21" "pytest>=7" "mypy>=1.5"
 
 cuda=${TEMPO_PY_CUDA:-auto}
 if [ "$cuda" = auto ]; then
@@ -40,6 +41,7 @@ TEMPO_PY_CUDA=$cuda CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) \
   "$vpy" -m pip install -q --disable-pip-version-check --no-build-isolation \
   --config-settings=build-dir="build/python-ci-cuda-$cuda/{wheel_tag}" .
 echo "python.sh: built in $((SECONDS - start)) s"
-# From tests/python, so that `import tempo` is the installed package.
-(cd tests/python && "$vpy" -m pytest -q -p no:cacheprovider .)
+# From tests/python, so that `import tempo` is the installed package. TEMPO_PY_NEED_MYPY: the
+# typing check fails rather than skips when mypy is missing.
+(cd tests/python && TEMPO_PY_NEED_MYPY=1 "$vpy" -m pytest -q -p no:cacheprovider .)
 echo "python.sh: done in $((SECONDS - start)) s"

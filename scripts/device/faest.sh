@@ -45,9 +45,9 @@ run() {  # name, command...
 if [ "${FAEST_SMOKE:-0}" = 1 ]; then
   run faest_tests "$BIN/tempo_faest_tests" "[kat],[blocks]"
 else
-  run faest_tests "$BIN/tempo_faest_tests" "[kat],[kat-full],[blocks],[scheme],[parallel]"
+  run faest_tests "$BIN/tempo_faest_tests" "[kat],[kat-full],[blocks],[scheme],[parallel],[engine]"
 fi
-run faest_tests_portable env TEMPO_FAEST_BACKEND=portable "$BIN/tempo_faest_tests" "[kat-portable],[blocks]"
+run faest_tests_portable env TEMPO_FAEST_ISA=portable "$BIN/tempo_faest_tests" "[kat-portable],[blocks]"
 # The GPU path: emulated stage (host), then the device: v2 vectors and the CPU = GPU gate.
 gpu_batches=${FAEST_GPU_BATCHES:-1000}
 if [ "${FAEST_SMOKE:-0}" = 1 ]; then gpu_batches=4; fi
@@ -73,8 +73,8 @@ run faest_bench_forked_hb20 env TEMPO_HEARTBEAT_US=20 "$BIN/bench_faest" --bench
   --benchmark_min_time=$(mt 0.5) --benchmark_out="$OUT/faest_forked_hb20.json" --benchmark_out_format=json
 run faest_bench_batch "$BIN/bench_faest" --benchmark_filter='Batch' --benchmark_min_time=$(mt 1) \
   --benchmark_out="$OUT/faest_batch.json" --benchmark_out_format=json
-# The portable constant-time backend, one core, for the record.
-run faest_bench_portable env TEMPO_FAEST_BACKEND=portable $pin1 "$BIN/bench_faest" \
+# The portable constant-time instruction set, one core, for the record.
+run faest_bench_portable env TEMPO_FAEST_ISA=portable $pin1 "$BIN/bench_faest" \
   --benchmark_filter='Single_(Sign|Verify)/0' --benchmark_min_time=$(mt 0.5) \
   --benchmark_out="$OUT/faest_single_portable.json" --benchmark_out_format=json
 # The GPU batch-size curve (3 iterations per row; rows of 65536 signatures take seconds on the CPU).

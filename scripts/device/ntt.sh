@@ -17,9 +17,9 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv > "$O/gpu.txt" 
 log "CPU tests on this host (AVX-512 paths run for real here): kat, random, every path vs portable"
 timeout 120 "$B/tempo_ntt_tests" "[plan],[kat],[random],[random-sizes],[paths],[cuda-emulated],[batch],[sim]" > "$O/tests_cpu.txt" 2>&1
 log "rc=$?"; grep -E "passed|failed" "$O/tests_cpu.txt" | tail -2 | tee -a "$O/log.txt"
-TEMPO_NTT_CPU=portable timeout 60 "$B/tempo_ntt_tests" "[kat],[random],[random-sizes]" > "$O/tests_portable.txt" 2>&1
+TEMPO_NTT_ISA=portable timeout 60 "$B/tempo_ntt_tests" "[kat],[random],[random-sizes]" > "$O/tests_portable.txt" 2>&1
 log "portable forced rc=$?"; grep -E "passed|failed" "$O/tests_portable.txt" | tail -1 | tee -a "$O/log.txt"
-TEMPO_NTT_CPU=avx2 timeout 60 "$B/tempo_ntt_tests" "[kat],[random],[random-sizes]" > "$O/tests_avx2.txt" 2>&1
+TEMPO_NTT_ISA=avx2 timeout 60 "$B/tempo_ntt_tests" "[kat],[random],[random-sizes]" > "$O/tests_avx2.txt" 2>&1
 log "avx2 forced rc=$?"; grep -E "passed|failed" "$O/tests_avx2.txt" | tail -1 | tee -a "$O/log.txt"
 
 log "GPU gate: 1000 seeds x 3 presets x 2 surfaces, CPU = GPU bytes; resident chain"

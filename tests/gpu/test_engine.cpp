@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -270,18 +272,87 @@ TEST_CASE("a failing kernel surfaces as CudaError with the CUDA text; cuda never
   });
 }
 
-TEST_CASE("TEMPO_GPU_PLACEMENT is checked", "[engine][env]") {
+namespace {
+// Sets (or, for nullptr, unsets) an environment variable for the scope.
+class EnvVar {
+ public:
+  EnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  ~EnvVar() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  EnvVar(const EnvVar&) = delete;
+  EnvVar& operator=(const EnvVar&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+gpu::EngineOptions simulated(int devices) {
+  gpu::EngineOptions eo;
+  eo.simulated_devices = devices;
+  return eo;
+}
+}  // namespace
+
+TEST_CASE("TEMPO_GPU_PLACEMENT is checked at every batch call", "[engine][env]") {
   ThreadPool pool(Options{.threads = 2});
-  gpu::Engine& e = gpu::Engine::shared();
+  gpu::Engine e(simulated(1));  // a device, so that auto consults the variable
   example::PolyEval op(e, {1});
   std::vector<std::uint32_t> x(10), y(10);
-  ::setenv("TEMPO_GPU_PLACEMENT", "gpus", 1);
   pool.run([&](Task& t) {
-    if (op.has_cuda() && have_gpu())
+    {
+      EnvVar v("TEMPO_GPU_PLACEMENT", "gpus");
       CHECK_THROWS_WITH(e.run(t, op, {Operand::fixed(bytes(x), 4)}, bytes(y), with(Backend::auto_select)),
-                        Catch::Contains("TEMPO_GPU_PLACEMENT='gpus'"));
-    else
-      CHECK_NOTHROW(e.run(t, op, {Operand::fixed(bytes(x), 4)}, bytes(y), with(Backend::auto_select)));
+                        Catch::Contains("TEMPO_GPU_PLACEMENT='gpus' is not accepted (expected one of: cpu, gpu, split)"));
+    }
+    EnvVar v("TEMPO_GPU_PLACEMENT", "GPU");  // case-insensitive
+    const auto r = e.run(t, op, {Operand::fixed(bytes(x), 4)}, bytes(y), with(Backend::auto_select));
+    CHECK(r.ran_on == gpu::Placement::gpu);
+    CHECK(r.gpu_items == 10);
   });
-  ::unsetenv("TEMPO_GPU_PLACEMENT");
+}
+
+TEST_CASE("the engine's environment is checked when an Engine is made", "[engine][env]") {
+  struct Case {
+    const char* name;
+    const char* bad;
+    const char* expected;
+  };
+  for (const Case& c : {Case{"TEMPO_GPU_STREAMS", "0", "(expected an integer from 1 to 32)"},
+                        Case{"TEMPO_GPU_STREAMS", "12x", "(expected an integer from 1 to 32)"},
+                        Case{"TEMPO_GPU_PINNED_STREAMS", "33", "(expected an integer from 1 to 32)"},
+                        Case{"TEMPO_GPU_CHUNK_MB", "inf", "(expected a number from 0.0625 to 65536)"},
+                        Case{"TEMPO_GPU_CHUNK_MB", "1e3", "(expected a number from 0.0625 to 65536)"},
+                        Case{"TEMPO_GPU_CHUNK_MB", "0.01", "(expected a number from 0.0625 to 65536)"},
+                        Case{"TEMPO_GPU_CHUNK_MB", "1.2.3", "(expected a number from 0.0625 to 65536)"},
+                        Case{"TEMPO_GPU_NT_COPY", "no", "(expected one of: 0, off, false, 1, on, true)"}}) {
+    INFO(c.name << "=" << c.bad);
+    EnvVar v(c.name, c.bad);
+    const std::string what = std::string(c.name) + "='" + c.bad + "' is not accepted " + c.expected;
+    CHECK_THROWS_WITH(gpu::Engine(simulated(1)), what);
+    CHECK_THROWS_WITH(gpu::Engine(), what);  // whatever drives the devices (CUDA, none)
+  }
+  // Unset and empty are the defaults; good values pass; an explicit option wins.
+  for (const char* good : {"", "1", "32"}) {
+    EnvVar a("TEMPO_GPU_STREAMS", good), b("TEMPO_GPU_PINNED_STREAMS", good);
+    CHECK_NOTHROW(gpu::Engine(simulated(1)));
+  }
+  for (const char* good : {"", "0.0625", "8", "2.5", "65536"}) {
+    EnvVar v("TEMPO_GPU_CHUNK_MB", good);
+    CHECK_NOTHROW(gpu::Engine(simulated(1)));
+  }
+  for (const char* good : {"", "0", "OFF", "true"}) {
+    EnvVar v("TEMPO_GPU_NT_COPY", good);
+    CHECK_NOTHROW(gpu::Engine(simulated(1)));
+  }
+  EnvVar v("TEMPO_GPU_STREAMS", "99");
+  gpu::EngineOptions eo = simulated(1);
+  eo.streams_per_device = 2;
+  CHECK_NOTHROW(gpu::Engine(eo));
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <tempo/keccak/batch.hpp>
+#include <tempo/mpi/keccak.hpp>
 
 #include "common.hpp"
 
@@ -47,9 +48,9 @@ TEST_CASE("fixed-length SHAKE256 batch equals the serial hash", "[mpi][keccak]")
     mpi::Report r;
     mpi_test::pool().run([&](Task& t) {
       if (root)
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, keccak::FixedBatch{data, 32, n}, 32, out);
+        r = mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, keccak::FixedBatch{data, 32, n}, 32, out);
       else
-        r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, keccak::FixedBatch{}, 32, {});
+        r = mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, keccak::FixedBatch{}, 32, {});
     });
     CHECK(r.items == n);
     CHECK(r.ranks == mpi_test::size());
@@ -75,7 +76,7 @@ TEST_CASE("variable-length batches, every piece count, equal the serial hash", "
       mpi::Options o;
       o.subchunks = pieces;
       mpi_test::pool().run([&](Task& t) {
-        mpi::hash_batch(t, MPI_COMM_WORLD, a, root ? v.batch() : keccak::MessageBatch{}, ob, out, o);
+        mpi::keccak::hash_batch(t, MPI_COMM_WORLD, a, root ? v.batch() : keccak::MessageBatch{}, ob, out, o);
       });
       if (root) CHECK(out == reference(a, v.batch(), ob));
     }
@@ -90,7 +91,7 @@ TEST_CASE("a root other than rank 0", "[mpi][keccak]") {
   mpi::Options o;
   o.root = root_rank;
   mpi_test::pool().run([&](Task& t) {
-    mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake128, root ? v.batch() : keccak::MessageBatch{}, 32, out, o);
+    mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake128, root ? v.batch() : keccak::MessageBatch{}, 32, out, o);
   });
   if (root) CHECK(out == reference(Algorithm::shake128, v.batch(), 32));
 }
@@ -108,7 +109,7 @@ TEST_CASE("work, not count, decides the ranges", "[mpi][keccak]") {
   std::vector<std::uint8_t> out(root ? 400 * 32 : 0);
   mpi::Report r;
   mpi_test::pool().run([&](Task& t) {
-    r = mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, root ? v.batch() : keccak::MessageBatch{}, 32, out);
+    r = mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256, root ? v.batch() : keccak::MessageBatch{}, 32, out);
   });
   if (root) {
     CHECK(out == reference(Algorithm::shake256, v.batch(), 32));
@@ -121,16 +122,16 @@ TEST_CASE("a bad batch at the root fails on every rank with std::invalid_argumen
   const auto data = mpi_test::bytes(100, 1);
   std::vector<std::uint8_t> out(root ? 3 * 32 : 0);  // wrong: 100 / 32 is not whole
   mpi_test::pool().run([&](Task& t) {
-    CHECK_THROWS_AS(mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
+    CHECK_THROWS_AS(mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
                                     root ? keccak::FixedBatch{data, 32, 3} : keccak::FixedBatch{}, 32, out),
                     std::invalid_argument);
     std::vector<std::uint64_t> bad_offsets{0, 50, 40, 100};
-    CHECK_THROWS_WITH(mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
+    CHECK_THROWS_WITH(mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
                                       root ? keccak::MessageBatch{data, bad_offsets} : keccak::MessageBatch{}, 32, out),
                       Catch::Contains("offsets"));
     mpi::Options o;
     o.subchunks = 65;
-    CHECK_THROWS_WITH(mpi::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
+    CHECK_THROWS_WITH(mpi::keccak::hash_batch(t, MPI_COMM_WORLD, Algorithm::shake256,
                                       root ? keccak::FixedBatch{data, 25, 4} : keccak::FixedBatch{}, 32,
                                       root ? std::span<std::uint8_t>(out.data(), 0) : std::span<std::uint8_t>{}, o),
                       Catch::Contains("subchunks"));

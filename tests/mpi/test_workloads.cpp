@@ -18,35 +18,55 @@ TEST_CASE("FAEST-128f batch signing equals single signatures", "[mpi][faest]") {
   const bool root = mpi_test::rank() == 0;
   const std::size_t n = 3;
   std::vector<faest::KeyPair> keys;
-  std::vector<std::vector<std::uint8_t>> msgs, rhos;
+  std::vector<std::uint8_t> sks, pks, msgs, rhos;
+  std::vector<std::uint64_t> msg_offsets{0};
+  std::vector<std::vector<std::uint8_t>> msg_list;
   for (std::size_t i = 0; i < n; ++i) {
     std::uint64_t ctr = i;
     keys.push_back(faest::keygen(p, [&](std::span<std::uint8_t> out) {
       const auto b = mpi_test::bytes(out.size(), 1000 + ctr++);
       std::copy(b.begin(), b.end(), out.begin());
     }));
-    msgs.push_back(mpi_test::bytes(10 + 50 * i, 77 + i));
-    rhos.push_back(mpi_test::bytes(16, 99 + i));
+    sks.insert(sks.end(), keys[i].secret_key.begin(), keys[i].secret_key.end());
+    pks.insert(pks.end(), keys[i].public_key.begin(), keys[i].public_key.end());
+    msg_list.push_back(mpi_test::bytes(10 + 50 * i, 77 + i));
+    msgs.insert(msgs.end(), msg_list[i].begin(), msg_list[i].end());
+    msg_offsets.push_back(msgs.size());
+    const auto r = mpi_test::bytes(16, 99 + i);
+    rhos.insert(rhos.end(), r.begin(), r.end());
   }
-  std::vector<std::span<const std::uint8_t>> sk, m, r;
-  for (std::size_t i = 0; i < n && root; ++i) {
-    sk.emplace_back(keys[i].secret_key);
-    m.emplace_back(msgs[i]);
-    r.emplace_back(rhos[i]);
-  }
+  const auto sk_op = root ? gpu::Operand::fixed(sks, 32) : gpu::Operand{};
+  const auto pk_op = root ? gpu::Operand::fixed(pks, 32) : gpu::Operand{};
+  const auto msg_op = root ? gpu::Operand::variable(msgs, msg_offsets) : gpu::Operand{};
+  const auto rho_op = root ? gpu::Operand::fixed(rhos, 16) : gpu::Operand{};
   const std::size_t sig = faest::signature_size(p);
-  std::vector<std::uint8_t> out(root ? n * sig : 0);
-  mpi_test::pool().run([&](Task& t) { mpi::faest_sign_batch(t, MPI_COMM_WORLD, p, sk, m, r, out); });
+  std::vector<std::uint8_t> out(root ? n * sig : 0), ok(root ? n : 0);
+  mpi_test::pool().run([&](Task& t) {
+    mpi::faest::sign_batch_deterministic(t, MPI_COMM_WORLD, p, sk_op, msg_op, rho_op, out);
+  });
   if (root)
     for (std::size_t i = 0; i < n; ++i) {
-      const auto one = faest::sign(p, keys[i].secret_key, msgs[i], rhos[i]);
+      const auto one = faest::sign_deterministic(p, keys[i].secret_key, msg_list[i], std::span(rhos).subspan(16 * i, 16));
       CHECK(std::equal(one.begin(), one.end(), out.begin() + static_cast<std::ptrdiff_t>(i * sig)));
     }
-  // No rhos: the root draws them; the signatures verify.
-  mpi_test::pool().run([&](Task& t) { mpi::faest_sign_batch(t, MPI_COMM_WORLD, p, sk, m, {}, out); });
+  // OS randomness on each rank: the signatures verify, over the ranks too.
+  mpi_test::pool().run([&](Task& t) {
+    mpi::faest::sign_batch(t, MPI_COMM_WORLD, p, sk_op, msg_op, out);
+    mpi::faest::verify_batch(t, MPI_COMM_WORLD, p, pk_op, msg_op, root ? gpu::Operand::fixed(out, sig) : gpu::Operand{},
+                             ok);
+  });
   if (root)
-    for (std::size_t i = 0; i < n; ++i)
-      CHECK(faest::verify(p, keys[i].public_key, msgs[i], std::span(out).subspan(i * sig, sig)));
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(faest::verify(p, keys[i].public_key, msg_list[i], std::span(out).subspan(i * sig, sig)));
+      CHECK(ok[i] == 1);
+    }
+  // A wrong key length at the root: one error on every rank, before anything is sent.
+  std::vector<std::uint8_t> short_keys(n * 31);
+  mpi_test::pool().run([&](Task& t) {
+    CHECK_THROWS_WITH(mpi::faest::sign_batch(t, MPI_COMM_WORLD, p, root ? gpu::Operand::fixed(short_keys, 31) : gpu::Operand{},
+                                             msg_op, out),
+                      Catch::Contains("secret key 0 is 31 bytes"));
+  });
 }
 #endif
 
@@ -55,28 +75,33 @@ TEST_CASE("TFHE gate batches equal one process (TOY256)", "[mpi][tfhe]") {
   const auto params = tfhe::Params::preset("TOY256");
   std::array<std::uint8_t, 32> seed{};
   seed[0] = 42;
-  const tfhe::Keys keys = tfhe::keygen_from_seed(params, seed);  // every rank: same seed, same key
+  const tfhe::Keys keys = tfhe::keygen_deterministic(params, seed);  // every rank: same seed, same key
   const bool root = mpi_test::rank() == 0;
   const std::size_t n = 6;
   std::vector<tfhe::Ciphertext> xs, ys;
   for (std::size_t i = 0; i < n; ++i) {
-    seed[1] = static_cast<std::uint8_t>(i);
-    seed[2] = 1;
-    xs.push_back(tfhe::encrypt_bit(keys.secret, (i & 1) != 0, seed));
-    seed[2] = 2;
-    ys.push_back(tfhe::encrypt_bit(keys.secret, (i & 2) != 0, seed));
+    xs.push_back(tfhe::encrypt_bit(keys.secret, (i & 1) != 0));
+    ys.push_back(tfhe::encrypt_bit(keys.secret, (i & 2) != 0));
   }
-  std::vector<tfhe::Ciphertext> out(root ? n : 0), expect(n);
+  std::vector<tfhe::Ciphertext> out(root ? n : 0), fresh(root ? n : 0), expect(n), expect_fresh(n);
   mpi_test::pool().run([&](Task& t) {
-    if (root)
-      mpi::tfhe_eval_gates(t, MPI_COMM_WORLD, keys.evaluation, tfhe::Gate::nand, xs, ys, out, tfhe::Backend::cpu);
-    else
-      mpi::tfhe_eval_gates(t, MPI_COMM_WORLD, keys.evaluation, tfhe::Gate::nand, {}, {}, {}, tfhe::Backend::cpu);
-    tfhe::eval_gates(t, keys.evaluation, tfhe::Gate::nand, xs, ys, expect, tfhe::Backend::cpu);
+    if (root) {
+      mpi::tfhe::eval_gates(t, MPI_COMM_WORLD, keys.evaluation, tfhe::Gate::nand, xs, ys, out);
+      mpi::tfhe::eval_bootstraps(t, MPI_COMM_WORLD, keys.evaluation, xs, fresh);
+    } else {
+      mpi::tfhe::eval_gates(t, MPI_COMM_WORLD, keys.evaluation, tfhe::Gate::nand, {}, {}, {});
+      mpi::tfhe::eval_bootstraps(t, MPI_COMM_WORLD, keys.evaluation, {}, {});
+    }
+    tfhe::eval_gates(t, keys.evaluation, tfhe::Gate::nand, xs, ys, expect, tempo::Backend::cpu);
+    tfhe::eval_bootstraps(t, keys.evaluation, xs, expect_fresh, tempo::Backend::cpu);
   });
   if (root) {
     CHECK(out == expect);
-    for (std::size_t i = 0; i < n; ++i) CHECK(tfhe::decrypt_bit(keys.secret, out[i]) == !((i & 1) && (i & 2)));
+    CHECK(fresh == expect_fresh);
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(tfhe::decrypt_bit(keys.secret, out[i]) == !((i & 1) && (i & 2)));
+      CHECK(tfhe::decrypt_bit(keys.secret, fresh[i]) == ((i & 1) != 0));
+    }
   }
 }
 #endif

@@ -3,6 +3,7 @@
 #include <tempo/tempo.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 int main() {
@@ -17,8 +18,9 @@ int main() {
   std::vector<std::vector<std::uint8_t>> sigs;
   std::vector<bool> good;
   pool.run([&](tempo::Task& t) {
-    tempo::faest::sign_batch(t, Params::faest_128f, keys, msgs, sigs);  // signatures spread over the pool
-    tempo::faest::verify_batch(t, Params::faest_128f, pubs, msgs, sigs, good);
+    tempo::gpu::BatchReport r = tempo::faest::sign_batch(t, Params::faest_128f, keys, msgs, sigs);  // TEMPO_BACKEND
+    std::printf("%zu signatures, %s\n", r.items, r.reason.c_str());
+    tempo::faest::verify_batch(t, Params::faest_128f, pubs, msgs, sigs, good, tempo::Backend::cpu);
   });
   return ok && good.size() == 8 ? 0 : 1;
 }

@@ -35,15 +35,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <tempo/keccak/batch.hpp>
-#include <tempo/keccak/offload.hpp>
 #include <tempo/gpu/gpu.hpp>
 
 namespace tempo {
@@ -106,36 +103,17 @@ struct Report {
   double total_ms = 0;
 };
 
-// What travels with each item, for operations that are not a BatchOp (FAEST, TFHE).
-struct ItemKind {
-  std::string key;                        // the same on every rank (checked)
-  std::size_t inputs = 1;                 // 1..gpu::kMaxInputs
-  std::size_t out_stride = 0;             // output bytes per item
-  std::function<double(double)> work;     // work of one item from its input bytes; empty: 1
-};
-// Computes the chunk's items on this rank (host pointers; c.out has c.count * out_stride
-// bytes; c.begin is the first item's index in the whole batch). Called on the calling
-// thread with its task, once per piece, pieces in order. (A BatchOp under run() is given
-// to Engine::run piece by piece, so its cpu() sees Chunk::begin counted from the piece.)
-using Compute = std::function<void(Task&, const gpu::Chunk&)>;
-
-// Distributes op over comm (collective: every rank calls it with an equal op). At the
+// Distributes op over comm (collective: every rank calls it with an equal op): the one
+// path of every family. Any public BatchOp goes through it (keccak::HashOp, ntt::NttOp,
+// tfhe::BootstrapOp and GateOp, faest::SignOp and VerifyOp, and your own); the family
+// headers <tempo/mpi/keccak.hpp>, <tempo/mpi/ntt.hpp>, <tempo/mpi/tfhe.hpp> and
+// <tempo/mpi/faest.hpp> wrap it in the family's batch shape (tempo::mpi::<family>::<call>,
+// the comm after the task). At the
 // root, inputs and out are the batch as for gpu::Engine::run; elsewhere they are ignored
 // (pass {}). Returns this rank's report; throws as described above.
 Report run(Task& t, MPI_Comm comm, const gpu::BatchOp& op, std::span<const gpu::Operand> inputs, gpu::Output out,
            const Options& opt = {});
 Report run(Task& t, MPI_Comm comm, const gpu::BatchOp& op, std::initializer_list<gpu::Operand> inputs,
            gpu::Output out, const Options& opt = {});
-
-// The same mechanism with any per-rank computation.
-Report run_items(Task& t, MPI_Comm comm, const ItemKind& kind, std::span<const gpu::Operand> inputs,
-                 gpu::Output out, const Compute& compute, const Options& opt = {});
-
-// Keccak (tempo::keccak::HashOp): as keccak::hash_batch, over the ranks. Only the
-// root's batch and out are read (others pass {}); out_bytes must agree on every rank.
-Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::MessageBatch& batch,
-                  std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt = {});
-Report hash_batch(Task& t, MPI_Comm comm, keccak::Algorithm a, const keccak::FixedBatch& batch,
-                  std::size_t out_bytes, std::span<std::uint8_t> out, const Options& opt = {});
 
 }  // namespace tempo::mpi

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "io.hpp"
 #include "util.hpp"
 
@@ -81,6 +83,42 @@ TEST_CASE("OUT: FIFOs, devices, sockets, folders and hard-linked files are refus
   CHECK(read_file(d + "/a") == "shared");
   CHECK(read_file(d + "/b") == "shared");
   CHECK(no_temporaries(d));
+}
+
+TEST_CASE("OUT that is IN (same path, another path, a hard link, standard input) is refused", "[fanout][output]") {
+  const std::string d = tmpdir() + "/same";
+  ::mkdir(d.c_str(), 0755);
+  const std::string in = request(d);
+  const std::string original = read_file(in);
+  std::string out;
+  auto refused = [&](const std::string& cmd, const std::string& expect) {
+    const int rc = run(cmd, out);
+    INFO(cmd << ": " << out);
+    CHECK(rc == 1);
+    CHECK(out.find(expect) != std::string::npos);
+    CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+    CHECK(read_file(in) == original);
+    CHECK(no_temporaries(d));
+  };
+  refused(exe() + " " + in + " " + in, "is the input: the result would replace the request");
+  // Another spelling of the same path: compared by inode, not by string.
+  refused(exe() + " " + in + " " + d + "/./o.sx", "is the same file as input");
+  refused("cd " + d + " && " + exe() + " o.sx " + in, "is the same file as input 'o.sx'");
+  // A hard link to IN: the same file under another name.
+  REQUIRE(::link(in.c_str(), (d + "/alias.sx").c_str()) == 0);
+  refused(exe() + " " + in + " " + d + "/alias.sx", "is the same file as input");
+  refused(exe() + " - " + in + " < " + in, "is the file standard input reads");
+  CHECK(read_file(d + "/alias.sx") == original);
+  // The daemon answers the same error and keeps serving.
+  write_file(d + "/cmds", "process " + in + " " + in + "\nprocess " + in + " " + d + "/ok.sx\n");
+  REQUIRE(run(exe() + " --daemon < " + d + "/cmds", out) == 0);
+  CHECK(out.find("error output '" + in + "' is the input") == 0);
+  CHECK(out.find("done " + d + "/ok.sx") != std::string::npos);
+  CHECK(read_file(in) == original);
+  // A different file with the same contents is fine.
+  write_file(d + "/copy.sx", original);
+  CHECK(run(exe() + " " + in + " " + d + "/copy.sx", out) == 0);
+  CHECK(read_file(d + "/copy.sx").find(hash_hex("abc", 32)) != std::string::npos);
 }
 
 TEST_CASE("OUT: an existing file keeps its mode; a new one gets 0666 minus the umask", "[fanout][output]") {

@@ -39,6 +39,27 @@ TEST_CASE("tempo-fanout: S-expression and binary files, every backend that is av
         hash_hex("abc", 32, keccak::Algorithm::sha3_256));
 }
 
+TEST_CASE("tempo-fanout --algo: the library's names, hashlib's, in any case", "[fanout][tool]") {
+  const std::string d = tmpdir();
+  write_file(d + "/algo.bin", u32(32) + u32(1) + u32(3) + "abc");
+  struct Case {
+    const char* name;
+    keccak::Algorithm alg;
+  };
+  for (const Case& c : {Case{"shake_256", keccak::Algorithm::shake256}, Case{"SHAKE_128", keccak::Algorithm::shake128},
+                        Case{"sha3_256", keccak::Algorithm::sha3_256}, Case{"SHA3-256", keccak::Algorithm::sha3_256},
+                        Case{"TurboSHAKE128", keccak::Algorithm::turboshake128}}) {
+    INFO(c.name);
+    std::string out;
+    const std::string target = d + "/algo.out";
+    REQUIRE(run(exe() + " --binary --algo " + c.name + " " + d + "/algo.bin " + target, out) == 0);
+    CHECK(hex(reinterpret_cast<const std::uint8_t*>(read_file(target).data() + 8), 32) == hash_hex("abc", 32, c.alg));
+  }
+  std::string out;
+  CHECK(run(exe() + " --binary --algo shake_512 " + d + "/algo.bin " + d + "/algo.out", out) == 2);
+  CHECK(out.find("unknown algorithm \"shake_512\"") != std::string::npos);
+}
+
 TEST_CASE("tempo-fanout: bad input gives one line, exit 1 and no output file", "[fanout][tool]") {
   const std::string d = tmpdir();
   struct Case {
@@ -104,8 +125,13 @@ TEST_CASE("tempo-fanout: options and numbers are validated (exit 2, clear messag
   for (const char* bad : {"99999999999", "-3", "0", "abc"}) {
     INFO(bad);
     CHECK(run(std::string("TEMPO_THREADS=") + bad + " " + exe() + io, out) == 2);
-    CHECK(out.find("TEMPO_THREADS must be an integer from 1 to 4096") != std::string::npos);
+    CHECK(out.find("TEMPO_THREADS='" + std::string(bad) + "' is not accepted (expected an integer from 1 to 4096)") !=
+          std::string::npos);
   }
+  CHECK(run("TEMPO_FANOUT_STREAM=2 " + exe() + io, out) == 2);
+  CHECK(out.find("TEMPO_FANOUT_STREAM='2' is not accepted") != std::string::npos);
+  CHECK(run("TEMPO_FANOUT_CHUNK_BYTES=0 " + exe() + io, out) == 2);
+  CHECK(out.find("TEMPO_FANOUT_CHUNK_BYTES='0' is not accepted") != std::string::npos);
   CHECK(run(exe() + " --threads 2" + io, out) == 0);
   CHECK(run("TEMPO_THREADS=3 " + exe() + " --threads 0" + io, out) == 0);
   CHECK(run(exe() + " --daemon --binary < /dev/null", out) == 2);

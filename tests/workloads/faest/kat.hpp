@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <tempo/env.hpp>
+
 #include "aes_portable.hpp"
 
 #ifndef TEMPO_FAEST_DATA_DIR
@@ -27,7 +29,7 @@ inline std::vector<std::uint8_t> hex(const std::string& s) {
 // TEMPO_FAEST_DATA_DIR in the environment overrides the compiled-in folder (a copied tree).
 inline std::string data_path(const std::string& name) {
   const char* env = std::getenv("TEMPO_FAEST_DATA_DIR");
-  return std::string(env != nullptr ? env : TEMPO_FAEST_DATA_DIR) + "/" + name;
+  return std::string(env != nullptr && *env != '\0' ? env : TEMPO_FAEST_DATA_DIR) + "/" + name;
 }
 
 struct RspEntry {
@@ -123,10 +125,13 @@ class CtrDrbg {
   std::uint8_t key_[32] = {}, v_[16] = {};
 };
 
+// A 0/1 switch of the tests' environment (unset or empty: 0; anything else: invalid_argument).
+inline bool env_flag(const char* name) { return tempo::env_choice(name, {"0", "1"}).value_or(0) == 1; }
+
 // Full sweeps (all 100 NIST vectors per set) with TEMPO_FAEST_FULL=1; otherwise a few.
-inline bool full_sweep() {
-  const char* e = std::getenv("TEMPO_FAEST_FULL");
-  return e != nullptr && std::string(e) == "1";
-}
+inline bool full_sweep() { return env_flag("TEMPO_FAEST_FULL"); }
+
+// TEMPO_FAEST_QUICK=1 (the sanitizer builds): FAEST-128f only where the bit-plane AES runs.
+inline bool quick() { return env_flag("TEMPO_FAEST_QUICK"); }
 
 }  // namespace faest_test

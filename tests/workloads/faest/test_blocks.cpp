@@ -1,9 +1,12 @@
 // Building blocks, each on its own: AES (both backends, FIPS-197), the PRG and its tweak,
 // SHAKE against tempo::keccak, GF(2^128)/GF(2^64)/leaf-hash arithmetic (PCLMULQDQ and
-// portable against a bit-by-bit reference), keygen's rejection rule.
+// portable against a bit-by-bit reference), keygen's rejection rule, the ISA choice.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <random>
+#include <string>
+#include <utility>
 
 #include <tempo/keccak.hpp>
 #include <tempo/faest.hpp>
@@ -173,6 +176,37 @@ TEST_CASE("Keygen's rejection rule: keys with both low bits set are redrawn and 
   std::vector<std::uint8_t> bad = kp.secret_key;
   bad[16] |= 3;
   const std::uint8_t msg[1] = {0};
-  CHECK_THROWS_AS(tempo::faest::sign(Params::faest_128f, bad, msg, std::span<const std::uint8_t>()),
+  CHECK_THROWS_AS(tempo::faest::sign_deterministic(Params::faest_128f, bad, msg, std::span<const std::uint8_t>()),
                   std::invalid_argument);
+}
+
+TEST_CASE("TEMPO_FAEST_ISA caps the instruction set, case-insensitively; another value is an error", "[blocks]") {
+  const char* set = std::getenv("TEMPO_FAEST_ISA");
+  struct Restore {  // the portable ctest entry sets it for the whole run
+    std::string value;
+    bool was_set;
+    ~Restore() { was_set ? setenv("TEMPO_FAEST_ISA", value.c_str(), 1) : unsetenv("TEMPO_FAEST_ISA"); }
+  } restore{set != nullptr ? set : "", set != nullptr};
+  const std::string portable = portable_backend().name;
+  const std::string ni = ni_backend() != nullptr ? ni_backend()->name : portable;
+  const std::string fastest = vaes_backend() != nullptr ? vaes_backend()->name : ni;
+  const std::pair<const char*, std::string> cases[] = {
+      {"Portable", portable}, {"AESNI", ni}, {"vaes", fastest}, {"", fastest}};
+  for (const auto& [value, want] : cases) {
+    INFO("TEMPO_FAEST_ISA=" << value);
+    setenv("TEMPO_FAEST_ISA", value, 1);
+    CHECK(tempo::faest::cpu_isa_name() == want);
+  }
+  unsetenv("TEMPO_FAEST_ISA");
+  CHECK(tempo::faest::cpu_isa_name() == fastest);
+  setenv("TEMPO_FAEST_ISA", "avx9", 1);
+  try {
+    tempo::faest::cpu_isa_name();
+    FAIL("TEMPO_FAEST_ISA=avx9 was accepted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("TEMPO_FAEST_ISA") != std::string::npos);
+  }
+  const auto kp = tempo::faest::keygen(Params::faest_128f);
+  const std::uint8_t msg[1] = {0};
+  CHECK_THROWS_AS(tempo::faest::sign(Params::faest_128f, kp.secret_key, msg), std::invalid_argument);
 }

@@ -4,26 +4,27 @@
 // TEMPO_FAEST_GPU_BATCH_SIZE=M (default 64) scale the sweep.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
+#include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <tempo/env.hpp>
 #include <tempo/faest.hpp>
-#include <tempo/gpu/backend.hpp>
+#include <tempo/gpu/engine.hpp>
 #include <tempo/tempo.hpp>
 
 #include "kat.hpp"
 
-using tempo::faest::Backend;
+using tempo::Backend;
 using tempo::faest::Params;
 using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
 std::size_t env_count(const char* name, std::size_t fallback) {
-  const char* e = std::getenv(name);
-  return e != nullptr && *e != '\0' ? std::size_t(std::strtoull(e, nullptr, 10)) : fallback;
+  return std::size_t(tempo::env_integer(name, 1, 1u << 20).value_or(fallback));
 }
 
 struct Batch {
@@ -47,14 +48,15 @@ Batch make_batch(Params p, std::size_t n, std::uint64_t seed) {
   return b;
 }
 
-std::vector<Bytes> sign_with(tempo::Task& t, Params p, const Batch& b, Backend backend) {
-  std::vector<Bytes> sigs(b.sks.size(), Bytes(tempo::faest::signature_size(p)));
-  std::vector<std::span<std::uint8_t>> outs;
-  for (auto& s : sigs) outs.emplace_back(s);
-  const auto sk = tempo::faest::detail::as_spans(b.sks), msg = tempo::faest::detail::as_spans(b.msgs),
-             rho = tempo::faest::detail::as_spans(b.rhos);
-  tempo::faest::sign_batch_spans(t, p, sk, msg, rho, outs, backend);
-  return sigs;
+struct Signed {
+  std::vector<Bytes> sigs;
+  tempo::gpu::BatchReport report;
+};
+
+Signed sign_with(tempo::Task& t, Params p, const Batch& b, Backend backend) {
+  Signed s;
+  s.report = tempo::faest::sign_batch_deterministic(t, p, b.sks, b.msgs, b.rhos, s.sigs, backend);
+  return s;
 }
 
 bool have_device() {
@@ -65,13 +67,13 @@ bool have_device() {
 
 }  // namespace
 
-TEST_CASE("Backend::gpu without a device is a clear runtime_error", "[gpu]") {
+TEST_CASE("Backend::cuda without a device is a clear runtime_error", "[gpu]") {
   if (tempo::gpu::available(tempo::Backend::cuda)) return;
   tempo::ThreadPool pool(tempo::Options{.threads = 2});
   const Batch b = make_batch(Params::faest_128f, 1, 1);
   try {
-    pool.run([&](tempo::Task& t) { sign_with(t, Params::faest_128f, b, Backend::gpu); });
-    FAIL("Backend::gpu did not throw without a device");
+    pool.run([&](tempo::Task& t) { sign_with(t, Params::faest_128f, b, Backend::cuda); });
+    FAIL("Backend::cuda did not throw without a device");
   } catch (const std::runtime_error& e) {
     INFO(e.what());
     CHECK(std::string(e.what()).find("CUDA") != std::string::npos);
@@ -89,10 +91,12 @@ TEST_CASE("GPU batches: the v2 known answers", "[gpu]") {
     b.pks = {faest_test::hex(sec.at("pk"))};
     b.msgs = {faest_test::hex(v.at("").at("msg"))};
     b.rhos = {faest_test::hex(v.at("").at("rho"))};
-    const auto sigs = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::gpu); });
+    const Signed s = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cuda); });
+    CHECK(s.report.ran_on == tempo::gpu::Placement::gpu);
+    const auto& sigs = s.sigs;
     CHECK(sigs[0] == faest_test::hex(sec.at("signature")));
     std::vector<bool> ok;
-    pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, p, b.pks, b.msgs, sigs, ok, Backend::gpu); });
+    pool.run([&](tempo::Task& t) { tempo::faest::verify_batch(t, p, b.pks, b.msgs, sigs, ok, Backend::cuda); });
     CHECK(ok[0]);
   }
 }
@@ -106,14 +110,14 @@ TEST_CASE("GPU batches: CPU = GPU bytes over seeded batches, verification verdic
   for (std::size_t k = 0; k < batches; ++k) {
     const Params p = k % 4 == 3 ? Params::faest_128s : Params::faest_128f;
     const Batch b = make_batch(p, size, 1000 + k);
-    auto gpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::gpu); });
-    const auto cpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cpu); });
+    auto gpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cuda); }).sigs;
+    const auto cpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cpu); }).sigs;
     for (std::size_t i = 0; i < size; ++i) equal += gpu[i] == cpu[i];
     total += size;
     gpu[k % size][(k * 131) % gpu[0].size()] ^= 1;  // one tampered signature per batch
     std::vector<bool> ok_gpu, ok_cpu;
     pool.run([&](tempo::Task& t) {
-      tempo::faest::verify_batch(t, p, b.pks, b.msgs, gpu, ok_gpu, Backend::gpu);
+      tempo::faest::verify_batch(t, p, b.pks, b.msgs, gpu, ok_gpu, Backend::cuda);
       tempo::faest::verify_batch(t, p, b.pks, b.msgs, gpu, ok_cpu, Backend::cpu);
     });
     REQUIRE(ok_gpu == ok_cpu);
@@ -121,4 +125,40 @@ TEST_CASE("GPU batches: CPU = GPU bytes over seeded batches, verification verdic
   }
   std::printf("FAEST CPU=GPU gate: %zu of %zu signatures byte-equal over %zu batches\n", equal, total, batches);
   CHECK(equal == total);
+}
+
+TEST_CASE("GPU batches under auto: the cost model places them (fresh engine), bytes equal the CPU path's", "[gpu]") {
+  if (!have_device()) return;
+  tempo::ThreadPool pool;
+  tempo::gpu::Engine engine;  // its own cost models: the priors, whatever ran before
+  const Params p = Params::faest_128f;
+  const std::size_t sig = tempo::faest::signature_size(p);
+  const tempo::faest::SignOp op(p, tempo::faest::RhoSource::input);
+  for (const std::size_t n : {std::size_t{8}, std::size_t{4096}}) {
+    const Batch b = make_batch(p, n, 77 + n);
+    Bytes keys, msgs, rhos;
+    std::vector<std::uint64_t> offsets{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      keys.insert(keys.end(), b.sks[i].begin(), b.sks[i].end());
+      msgs.insert(msgs.end(), b.msgs[i].begin(), b.msgs[i].end());
+      rhos.insert(rhos.end(), b.rhos[i].begin(), b.rhos[i].end());
+      offsets.push_back(msgs.size());
+    }
+    Bytes out(n * sig);
+    engine.cost_model(op).reset();
+    const auto report = pool.run([&](tempo::Task& t) {
+      return engine.run(t, op,
+                        {tempo::gpu::Operand::fixed(keys, 32), tempo::gpu::Operand::variable(msgs, offsets),
+                         tempo::gpu::Operand::fixed(rhos, 16)},
+                        out, Backend::auto_select);
+    });
+    std::printf("FAEST-128f auto, %zu signatures on %zu threads: %s in %.1f ms (%s)\n", n, pool.thread_count(),
+                std::string(tempo::gpu::placement_name(report.ran_on)).c_str(), report.total_ms, report.reason.c_str());
+    if (n == 8) CHECK(report.ran_on == tempo::gpu::Placement::cpu);
+    const auto cpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cpu); }).sigs;
+    std::size_t equal = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      equal += std::equal(cpu[i].begin(), cpu[i].end(), out.begin() + std::ptrdiff_t(i * sig)) ? 1 : 0;
+    CHECK(equal == n);
+  }
 }

@@ -27,7 +27,7 @@ void check_nist_entry(Params p, const faest_test::RspEntry& e) {
   REQUIRE(kp.secret_key == e.sk);
   std::uint8_t rho[16];
   drbg.randombytes(rho, sizeof rho);
-  const auto sig = tempo::faest::sign(p, kp.secret_key, e.msg, rho);
+  const auto sig = tempo::faest::sign_deterministic(p, kp.secret_key, e.msg, rho);
   REQUIRE(e.sm.size() == e.msg.size() + sig.size());
   REQUIRE(std::equal(e.msg.begin(), e.msg.end(), e.sm.begin()));
   REQUIRE(std::equal(sig.begin(), sig.end(), e.sm.begin() + std::ptrdiff_t(e.msg.size())));
@@ -42,20 +42,18 @@ void check_v2(const SetInfo& s) {
   const auto sk = faest_test::hex(sec.at("sk"));
   const auto pk = faest_test::hex(sec.at("pk"));
   const auto sig = faest_test::hex(sec.at("signature"));
-  REQUIRE(tempo::faest::sign(s.p, sk, msg, rho) == sig);
+  REQUIRE(tempo::faest::sign_deterministic(s.p, sk, msg, rho) == sig);
   REQUIRE(tempo::faest::verify(s.p, pk, msg, sig));
 }
 
 }  // namespace
 
-// For the slow backends (the portable one under sanitizers): one v2 vector and one NIST
-// vector per set; TEMPO_FAEST_QUICK=1 keeps to FAEST-128f.
-TEST_CASE("Known answers on the selected backend, a few", "[kat-portable]") {
-  const char* q = std::getenv("TEMPO_FAEST_QUICK");
-  const bool quick = q != nullptr && std::string(q) == "1";
-  INFO("backend " << tempo::faest::cpu_backend_name());
+// For the slow instruction sets (the portable one under sanitizers): one v2 vector and one
+// NIST vector per set; TEMPO_FAEST_QUICK=1 keeps to FAEST-128f.
+TEST_CASE("Known answers on the selected instruction set, a few", "[kat-portable]") {
+  INFO("ISA " << tempo::faest::cpu_isa_name());
   for (const auto& s : kSets) {
-    if (quick && s.p != Params::faest_128f) continue;
+    if (faest_test::quick() && s.p != Params::faest_128f) continue;
     INFO(s.section);
     check_v2(s);
     check_nist_entry(s.p, faest_test::read_rsp(s.rsp).at(0));
@@ -77,7 +75,7 @@ TEST_CASE("v2 deterministic vectors: keys, witness, signature", "[kat]") {
     REQUIRE(tempo::faest::extend_witness(s.p, sk) == faest_test::hex(wsec.at("witness")));
     REQUIRE(std::vector<std::uint8_t>(sk.begin(), sk.begin() + 16) ==
             std::vector<std::uint8_t>(pk.begin(), pk.begin() + 16));
-    const auto got = tempo::faest::sign(s.p, sk, msg, rho);
+    const auto got = tempo::faest::sign_deterministic(s.p, sk, msg, rho);
     REQUIRE(got.size() == tempo::faest::signature_size(s.p));
     REQUIRE(got == sig);
     REQUIRE(tempo::faest::verify(s.p, pk, msg, sig));

@@ -21,6 +21,23 @@ TEST_CASE("algorithm names round-trip", "[api]") {
   CHECK(tc::algorithm_name(tc::Algorithm::kt256) == "kt256");
 }
 
+TEST_CASE("hashlib's algorithm names are accepted, in any case", "[api]") {
+  // Exactly as hashlib.algorithms_available spells them.
+  CHECK(tc::parse_algorithm("sha3_224") == tc::Algorithm::sha3_224);
+  CHECK(tc::parse_algorithm("sha3_256") == tc::Algorithm::sha3_256);
+  CHECK(tc::parse_algorithm("sha3_384") == tc::Algorithm::sha3_384);
+  CHECK(tc::parse_algorithm("sha3_512") == tc::Algorithm::sha3_512);
+  CHECK(tc::parse_algorithm("shake_128") == tc::Algorithm::shake128);
+  CHECK(tc::parse_algorithm("shake_256") == tc::Algorithm::shake256);
+  // docs/guide/04-crypto-batches.md's example, and its '-' form.
+  CHECK(tc::parse_algorithm("SHAKE_256") == tc::Algorithm::shake256);
+  CHECK(tc::parse_algorithm("Shake-128") == tc::Algorithm::shake128);
+  // The aliases are the SHAKEs' only: no other name grows a separator.
+  CHECK_THROWS_AS(tc::parse_algorithm("kt_128"), std::invalid_argument);
+  CHECK_THROWS_AS(tc::parse_algorithm("shake__256"), std::invalid_argument);
+  CHECK_THROWS_WITH(tc::parse_algorithm("shake_512"), Catch::Contains("shake_256") && Catch::Contains("kt256"));
+}
+
 TEST_CASE("bad algorithm names are named in the error", "[api]") {
   try {
     tc::parse_algorithm("sha3-1024");

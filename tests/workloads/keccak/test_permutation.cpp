@@ -1,8 +1,13 @@
-// The 4-way permutation (AVX2 or portable) must equal four single-state permutations.
+// The 4-way permutation (AVX-512, AVX2 or portable) must equal four single-state
+// permutations; TEMPO_KECCAK_ISA's choice and its errors.
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
+#include <tempo/keccak/batch.hpp>
 #include <tempo/keccak/detail/x4.hpp>
 #include <tempo/keccak/permutation.hpp>
 
@@ -19,7 +24,7 @@ void random_states(std::mt19937_64& rng, std::uint64_t (&s)[4][25]) {
 
 TEST_CASE("keccak_*_x4 equals four single-state permutations", "[permutation]") {
   std::mt19937_64 rng(12345);
-  INFO("backend: " << tc::keccak_backend_name());
+  INFO("isa: " << tc::permutation_isa_name());
   for (int trial = 0; trial < 200; ++trial) {
     std::uint64_t s[4][25], ref[4][25];
     random_states(rng, s);
@@ -71,9 +76,37 @@ TEST_CASE("interleaved 4-way kernels agree (portable vs AVX2 vs AVX-512VL)", "[p
   }
 }
 
-TEST_CASE("backend name is reported", "[permutation]") {
-  const std::string name = tc::keccak_backend_name();
+TEST_CASE("the instruction set is reported", "[permutation]") {
+  const std::string name = tc::permutation_isa_name();
   CHECK((name == "avx512" || name == "avx2" || name == "portable"));
   if (!tc::detail::cpu_has_avx2()) CHECK(name == "portable");
   if (!tc::detail::cpu_has_avx512vl()) CHECK(name != "avx512");
+}
+
+// Hidden: its own ctest entry (keccak.isa-env) runs it alone, because the choice is made
+// once per process, at the first 4-way permutation: the bad value must come first.
+TEST_CASE("a bad TEMPO_KECCAK_ISA is an error naming the variable and the accepted values", "[.][isa-env]") {
+  const char* before = std::getenv("TEMPO_KECCAK_ISA");
+  const std::string saved = before ? before : "";
+  ::setenv("TEMPO_KECCAK_ISA", "avx3", 1);
+  const std::string named = "TEMPO_KECCAK_ISA='avx3' is not accepted (expected one of: portable, avx2, avx512, auto)";
+  CHECK_THROWS_WITH(tc::permutation_isa_name(), Catch::Contains(named));
+  std::uint64_t s[4][25] = {};
+  std::uint64_t* states[4] = {s[0], s[1], s[2], s[3]};
+  CHECK_THROWS_WITH(tc::keccak_f1600_x4(states), Catch::Contains(named));
+  // Four equal messages go through the 4-way permutation together.
+  const std::vector<std::uint8_t> data(4 * 32, 0x61);
+  const std::vector<std::uint64_t> offsets = {0, 32, 64, 96, 128};
+  std::vector<std::uint8_t> out(4 * 32);
+  CHECK_THROWS_WITH(tc::hash_batch_cpu_serial(tc::Algorithm::shake256, {data, offsets}, 32, out),
+                    Catch::Contains(named));
+  // A good value, in any case, then works: nothing was chosen while the value was bad.
+  ::setenv("TEMPO_KECCAK_ISA", "Portable", 1);
+  CHECK(std::string(tc::permutation_isa_name()) == "portable");
+  CHECK_NOTHROW(tc::hash_batch_cpu_serial(tc::Algorithm::shake256, {data, offsets}, 32, out));
+  // Chosen once: the variable is not read again.
+  ::setenv("TEMPO_KECCAK_ISA", "avx3", 1);
+  CHECK(std::string(tc::permutation_isa_name()) == "portable");
+  if (before) ::setenv("TEMPO_KECCAK_ISA", saved.c_str(), 1);
+  else ::unsetenv("TEMPO_KECCAK_ISA");
 }

@@ -6,9 +6,11 @@
 
 #include <vector>
 
+#include <tempo/ntt/detail/kernels.hpp>
+
 #include "cuda/ntt_device.hpp"
-#include "gpu_tables.hpp"
 #include "reference.hpp"
+#include "tables.hpp"
 
 using namespace ntt_test;
 namespace d = tempo::ntt::detail;

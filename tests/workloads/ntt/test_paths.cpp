@@ -2,9 +2,12 @@
 // portable one, byte for byte, on seeded inputs, for each modulus class it accepts.
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include <tempo/ntt.hpp>
+#include <tempo/ntt/detail/cpu_paths.hpp>
 
 #include "reference.hpp"
 #include "tables.hpp"
@@ -53,4 +56,33 @@ TEST_CASE("every CPU path equals the portable one", "[paths]") {
   }
   INFO("paths here: " << d::kernels_for(1).size());
   SUCCEED();
+}
+
+TEST_CASE("detail::with_cpu_path: every path by name, the same transform", "[paths]") {
+  for (const char* preset : {"MLDSA", "PN10QP27", "PN11QP54", "PN12QP60"}) {
+    const tempo::ntt::Plan plan = tempo::ntt::Plan::preset(preset);
+    const auto paths = d::cpu_paths(plan.q());
+    REQUIRE(!paths.empty());
+    CHECK(paths.back() == "portable");
+    Rng r(plan.n());
+    const auto a = random_poly(r, plan.n(), plan.q());
+    auto want = a;
+    plan.forward(want);
+    for (std::string_view path : paths) {
+      INFO(preset << " on " << path);
+      const tempo::ntt::Plan p = d::with_cpu_path(plan, path);
+      CHECK(p.cpu_path() == path);
+      CHECK(p.psi() == plan.psi());
+      auto x = a;
+      p.forward(x);
+      CHECK(x == want);
+      p.inverse(x);
+      CHECK(x == a);
+    }
+  }
+  // A path this q cannot use (the 32-bit kernels need q < 2^30) is named in the error.
+  const tempo::ntt::Plan big = tempo::ntt::Plan::preset("PN12QP60");
+  CHECK_THROWS_WITH(d::with_cpu_path(big, "avx2-q30"), Catch::Contains("no CPU path \"avx2-q30\"") &&
+                                                           Catch::Contains("portable"));
+  CHECK_THROWS_AS(d::with_cpu_path(big, "sse9"), std::invalid_argument);
 }

@@ -1,6 +1,7 @@
 // Plan construction: parameter errors, presets, the chosen roots.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,6 +50,42 @@ TEST_CASE("presets", "[plan]") {
     CHECK(ntt_test::powmod(p->psi(), p->n(), p->q()) == p->q() - 1);
     CHECK(ntt_test::mulmod(p->n_inv(), p->n(), p->q()) == 1);
   }
+}
+
+TEST_CASE("preset names are case-insensitive; a bad one lists the presets", "[plan]") {
+  for (const char* name : {"mldsa", "MlDsA", "MLDSA"}) {
+    INFO(name);
+    const Plan p = Plan::preset(name);
+    CHECK(p.n() == 256);
+    CHECK(p.psi() == 1753);
+  }
+  CHECK(Plan::preset("pn10qp27").q() == 134215681);
+  CHECK(Plan::preset("Pn14Qp60").n() == 16384);
+  CHECK_THAT(error_of([] { Plan::preset("mldsa44"); }),
+             Catch::Contains("unknown preset \"mldsa44\"") &&
+                 Catch::Contains("MLDSA, PN10QP27, PN11QP54, PN12QP60, PN14QP60"));
+  CHECK_THAT(error_of([] { Plan::preset(""); }), Catch::Contains("unknown preset \"\""));
+}
+
+TEST_CASE("TEMPO_NTT_ISA caps the CPU path; a bad value is an error naming it", "[plan]") {
+  const char* before = std::getenv("TEMPO_NTT_ISA");
+  const std::string saved = before ? before : "";
+  ::setenv("TEMPO_NTT_ISA", "avx3", 1);
+  CHECK_THAT(error_of([] { Plan(256, 8380417); }),
+             Catch::Contains("TEMPO_NTT_ISA='avx3' is not accepted") &&
+                 Catch::Contains("(expected one of: portable, avx2, avx512, auto)"));
+  ::setenv("TEMPO_NTT_ISA", "cpu", 1);  // the old variable's habit: not an instruction set
+  CHECK_THROWS_AS(Plan(1024, 134215681), std::invalid_argument);
+  ::setenv("TEMPO_NTT_ISA", "Portable", 1);
+  CHECK(Plan(256, 8380417).cpu_path() == "portable");
+  ::setenv("TEMPO_NTT_ISA", "AVX2", 1);
+  CHECK_FALSE(Plan(256, 8380417).cpu_path().starts_with("avx512"));
+  ::setenv("TEMPO_NTT_ISA", "", 1);  // empty: the default, the widest the CPU has
+  const Plan widest(256, 8380417);
+  ::setenv("TEMPO_NTT_ISA", "auto", 1);
+  CHECK(Plan(256, 8380417).cpu_path() == widest.cpu_path());
+  if (before) ::setenv("TEMPO_NTT_ISA", saved.c_str(), 1);
+  else ::unsetenv("TEMPO_NTT_ISA");
 }
 
 TEST_CASE("bad spans name the index and value", "[plan]") {

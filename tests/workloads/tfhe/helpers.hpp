@@ -1,4 +1,5 @@
-// Shared helpers for the tfhe tests: seeds, cached keys, the pool and the size knob.
+// Shared helpers for the tfhe tests: seeds, cached keys, the pool, the size knobs and a
+// scoped environment variable.
 #pragma once
 
 #include <array>
@@ -6,8 +7,10 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
+#include <tempo/env.hpp>
 #include <tempo/tfhe.hpp>
 
 namespace tfhe_test {
@@ -27,9 +30,11 @@ inline Seed seed(std::uint64_t a, std::uint64_t b = 0) {
 
 // TEMPO_TFHE_FULL=1: the large sweeps (all parameter sets, many seeds). Default: the sizes a
 // sanitizer build on a loaded 2-core machine gets through in well under two minutes.
-inline bool full() {
-  const char* v = std::getenv("TEMPO_TFHE_FULL");
-  return v != nullptr && std::string(v) == "1";
+inline bool full() { return tempo::env_choice("TEMPO_TFHE_FULL", {"0", "1"}).value_or(0) == 1; }
+
+// A count knob: the variable's value (an integer in [1, 10^6]) or `dflt` when unset.
+inline std::size_t env_count(const char* name, std::size_t dflt) {
+  return static_cast<std::size_t>(tempo::env_integer(name, 1, 1000000).value_or(dflt));
 }
 
 // Sanitizer builds keep to TOY256 (a PN10QP27 key and its bootstraps take minutes there)
@@ -46,5 +51,25 @@ tempo::ThreadPool& pool();
 
 // Keys for (parameter set, seed number), generated once per process.
 const tempo::tfhe::Keys& keys(const std::string& params, std::uint64_t seed_no);
+
+// Sets (or, with nullptr, unsets) an environment variable for a scope.
+class EnvVar {
+ public:
+  EnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* o = std::getenv(name)) old_ = o;
+    if (value != nullptr) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  EnvVar(const EnvVar&) = delete;
+  EnvVar& operator=(const EnvVar&) = delete;
+  ~EnvVar() {
+    if (old_) ::setenv(name_.c_str(), old_->c_str(), 1);
+    else ::unsetenv(name_.c_str());
+  }
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
 
 }  // namespace tfhe_test

@@ -60,11 +60,6 @@ Ciphertext cpu_bootstrap(const detail::EvalData& d, const detail::Lwe& x) {
   return c;
 }
 
-std::size_t env_size(const char* name, std::size_t dflt) {
-  const char* v = std::getenv(name);
-  return v == nullptr || *v == '\0' ? dflt : std::stoul(v);
-}
-
 // A random gate (or plain refresh) of fresh encryptions, combined as the gate code does.
 detail::Lwe random_gate_input(const Keys& k, std::mt19937_64& rng, bool& expect) {
   const detail::EvalData& d = k.evaluation.data();
@@ -72,7 +67,7 @@ detail::Lwe random_gate_input(const Keys& k, std::mt19937_64& rng, bool& expect)
   tfhe_test::Seed sx{}, sy{};
   for (auto& b : sx) b = static_cast<std::uint8_t>(rng());
   for (auto& b : sy) b = static_cast<std::uint8_t>(rng());
-  const Ciphertext cx = encrypt_bit(k.secret, x, sx), cy = encrypt_bit(k.secret, y, sy);
+  const Ciphertext cx = encrypt_bit_deterministic(k.secret, x, sx), cy = encrypt_bit_deterministic(k.secret, y, sy);
   const Gate g = static_cast<Gate>(rng() % 6);
   const Ciphertext* in[2] = {&cx, &cy};
   expect = gate_plain(g, x, y);
@@ -147,7 +142,7 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
 }
 
 TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", "[cuda-emulated]") {
-  const std::size_t key_count = env_size("TEMPO_TFHE_EMU_SEEDS", 4), per_key = 8;
+  const std::size_t key_count = tfhe_test::env_count("TEMPO_TFHE_EMU_SEEDS", 4), per_key = 8;
   std::size_t equal = 0;
   for (std::size_t ks = 0; ks < key_count; ++ks) {
     const Keys& k = tfhe_test::keys("TOY256", 100 + ks);
@@ -190,32 +185,95 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN11QP54)",
   }
 }
 
-TEST_CASE("bootstrap op on simulated devices: packing, chunks and the op's CPU code", "[cuda-emulated]") {
-  // Simulated devices claim chunks like devices and run BootstrapOp::cpu: the GPU path's
-  // batch layout and engine plumbing, checked without a GPU (the kernel is checked above).
-  tempo::gpu::EngineOptions eo;
-  eo.simulated_devices = 2;
-  tempo::gpu::Engine engine(eo);
+TEST_CASE("emulated combination kernel equals the host's gate sums", "[cuda-emulated]") {
+  // The device step before a GateOp's (or BootstrapOp's) bootstrap, word by word as its
+  // threads compute it, against detail::combine, for every gate and the refresh.
   const Keys& k = tfhe_test::keys("TOY256", 0);
   const detail::EvalData& d = k.evaluation.data();
-  std::mt19937_64 rng(99);
-  std::vector<detail::Lwe> in;
-  std::vector<bool> expect;
-  for (int i = 0; i < 40; ++i) {
-    bool e = false;
-    in.push_back(random_gate_input(k, rng, e));
-    expect.push_back(e);
+  const cuda::DeviceParams p = detail::device_params(d);
+  const std::size_t n = d.params.n, words = n + 1, count = 5;
+  std::mt19937_64 rng(3);
+  std::vector<Ciphertext> xs, ys;
+  std::vector<u32> x, y;
+  for (std::size_t i = 0; i < count; ++i) {
+    tfhe_test::Seed s{};
+    for (auto& b : s) b = static_cast<std::uint8_t>(rng());
+    xs.push_back(encrypt_bit_deterministic(k.secret, (i & 1) != 0, s));
+    s[0] ^= 1;
+    ys.push_back(encrypt_bit_deterministic(k.secret, (i & 2) != 0, s));
+    for (const auto& [c, w] : {std::pair{&xs.back(), &x}, std::pair{&ys.back(), &y}}) {
+      w->insert(w->end(), c->a.begin(), c->a.end());
+      w->push_back(c->b);
+    }
   }
-  std::vector<Ciphertext> want(in.size());
-  detail::bootstrap_batch(d, in, want);
+  std::vector<std::pair<detail::Linear, unsigned>> sums{{detail::kRefresh, 1}};
+  for (Gate g : {Gate::and_, Gate::or_, Gate::xor_, Gate::nand, Gate::nor, Gate::xnor})
+    sums.emplace_back(detail::linear_of(g), 2);
+  for (const auto& [lin, arity] : sums) {
+    const cuda::Combination c{static_cast<u32>(lin.w[0]), arity > 1 ? static_cast<u32>(lin.w[1]) : 0u,
+                              detail::offset_word(lin, d.params)};
+    for (std::size_t i = 0; i < count; ++i) {
+      const Ciphertext* in[2] = {&xs[i], &ys[i]};
+      const detail::Lwe want = detail::combine(d, lin, in, arity);
+      for (std::size_t w = 0; w < words; ++w)
+        REQUIRE(dev::combine_word(c, p, x.data(), y.data(), i * words + w) == (w < n ? want.a[w] : want.b));
+    }
+  }
+}
+
+TEST_CASE("bootstrap and gate ops on simulated devices: packing, chunks and the ops' CPU code", "[cuda-emulated]") {
+  // Simulated devices claim chunks like devices and run the op's cpu(): the GPU path's
+  // batch layout and engine plumbing, checked without a GPU (the kernel is checked above).
+  tempo::gpu::Engine engine(tempo::gpu::EngineOptions{.simulated_devices = 2});
+  const Keys& k = tfhe_test::keys("TOY256", 0);
+  const Params& prm = k.secret.params();
+  const std::size_t words = prm.n + 1, count = 40;
+  std::vector<Ciphertext> xs, ys;
+  std::vector<u32> x, y;
+  for (std::size_t i = 0; i < count; ++i) {
+    xs.push_back(encrypt_bit_deterministic(k.secret, (i % 3) == 1, tfhe_test::seed(90, i)));
+    ys.push_back(encrypt_bit_deterministic(k.secret, (i % 5) < 2, tfhe_test::seed(91, i)));
+    for (const auto& [c, w] : {std::pair{&xs.back(), &x}, std::pair{&ys.back(), &y}}) {
+      w->insert(w->end(), c->a.begin(), c->a.end());
+      w->push_back(c->b);
+    }
+  }
+  std::vector<Ciphertext> gates(count), fresh(count);
+  tfhe_test::pool().run([&](tempo::Task& t) {
+    eval_gates(t, k.evaluation, Gate::xnor, xs, ys, gates, tempo::Backend::cpu);
+    eval_bootstraps(t, k.evaluation, xs, fresh, tempo::Backend::cpu);
+  });
+  auto bytes = [](const std::vector<u32>& v) {
+    return std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * 4);
+  };
+  auto item = [&](const std::vector<u32>& v, std::size_t i) {
+    Ciphertext c;
+    c.params_id = prm.id;
+    const auto first = v.begin() + static_cast<std::ptrdiff_t>(i * words);
+    c.a.assign(first, first + static_cast<std::ptrdiff_t>(prm.n));
+    c.b = v[i * words + prm.n];
+    return c;
+  };
+  const GateOp gate(k.evaluation, Gate::xnor, engine);
+  const BootstrapOp boot(k.evaluation, engine);
   for (auto place : {tempo::gpu::Placement::gpu, tempo::gpu::Placement::split}) {
-    tempo::gpu::RunOptions opt;
-    opt.backend = tempo::Backend::auto_select;
+    tempo::gpu::RunOptions opt(tempo::Backend::auto_select);
     opt.force = true;
     opt.forced = place;
-    std::vector<Ciphertext> got(in.size());
-    tfhe_test::pool().run([&](tempo::Task& t) { detail::run_bootstraps_on_engine(t, engine, d, in, got, opt); });
-    REQUIRE(got == want);
-    for (std::size_t i = 0; i < in.size(); ++i) REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
+    std::vector<u32> g(x.size()), b = x;  // the refresh runs in place
+    tfhe_test::pool().run([&](tempo::Task& t) {
+      const auto rg = engine.run(t, gate, {tempo::gpu::Operand::fixed(bytes(x), gate.out_stride()),
+                                           tempo::gpu::Operand::fixed(bytes(y), gate.out_stride())},
+                                 std::span(reinterpret_cast<std::uint8_t*>(g.data()), g.size() * 4), opt);
+      CHECK(rg.gpu_items > 0);
+      const auto rb = engine.run(t, boot, {tempo::gpu::Operand::fixed(bytes(b), boot.out_stride())},
+                                 std::span(reinterpret_cast<std::uint8_t*>(b.data()), b.size() * 4), opt);
+      CHECK(rb.gpu_items > 0);
+    });
+    for (std::size_t i = 0; i < count; ++i) {
+      INFO(tempo::gpu::placement_name(place) << " item " << i);
+      REQUIRE(item(g, i) == gates[i]);
+      REQUIRE(item(b, i) == fresh[i]);
+    }
   }
 }

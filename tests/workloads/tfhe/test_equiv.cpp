@@ -1,5 +1,6 @@
 // The seed's two byte-equality gates (Lux fhe_dispatch_equiv_test / fhe_backend_equiv_test):
-//  (a) dispatch surface: keygen_from_seed, encrypt_bit, decrypt round trip, eval_bootstrap,
+//  (a) dispatch surface: keygen_deterministic, encrypt_bit_deterministic, decrypt round trip,
+//      eval_bootstrap,
 //      byte-equal between backend cpu and the other backend (TEMPO_TFHE_EQUIV_BACKEND;
 //      default cuda when a device and the CUDA kernels are present, else auto);
 //  (b) backend selector: the KAT corpus (tests/data/tfhe/kat.txt) replayed first, then a
@@ -45,23 +46,19 @@ tfhe_test::Seed derive(std::string_view root, std::uint64_t i) {
   return s;
 }
 
-std::size_t env_size(const char* name, std::size_t dflt) {
-  const char* v = std::getenv(name);
-  return v == nullptr || *v == '\0' ? dflt : std::stoul(v);
-}
-
 std::vector<std::string> sets() {
   if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN11QP54"};
   return {"TOY256"};
 }
 
-std::size_t seeds_per_set() { return env_size("TEMPO_TFHE_EQUIV_SEEDS", tfhe_test::full() ? 1000 : 4); }
+std::size_t seeds_per_set() { return tfhe_test::env_count("TEMPO_TFHE_EQUIV_SEEDS", tfhe_test::full() ? 1000 : 4); }
 
 // Default: cuda where the CUDA path runs (a device and a CUDA build), else auto.
-Backend other_backend() {
-  const char* v = std::getenv("TEMPO_TFHE_EQUIV_BACKEND");
-  if (v == nullptr) return backend_available(Backend::cuda) ? Backend::cuda : Backend::auto_;
-  return parse_backend(v);
+tempo::Backend other_backend() {
+  static constexpr tempo::Backend order[] = {tempo::Backend::auto_select, tempo::Backend::cpu, tempo::Backend::cuda,
+                                             tempo::Backend::cuda};
+  if (const auto i = tempo::env_choice("TEMPO_TFHE_EQUIV_BACKEND", {"auto", "cpu", "cuda", "gpu"})) return order[*i];
+  return tempo::gpu::available(tempo::Backend::cuda) ? tempo::Backend::cuda : tempo::Backend::auto_select;
 }
 
 // The per-seed record both surfaces compare.
@@ -74,10 +71,11 @@ struct Record {
 }  // namespace
 
 TEST_CASE("dispatch surface byte-equal between backends", "[equiv]") {
-  const Backend other = other_backend();
+  const tempo::Backend other = other_backend();
   const std::size_t seeds = seeds_per_set();
   // Key generation per seed is seconds for the real sets: all seeds for TOY256, the first few otherwise.
-  const std::size_t keygen_seeds = env_size("TEMPO_TFHE_EQUIV_KEYGENS", 4);
+  const auto keygen_seeds =
+      static_cast<std::size_t>(tempo::env_integer("TEMPO_TFHE_EQUIV_KEYGENS", 0, 1000000).value_or(4));
   std::size_t equal = 0, total = 0;
   for (const auto& name : sets()) {
     const Params p = Params::preset(name);
@@ -87,18 +85,18 @@ TEST_CASE("dispatch surface byte-equal between backends", "[equiv]") {
     for (std::size_t i = 0; i < seeds; ++i) {
       const auto s = derive("tempo-tfhe-dispatch-equiv-v1/" + name, i);
       if (name == "TOY256" || i < keygen_seeds) {
-        const Keys a = keygen_from_seed(p, s);
-        const Keys b = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_from_seed(t, p, s); });
+        const Keys a = keygen_deterministic(p, s);
+        const Keys b = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_deterministic(t, p, s); });
         REQUIRE(to_bytes(a.secret) == to_bytes(b.secret));
         REQUIRE(digest(a.evaluation) == digest(b.evaluation));
       }
       bits.push_back((s[0] & 1) != 0);
-      cts.push_back(encrypt_bit(keys.secret, bits.back(), s));
-      REQUIRE(to_bytes(cts.back()) == to_bytes(encrypt_bit(keys.secret, bits.back(), s)));
+      cts.push_back(encrypt_bit_deterministic(keys.secret, bits.back(), s));
+      REQUIRE(to_bytes(cts.back()) == to_bytes(encrypt_bit_deterministic(keys.secret, bits.back(), s)));
     }
     std::vector<Ciphertext> on_cpu(seeds), on_other(seeds);
     tfhe_test::pool().run([&](tempo::Task& t) {
-      eval_bootstraps(t, keys.evaluation, cts, on_cpu, Backend::cpu);
+      eval_bootstraps(t, keys.evaluation, cts, on_cpu, tempo::Backend::cpu);
       eval_bootstraps(t, keys.evaluation, cts, on_other, other);
     });
     for (std::size_t i = 0; i < seeds; ++i) {
@@ -110,7 +108,8 @@ TEST_CASE("dispatch surface byte-equal between backends", "[equiv]") {
       ++total;
     }
   }
-  WARN("dispatch surface: " << equal << "/" << total << " byte-equal (backend cpu vs " << (other == Backend::cuda ? "cuda" : other == Backend::cpu ? "cpu" : "auto") << ")");
+  WARN("dispatch surface: " << equal << "/" << total << " byte-equal (backend cpu vs " << tempo::backend_name(other)
+                             << ")");
 }
 
 namespace {
@@ -125,11 +124,11 @@ struct KatEntry {
 KatEntry make_entry(const std::string& name, std::uint64_t index) {
   const Params p = Params::preset(name);
   const auto s = derive("tempo-tfhe-kat-v1/" + name, index);
-  const Keys k = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_from_seed(t, p, s); });
+  const Keys k = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_deterministic(t, p, s); });
   const bool bit = ((index + p.id) & 1) != 0;  // both values across the corpus
-  const Ciphertext c = encrypt_bit(k.secret, bit, derive("tempo-tfhe-kat-v1/ct/" + name, index));
+  const Ciphertext c = encrypt_bit_deterministic(k.secret, bit, derive("tempo-tfhe-kat-v1/ct/" + name, index));
   std::vector<Ciphertext> in{c}, out(1);
-  tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, in, out, backend_from_env()); });
+  tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, in, out); });  // TEMPO_BACKEND
   REQUIRE(decrypt_bit(k.secret, out[0]) == bit);
   return {name, index, hex(sha3(to_bytes(k.secret))), hex(digest(k.evaluation)), hex(sha3(to_bytes(c))),
           hex(sha3(to_bytes(out[0]))), bit};
@@ -138,7 +137,7 @@ KatEntry make_entry(const std::string& name, std::uint64_t index) {
 }  // namespace
 
 TEST_CASE("backend selector: KAT corpus, then a sweep", "[equiv][kat]") {
-  if (const char* path = std::getenv("TEMPO_TFHE_WRITE_KAT")) {
+  if (const char* path = std::getenv("TEMPO_TFHE_WRITE_KAT"); path != nullptr && *path != '\0') {
     std::ofstream f(path);
     f << "# params index bit sha3(secret key) sha3(evaluation key) sha3(ciphertext) sha3(bootstrapped)\n";
     for (const auto& [name, idx] : std::vector<std::pair<std::string, std::uint64_t>>{
@@ -148,9 +147,10 @@ TEST_CASE("backend selector: KAT corpus, then a sweep", "[equiv][kat]") {
     }
   }
   // TEMPO_TFHE_DATA_DIR overrides the compiled-in folder (binaries carried to another host).
-  const char* dir = std::getenv("TEMPO_TFHE_DATA_DIR");
-  std::ifstream f(std::string(dir != nullptr ? dir : TEMPO_TFHE_DATA_DIR) + "/kat.txt");
-  INFO("corpus: " << (dir != nullptr ? dir : TEMPO_TFHE_DATA_DIR) << "/kat.txt");
+  const char* env_dir = std::getenv("TEMPO_TFHE_DATA_DIR");
+  const std::string dir = env_dir != nullptr && *env_dir != '\0' ? env_dir : TEMPO_TFHE_DATA_DIR;
+  std::ifstream f(dir + "/kat.txt");
+  INFO("corpus: " << dir << "/kat.txt");
   REQUIRE(f.good());
   std::string line;
   std::size_t replayed = 0, listed = 0;
@@ -178,12 +178,12 @@ TEST_CASE("backend selector: KAT corpus, then a sweep", "[equiv][kat]") {
     std::vector<Ciphertext> cts;
     for (std::size_t i = 0; i < seeds; ++i) {
       const auto s = derive("tempo-tfhe-backend-equiv-sweep-v1/" + name, i);
-      cts.push_back(encrypt_bit(keys.secret, (s[0] & 1) != 0, s));
+      cts.push_back(encrypt_bit_deterministic(keys.secret, (s[0] & 1) != 0, s));
     }
     std::vector<Ciphertext> by_env(seeds), by_cpu(seeds);
     tfhe_test::pool().run([&](tempo::Task& t) {
       eval_bootstraps(t, keys.evaluation, cts, by_env);  // TEMPO_BACKEND
-      eval_bootstraps(t, keys.evaluation, cts, by_cpu, Backend::cpu);
+      eval_bootstraps(t, keys.evaluation, cts, by_cpu, tempo::Backend::cpu);
     });
     for (std::size_t i = 0; i < seeds; ++i) {
       INFO(name << " sweep seed " << i);

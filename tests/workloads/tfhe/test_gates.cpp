@@ -1,4 +1,5 @@
-// Truth tables of every gate over seeded keys and inputs, NOT, bootstrap and noise bounds.
+// Truth tables of every gate over seeded keys and inputs, NOT, bootstrap and noise bounds,
+// fresh randomness by default, and single gates on the pool whatever TEMPO_BACKEND says.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -19,8 +20,8 @@ void truth_tables(const std::string& name, std::uint64_t key_seeds, int reps) {
       for (Gate g : gates)
         for (int xy = 0; xy < 4; ++xy) {
           const bool x = xy & 1, y = xy >> 1;
-          const Ciphertext cx = encrypt_bit(keys.secret, x, seed(k, ++ctr));
-          const Ciphertext cy = encrypt_bit(keys.secret, y, seed(k, ++ctr));
+          const Ciphertext cx = encrypt_bit_deterministic(keys.secret, x, seed(k, ++ctr));
+          const Ciphertext cy = encrypt_bit_deterministic(keys.secret, y, seed(k, ++ctr));
           const Ciphertext r = tfhe_test::pool().run(
               [&](tempo::Task& t) { return eval_gate(t, keys.evaluation, g, cx, cy); });
           INFO(name << " key " << k << " gate " << gate_name(g) << " x=" << x << " y=" << y);
@@ -37,7 +38,7 @@ TEST_CASE("encrypt/decrypt round trip and NOT", "[gates]") {
     const Keys& keys = tfhe_test::keys(name, 0);
     for (std::uint64_t i = 0; i < 200; ++i) {
       const bool bit = (i * 7 + 3) % 5 < 2;
-      const Ciphertext c = encrypt_bit(keys.secret, bit, seed(99, i));
+      const Ciphertext c = encrypt_bit_deterministic(keys.secret, bit, seed(99, i));
       REQUIRE(decrypt_bit(keys.secret, c) == bit);
       REQUIRE(decrypt_bit(keys.secret, eval_not(c)) == !bit);
       REQUIRE(std::abs(noise_of(keys.secret, c, bit)) <= static_cast<std::int64_t>(keys.secret.params().eta));
@@ -69,9 +70,9 @@ TEST_CASE("three-input gates", "[gates]") {
     for (int v = 0; v < 8; ++v) {
       const bool x = v & 1, y = (v >> 1) & 1, z = (v >> 2) & 1;
       if (g == Gate3::carry && x && y) continue;  // carry's precondition: g and p exclusive
-      const auto cx = encrypt_bit(keys.secret, x, seed(7, ++ctr));
-      const auto cy = encrypt_bit(keys.secret, y, seed(7, ++ctr));
-      const auto cz = encrypt_bit(keys.secret, z, seed(7, ++ctr));
+      const auto cx = encrypt_bit_deterministic(keys.secret, x, seed(7, ++ctr));
+      const auto cy = encrypt_bit_deterministic(keys.secret, y, seed(7, ++ctr));
+      const auto cz = encrypt_bit_deterministic(keys.secret, z, seed(7, ++ctr));
       const auto r = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate3(t, keys.evaluation, g, cx, cy, cz); });
       REQUIRE(decrypt_bit(keys.secret, r) == gate3_plain(g, x, y, z));
     }
@@ -88,7 +89,7 @@ TEST_CASE("bootstrap refreshes and its noise stays within the prediction", "[gat
     std::int64_t worst = 0;
     for (int i = 0; i < count; ++i) {
       const bool bit = i & 1;
-      const auto c = encrypt_bit(keys.secret, bit, seed(11, static_cast<std::uint64_t>(i)));
+      const auto c = encrypt_bit_deterministic(keys.secret, bit, seed(11, static_cast<std::uint64_t>(i)));
       const auto r = tfhe_test::pool().run([&](tempo::Task& t) { return eval_bootstrap(t, keys.evaluation, c); });
       REQUIRE(decrypt_bit(keys.secret, r) == bit);
       const std::int64_t e = noise_of(keys.secret, r, bit);
@@ -111,13 +112,59 @@ TEST_CASE("batch of gates on the pool matches single gates", "[gates][batch]") {
   for (std::uint64_t i = 0; i < 24; ++i) {
     px.push_back(i & 1);
     py.push_back((i >> 1) & 1);
-    xs.push_back(encrypt_bit(keys.secret, px.back(), seed(21, i)));
-    ys.push_back(encrypt_bit(keys.secret, py.back(), seed(22, i)));
+    xs.push_back(encrypt_bit_deterministic(keys.secret, px.back(), seed(21, i)));
+    ys.push_back(encrypt_bit_deterministic(keys.secret, py.back(), seed(22, i)));
   }
-  tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, keys.evaluation, Gate::xor_, xs, ys, out, Backend::cpu); });
+  const tempo::gpu::BatchReport rep = tfhe_test::pool().run(
+      [&](tempo::Task& t) { return eval_gates(t, keys.evaluation, Gate::xor_, xs, ys, out, tempo::Backend::cpu); });
+  CHECK(rep.ran_on == tempo::gpu::Placement::cpu);
+  CHECK(rep.cpu_items == 24);
   for (std::size_t i = 0; i < 24; ++i) {
     REQUIRE(decrypt_bit(keys.secret, out[i]) == (px[i] != py[i]));
     const auto single = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate(t, keys.evaluation, Gate::xor_, xs[i], ys[i]); });
     REQUIRE(single == out[i]);  // deterministic: the same bytes either way
+  }
+}
+
+TEST_CASE("encrypt_bit draws fresh randomness: the same bit twice gives two ciphertexts", "[gates][random]") {
+  const Keys& keys = tfhe_test::keys("TOY256", 0);
+  for (const bool bit : {false, true}) {
+    const Ciphertext a = encrypt_bit(keys.secret, bit), b = encrypt_bit(keys.secret, bit);
+    CHECK(a != b);
+    CHECK(a.a != b.a);  // a shared mask would leak b's bit from a's
+    CHECK(decrypt_bit(keys.secret, a) == bit);
+    CHECK(decrypt_bit(keys.secret, b) == bit);
+  }
+  // encrypt_uint likewise; the deterministic forms repeat themselves.
+  const std::uint64_t v[1] = {0xa5};
+  const EncryptedUint x = encrypt_uint(keys.secret, v, 8), y = encrypt_uint(keys.secret, v, 8);
+  CHECK(x.bits != y.bits);
+  CHECK(decrypt_uint(keys.secret, x).at(0) == 0xa5);
+  CHECK(decrypt_uint(keys.secret, y).at(0) == 0xa5);
+  CHECK(encrypt_uint_deterministic(keys.secret, v, 8, seed(3)).bits ==
+        encrypt_uint_deterministic(keys.secret, v, 8, seed(3)).bits);
+}
+
+TEST_CASE("single gates run on the pool whatever TEMPO_BACKEND says", "[gates][backend]") {
+  const Keys& keys = tfhe_test::keys("TOY256", 0);
+  const Ciphertext x = encrypt_bit_deterministic(keys.secret, true, seed(31)),
+                   y = encrypt_bit_deterministic(keys.secret, false, seed(32));
+  std::vector<Ciphertext> xs{x}, ys{y}, want(1), fresh(1);
+  tfhe_test::pool().run([&](tempo::Task& t) {
+    eval_gates(t, keys.evaluation, Gate::or_, xs, ys, want, tempo::Backend::cpu);
+    eval_bootstraps(t, keys.evaluation, xs, fresh, tempo::Backend::cpu);
+  });
+  const tfhe_test::EnvVar env("TEMPO_BACKEND", "cuda");
+  tfhe_test::pool().run([&](tempo::Task& t) {
+    CHECK(eval_gate(t, keys.evaluation, Gate::or_, x, y) == want[0]);
+    CHECK(eval_bootstrap(t, keys.evaluation, x) == fresh[0]);
+    CHECK(decrypt_bit(keys.secret, eval_gate3(t, keys.evaluation, Gate3::majority, x, y, x)));
+  });
+  // Batches honour it: where CUDA cannot run they fail at once.
+  if (!tempo::gpu::available(tempo::Backend::cuda)) {
+    std::vector<Ciphertext> out(1);
+    CHECK_THROWS_AS(
+        tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, keys.evaluation, Gate::or_, xs, ys, out); }),
+        std::runtime_error);
   }
 }

@@ -11,19 +11,17 @@
 #include "helpers.hpp"
 
 using namespace tempo::tfhe;
+using tempo::Backend;
 
 namespace {
 
 bool have_device() {
-  if (backend_available(Backend::cuda)) return true;
+  if (tempo::gpu::available(Backend::cuda)) return true;
   WARN("skipped: no CUDA TFHE path here (no CUDA build or no device)");
   return false;
 }
 
-std::size_t gpu_seeds() {
-  const char* v = std::getenv("TEMPO_TFHE_GPU_SEEDS");
-  return v == nullptr || *v == '\0' ? 256 : std::stoul(v);
-}
+std::size_t gpu_seeds() { return tfhe_test::env_count("TEMPO_TFHE_GPU_SEEDS", 256); }
 
 std::vector<std::string> gpu_sets() {
   if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN11QP54"};
@@ -36,7 +34,7 @@ std::vector<Ciphertext> encrypt_many(const Keys& k, std::size_t count, std::uint
     const auto s = tfhe_test::seed(tag, i);
     const bool b = ((i * 7 + tag) % 3) == 1;
     if (bits != nullptr) bits->push_back(b);
-    out.push_back(encrypt_bit(k.secret, b, s));
+    out.push_back(encrypt_bit_deterministic(k.secret, b, s));
   }
   return out;
 }
@@ -48,24 +46,27 @@ TEST_CASE("cuda backend contract: fails fast without a device, runs with one", "
   const std::vector<Ciphertext> xs = encrypt_many(k, 3, 1, nullptr), ys = encrypt_many(k, 3, 2, nullptr);
   std::vector<Ciphertext> out(3), ref(3);
   tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, ref, Backend::cpu); });
-  if (!backend_available(Backend::cuda)) {
+  if (!tempo::gpu::available(Backend::cuda)) {
     try {
       tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::cuda); });
       FAIL("backend cuda without a device did not throw");
     } catch (const std::runtime_error& e) {
       INFO(e.what());
-      CHECK(std::string(e.what()).find("backend cuda requested") != std::string::npos);
+      CHECK(std::string(e.what()).find("CUDA backend was requested") != std::string::npos);
     }
     const std::vector<Ciphertext> empty;
     std::vector<Ciphertext> none;
     CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, empty, none, Backend::cuda); }),
                     std::runtime_error);
   } else {
-    tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::cuda); });
+    const tempo::gpu::BatchReport rep = tfhe_test::pool().run(
+        [&](tempo::Task& t) { return eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::cuda); });
     CHECK(out == ref);
+    CHECK(rep.ran_on == tempo::gpu::Placement::gpu);
   }
   // auto always runs (the CPU for a batch this small, or without a device).
-  tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::auto_); });
+  tfhe_test::pool().run(
+      [&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::or_, xs, ys, out, Backend::auto_select); });
   CHECK(out == ref);
 }
 
@@ -122,8 +123,7 @@ TEST_CASE("circuits on cuda: one GPU batch per level, same bytes as cpu", "[gpu]
   for (int rep = 0; rep < 3; ++rep) {
     const std::uint64_t x = rng() & 0xffff, y = rng() & 0xffff;
     const std::uint64_t xv[1] = {x}, yv[1] = {y};
-    const auto ex = encrypt_uint(k.secret, xv, 16, tfhe_test::seed(40, static_cast<std::uint64_t>(rep)));
-    const auto ey = encrypt_uint(k.secret, yv, 16, tfhe_test::seed(41, static_cast<std::uint64_t>(rep)));
+    const auto ex = encrypt_uint(k.secret, xv, 16), ey = encrypt_uint(k.secret, yv, 16);
     tfhe_test::pool().run([&](tempo::Task& t) {
       const auto on_gpu = add(t, k.evaluation, ex, ey, Backend::cuda);
       const auto on_cpu = add(t, k.evaluation, ex, ey, Backend::cpu);
@@ -137,7 +137,7 @@ TEST_CASE("circuits on cuda: one GPU batch per level, same bytes as cpu", "[gpu]
 TEST_CASE("device key cache: keys that die and new keys", "[gpu]") {
   if (!have_device()) return;
   for (std::uint64_t s = 0; s < 3; ++s) {
-    const Keys k = keygen_from_seed(Params::preset("TOY256"), tfhe_test::seed(0x6b6579, s));
+    const Keys k = keygen_deterministic(Params::preset("TOY256"), tfhe_test::seed(0x6b6579, s));
     std::vector<bool> bits;
     const std::vector<Ciphertext> cs = encrypt_many(k, 32, 50 + s, &bits);
     std::vector<Ciphertext> on_cpu(cs.size()), on_gpu(cs.size());
@@ -147,4 +147,22 @@ TEST_CASE("device key cache: keys that die and new keys", "[gpu]") {
     });
     REQUIRE(on_gpu == on_cpu);
   }  // each key's device copies are freed here
+}
+
+TEST_CASE("auto with a device: a large batch leaves the pool, same bytes", "[gpu]") {
+  if (!have_device()) return;
+  const Keys& k = tfhe_test::keys("TOY256", 0);
+  std::vector<bool> bx, by;
+  const std::vector<Ciphertext> xs = encrypt_many(k, 2048, 80, &bx), ys = encrypt_many(k, 2048, 81, &by);
+  std::vector<Ciphertext> on_cpu(xs.size()), by_auto(xs.size());
+  const tempo::gpu::BatchReport rep = tfhe_test::pool().run([&](tempo::Task& t) {
+    eval_gates(t, k.evaluation, Gate::and_, xs, ys, on_cpu, Backend::cpu);
+    return eval_gates(t, k.evaluation, Gate::and_, xs, ys, by_auto, Backend::auto_select);
+  });
+  INFO(tempo::gpu::placement_name(rep.ran_on) << ": " << rep.reason);
+  CHECK(rep.ran_on != tempo::gpu::Placement::cpu);
+  CHECK(rep.gpu_items > 0);
+  REQUIRE(by_auto == on_cpu);
+  WARN("auto, 2048 TOY256 gates: " << tempo::gpu::placement_name(rep.ran_on) << ", " << rep.gpu_items
+                                   << " on the device, " << rep.total_ms << " ms (" << rep.reason << ")");
 }

@@ -1,4 +1,5 @@
-// Keys and ciphertexts reproducible from a seed; serialization round trips and rejection.
+// Keys and ciphertexts reproducible from a seed, fresh from the OS by default; serialization
+// round trips and rejection; the backend contract of the batch calls.
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
@@ -27,20 +28,35 @@ TEST_CASE("presets", "[keys]") {
 TEST_CASE("keys are reproducible from the seed, serial and parallel alike", "[keys]") {
   const Params p = Params::preset("TOY256");
   const auto s = seed(1234);
-  const Keys a = keygen_from_seed(p, s);
-  const Keys b = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_from_seed(t, p, s); });
+  const Keys a = keygen_deterministic(p, s);
+  const Keys b = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_deterministic(t, p, s); });
   CHECK(to_bytes(a.secret) == to_bytes(b.secret));
   CHECK(digest(a.evaluation) == digest(b.evaluation));
   CHECK(to_bytes(a.evaluation) == to_bytes(b.evaluation));
-  const Keys c = keygen_from_seed(p, seed(1235));
+  const Keys c = keygen_deterministic(p, seed(1235));
   CHECK(to_bytes(a.secret) != to_bytes(c.secret));
   CHECK(digest(a.evaluation) != digest(c.evaluation));
   // Encryption is deterministic in its seed.
-  CHECK(encrypt_bit(a.secret, true, seed(5)) == encrypt_bit(b.secret, true, seed(5)));
-  CHECK(encrypt_bit(a.secret, true, seed(5)) != encrypt_bit(a.secret, true, seed(6)));
+  CHECK(encrypt_bit_deterministic(a.secret, true, seed(5)) == encrypt_bit_deterministic(b.secret, true, seed(5)));
+  CHECK(encrypt_bit_deterministic(a.secret, true, seed(5)) != encrypt_bit_deterministic(a.secret, true, seed(6)));
   const std::array<std::uint8_t, 31> short_seed{};
-  CHECK_THROWS_WITH(keygen_from_seed(p, short_seed), Catch::Contains("32 bytes"));
-  CHECK_THROWS_AS(encrypt_bit(a.secret, true, short_seed), std::invalid_argument);
+  CHECK_THROWS_WITH(keygen_deterministic(p, short_seed), Catch::Contains("32 bytes"));
+  CHECK_THROWS_AS(encrypt_bit_deterministic(a.secret, true, short_seed), std::invalid_argument);
+}
+
+TEST_CASE("keygen draws a fresh seed from the OS", "[keys][random]") {
+  const Params p = Params::preset("TOY256");
+  const Keys a = keygen(p);
+  const Keys b = tfhe_test::pool().run([&](tempo::Task& t) { return keygen(t, p); });
+  CHECK(to_bytes(a.secret) != to_bytes(b.secret));
+  CHECK(digest(a.evaluation) != digest(b.evaluation));
+  // Each key works with its own secret.
+  for (const Keys* k : {&a, &b}) {
+    const Ciphertext x = encrypt_bit(k->secret, true), y = encrypt_bit(k->secret, true);
+    const Ciphertext r =
+        tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate(t, k->evaluation, Gate::and_, x, y); });
+    CHECK(decrypt_bit(k->secret, r));
+  }
 }
 
 TEST_CASE("ternary secrets are balanced", "[keys]") {
@@ -53,7 +69,7 @@ TEST_CASE("ternary secrets are balanced", "[keys]") {
 TEST_CASE("serialization round trips", "[serialize]") {
   const Keys& k = tfhe_test::keys("TOY256", 0);
   const Params p = k.secret.params();
-  const Ciphertext c = encrypt_bit(k.secret, true, seed(3));
+  const Ciphertext c = encrypt_bit_deterministic(k.secret, true, seed(3));
   CHECK(ciphertext_from_bytes(to_bytes(c), &p) == c);
   CHECK(secret_key_from_bytes(to_bytes(k.secret)) == k.secret);
   const EvaluationKey ek = evaluation_key_from_bytes(to_bytes(k.evaluation), &p);
@@ -67,7 +83,7 @@ TEST_CASE("bad serialized input is rejected clearly", "[serialize]") {
   const Keys& k = tfhe_test::keys("TOY256", 0);
   const Params toy = k.secret.params();
   const Params pn10 = Params::preset("PN10QP27");
-  auto bytes = to_bytes(encrypt_bit(k.secret, false, seed(4)));
+  auto bytes = to_bytes(encrypt_bit_deterministic(k.secret, false, seed(4)));
   // truncated
   auto cut = bytes;
   cut.pop_back();
@@ -100,26 +116,43 @@ TEST_CASE("bad serialized input is rejected clearly", "[serialize]") {
   CHECK_THROWS_WITH(evaluation_key_from_bytes(ek, &pn10), Catch::Contains("expected PN10QP27"));
   // mixing parameter sets in a gate
   const SecretKey other(pn10, std::vector<std::int8_t>(pn10.n, 0), std::vector<std::int8_t>(pn10.N, 1));
-  const Ciphertext c10 = encrypt_bit(other, true, seed(8));
-  const Ciphertext ctoy = encrypt_bit(k.secret, true, seed(8));
+  const Ciphertext c10 = encrypt_bit_deterministic(other, true, seed(8));
+  const Ciphertext ctoy = encrypt_bit_deterministic(k.secret, true, seed(8));
   CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate(t, k.evaluation, Gate::and_, ctoy, c10); }),
                   std::invalid_argument);
   CHECK_THROWS_AS(decrypt_bit(k.secret, c10), std::invalid_argument);
 }
 
 TEST_CASE("backend contract", "[keys][backend]") {
-  CHECK(parse_backend("cpu") == Backend::cpu);
-  CHECK(parse_backend("auto") == Backend::auto_);
-  CHECK(parse_backend("") == Backend::auto_);
-  CHECK(parse_backend("cuda") == Backend::cuda);
-  CHECK_THROWS_WITH(parse_backend("gpu"), Catch::Contains("'gpu'"));
   const Keys& k = tfhe_test::keys("TOY256", 0);
-  std::vector<Ciphertext> xs{encrypt_bit(k.secret, true, seed(1))}, ys = xs, out(1);
-  if (!backend_available(Backend::cuda)) {
+  std::vector<Ciphertext> xs{encrypt_bit_deterministic(k.secret, true, seed(1))}, ys = xs, out(1);
+  if (!tempo::gpu::available(tempo::Backend::cuda)) {
     // cuda without a device path fails fast, never silently falls back.
-    CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, Backend::cuda); }),
+    CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) {
+                      eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, tempo::Backend::cuda);
+                    }),
+                    std::runtime_error);
+    const tfhe_test::EnvVar env("TEMPO_BACKEND", "CUDA");  // names are case-insensitive
+    CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, xs, out); }),
                     std::runtime_error);
   }
-  tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, Backend::auto_); });
+  {
+    const tfhe_test::EnvVar env("TEMPO_BACKEND", "gpux");
+    CHECK_THROWS_WITH(tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, xs, out); }),
+                      Catch::Contains("TEMPO_BACKEND"));
+  }
+  const tempo::gpu::BatchReport rep = tfhe_test::pool().run([&](tempo::Task& t) {
+    return eval_gates(t, k.evaluation, Gate::and_, xs, ys, out, tempo::Backend::auto_select);
+  });
   CHECK(decrypt_bit(k.secret, out[0]));
+  CHECK(rep.items == 1);
+  // Lengths and parameter sets are checked before any work.
+  std::vector<Ciphertext> two(2);
+  CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::and_, xs, ys, two); }),
+                  std::invalid_argument);
+  const Params pn10 = Params::preset("PN10QP27");
+  const SecretKey other(pn10, std::vector<std::int8_t>(pn10.n, 0), std::vector<std::int8_t>(pn10.N, 1));
+  const std::vector<Ciphertext> foreign{encrypt_bit_deterministic(other, true, seed(2))};
+  CHECK_THROWS_AS(tfhe_test::pool().run([&](tempo::Task& t) { eval_bootstraps(t, k.evaluation, foreign, out); }),
+                  std::invalid_argument);
 }

@@ -1,6 +1,5 @@
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -10,10 +9,8 @@ namespace tfhe_test {
 
 tempo::ThreadPool& pool() {
   // TEMPO_TFHE_TEST_THREADS (default 2; 0 = every hardware thread) for the big device sweeps.
-  static tempo::ThreadPool p(tempo::Options{.threads = [] {
-    const char* v = std::getenv("TEMPO_TFHE_TEST_THREADS");
-    return v == nullptr || *v == '\0' ? 2u : static_cast<unsigned>(std::stoul(v));
-  }()});
+  static tempo::ThreadPool p(tempo::Options{
+      .threads = static_cast<unsigned>(tempo::env_integer("TEMPO_TFHE_TEST_THREADS", 0, 4096).value_or(2))});
   return p;
 }
 
@@ -26,7 +23,7 @@ const tempo::tfhe::Keys& keys(const std::string& params, std::uint64_t seed_no) 
     const auto p = tempo::tfhe::Params::preset(params);
     const Seed s = seed(0x6b657973, seed_no);
     slot = std::make_unique<tempo::tfhe::Keys>(
-        pool().run([&](tempo::Task& t) { return tempo::tfhe::keygen_from_seed(t, p, s); }));
+        pool().run([&](tempo::Task& t) { return tempo::tfhe::keygen_deterministic(t, p, s); }));
   }
   return *slot;
 }

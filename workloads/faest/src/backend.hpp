@@ -46,8 +46,9 @@ struct BackendOps {
 const BackendOps& portable_backend();
 const BackendOps* ni_backend();     // nullptr when the CPU lacks AES-NI or PCLMULQDQ
 const BackendOps* vaes_backend();   // nullptr when the CPU lacks VAES or AVX2 as well
-// The fastest the CPU has (vaes, then aesni, then portable); TEMPO_FAEST_BACKEND=portable,
-// aesni or vaes picks one (an unavailable choice falls back to the next slower).
+// The fastest the CPU has (vaes, then aesni, then portable); TEMPO_FAEST_ISA=portable, aesni
+// or vaes caps the choice (an unavailable one falls back to the next slower; another value
+// throws std::invalid_argument).
 const BackendOps& active_backend();
 
 // The PRG's per-key counter block: iv with tweak added to its top little-endian word.

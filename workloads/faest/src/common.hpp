@@ -5,9 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include <tempo/faest.hpp>
+#include <tempo/secure_zero.hpp>
 
 namespace tempo::faest::detail {
 
@@ -61,6 +63,18 @@ static_assert(params_128s.off_decom() + params_128s.decom_bytes() + lambda_bytes
 
 const ParamSet& param_set(Params p);  // throws std::invalid_argument for an unknown value
 
+// std::invalid_argument "tempo::faest: <what> must be <want> bytes, got <got>" unless equal.
+void check_size(const char* what, std::size_t got, std::size_t want);
+// One signature or verification on the selected instruction set (faest.cpp); t: forks
+// inside the signature, or null for a serial one. Both throw std::invalid_argument for a
+// wrong length; verify_impl returns false for a well-formed signature that does not verify.
+void sign_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+               std::span<const std::uint8_t> rho, std::span<std::uint8_t> out);
+bool verify_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                 std::span<const std::uint8_t> sig);
+// The public key (32 B) and the witness of a secret key; throws for a malformed key.
+void unpack_secret_key(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std::uint8_t w[ell_bytes]);
+
 // An element of GF(2^128) = GF(2)[x] / (x^128 + x^7 + x^2 + x + 1); bit i of (lo, hi) is the
 // coefficient of x^i, bytes little-endian (faest-ref's bf128_t).
 struct gf128 {
@@ -109,8 +123,8 @@ inline std::uint32_t get_le32(const std::uint8_t* p) {
   return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
 }
 
-// Zeroes memory in a way the compiler may not remove (secrets: seeds, keys, witnesses, VOLE data).
-void secure_zero(void* p, std::size_t n) noexcept;
+// Secrets (seeds, keys, witnesses, VOLE data) are wiped with tempo::secure_zero, which the
+// unqualified calls in this namespace find.
 
 // A heap buffer that is wiped before it is freed.
 template <class T>

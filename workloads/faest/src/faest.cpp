@@ -1,30 +1,23 @@
-// Public API: parameter checks, keys, the AES witness, backend choice, batches.
+// Public API: parameter checks, keys, the AES witness, the instruction-set choice, single
+// signatures. Batches: batch.cpp.
 #include <tempo/faest.hpp>
 
 #include <sys/random.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
+#include <tempo/env.hpp>
 #include <tempo/tempo.hpp>
 
 #include "aes_portable.hpp"
 #include "backend.hpp"
 #include "common.hpp"
-#include "gpu_path.hpp"
 
 namespace tempo::faest {
 namespace detail {
-
-void secure_zero(void* p, std::size_t n) noexcept {
-  if (p == nullptr || n == 0) return;
-  std::memset(p, 0, n);
-  // The asm makes the zeroed memory observable, so the memset cannot be dropped.
-  __asm__ __volatile__("" : : "r"(p) : "memory");
-}
 
 Scratch::Scratch() {
   thread_local Buffers tls;
@@ -60,15 +53,19 @@ const ParamSet& param_set(Params p) {
 }
 
 const BackendOps& active_backend() {
-  static const BackendOps* ops = [] {
-    const char* env = std::getenv("TEMPO_FAEST_BACKEND");
-    const std::string want = env != nullptr ? env : "";
-    if (want == "portable") return &portable_backend();
-    const BackendOps* v = want == "aesni" ? nullptr : vaes_backend();
-    const BackendOps* ni = ni_backend();
-    return v != nullptr ? v : ni != nullptr ? ni : &portable_backend();
-  }();
-  return *ops;
+  static const BackendOps* const vaes = vaes_backend();
+  static const BackendOps* const ni = ni_backend();
+  // Read at every call, as every TEMPO_* variable: a getenv per signature is noise.
+  const std::size_t cap = tempo::env_choice("TEMPO_FAEST_ISA", {"portable", "aesni", "vaes"}).value_or(2);
+  if (cap >= 2 && vaes != nullptr) return *vaes;
+  if (cap >= 1 && ni != nullptr) return *ni;
+  return portable_backend();
+}
+
+void check_size(const char* what, std::size_t got, std::size_t want) {
+  if (got != want)
+    throw std::invalid_argument(std::string("tempo::faest: ") + what + " must be " + std::to_string(want) +
+                                " bytes, got " + std::to_string(got));
 }
 
 namespace {
@@ -128,12 +125,6 @@ void extend(const std::uint8_t key[16], const std::uint8_t in[16], std::uint8_t 
   secure_zero(s, sizeof s);
 }
 
-void check_size(const char* what, std::size_t got, std::size_t want) {
-  if (got != want)
-    throw std::invalid_argument(std::string("tempo::faest: ") + what + " must be " + std::to_string(want) +
-                                " bytes, got " + std::to_string(got));
-}
-
 // Keygen's rejection rule: the two lowest bits of the AES key may not both be set.
 bool key_allowed(const std::uint8_t* key) { return (key[0] & 3) != 3; }
 
@@ -148,13 +139,16 @@ void unpack(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std
   extend(sk.data() + 16, sk.data(), w);
 }
 
+}  // namespace
+
 void sign_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
                std::span<const std::uint8_t> rho, std::span<std::uint8_t> out) {
   const ParamSet& ps = param_set(p);
   check_size("signature buffer", out.size(), ps.sig_size);
+  const BackendOps& isa = active_backend();
   std::uint8_t pk[32], w[ell_bytes];
   unpack(p, sk, pk, w);
-  active_backend().sign(t, ps, pk, sk.data() + 16, w, msg.data(), msg.size(), rho.data(), rho.size(), out.data());
+  isa.sign(t, ps, pk, sk.data() + 16, w, msg.data(), msg.size(), rho.data(), rho.size(), out.data());
   secure_zero(w, sizeof w);
 }
 
@@ -166,21 +160,19 @@ bool verify_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> pk, std
   return active_backend().verify(t, ps, pk.data(), msg.data(), msg.size(), sig.data());
 }
 
-}  // namespace
-
 void unpack_secret_key(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std::uint8_t w[ell_bytes]) {
   unpack(p, sk, pk, w);
 }
 
 }  // namespace detail
 
-KeyPair::~KeyPair() { detail::secure_zero(secret_key.data(), secret_key.size()); }
+KeyPair::~KeyPair() { tempo::secure_zero(secret_key); }
 
 std::size_t public_key_size(Params p) { return detail::param_set(p), 32; }
 std::size_t secret_key_size(Params p) { return detail::param_set(p), 32; }
 std::size_t signature_size(Params p) { return detail::param_set(p).sig_size; }
 const char* name(Params p) { return p == Params::faest_128f ? "FAEST-128f" : (detail::param_set(p), "FAEST-128s"); }
-const char* cpu_backend_name() { return detail::active_backend().name; }
+const char* cpu_isa_name() { return detail::active_backend().name; }
 
 void os_random(std::span<std::uint8_t> out) {
   std::size_t done = 0;
@@ -218,30 +210,51 @@ std::vector<std::uint8_t> extend_witness(Params p, std::span<const std::uint8_t>
   return w;
 }
 
-void sign_into(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
-               std::span<const std::uint8_t> rho, std::span<std::uint8_t> out) {
+void sign_into_deterministic(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+                             std::span<const std::uint8_t> rho, std::span<std::uint8_t> out) {
   detail::sign_impl(nullptr, p, sk, msg, rho, out);
 }
 
-std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
-                               std::span<const std::uint8_t> rho) {
+std::vector<std::uint8_t> sign_deterministic(Params p, std::span<const std::uint8_t> sk,
+                                             std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho) {
   std::vector<std::uint8_t> sig(signature_size(p));
   detail::sign_impl(nullptr, p, sk, msg, rho, sig);
   return sig;
 }
 
-std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg) {
+std::vector<std::uint8_t> sign_deterministic(tempo::Task& t, Params p, std::span<const std::uint8_t> sk,
+                                             std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho) {
+  std::vector<std::uint8_t> sig(signature_size(p));
+  detail::sign_impl(&t, p, sk, msg, rho, sig);
+  return sig;
+}
+
+namespace {
+// One signature with 16 bytes of fresh rho, wiped afterwards.
+void sign_fresh(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+                std::span<std::uint8_t> out) {
   std::uint8_t rho[16];
   os_random(rho);
-  auto sig = sign(p, sk, msg, rho);
-  detail::secure_zero(rho, sizeof rho);
+  detail::Wipe<decltype(rho)> wipe{rho};
+  detail::sign_impl(t, p, sk, msg, rho, out);
+}
+}  // namespace
+
+void sign_into(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+               std::span<std::uint8_t> out) {
+  sign_fresh(nullptr, p, sk, msg, out);
+}
+
+std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg) {
+  std::vector<std::uint8_t> sig(signature_size(p));
+  sign_fresh(nullptr, p, sk, msg, sig);
   return sig;
 }
 
 std::vector<std::uint8_t> sign(tempo::Task& t, Params p, std::span<const std::uint8_t> sk,
-                               std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho) {
+                               std::span<const std::uint8_t> msg) {
   std::vector<std::uint8_t> sig(signature_size(p));
-  detail::sign_impl(&t, p, sk, msg, rho, sig);
+  sign_fresh(&t, p, sk, msg, sig);
   return sig;
 }
 
@@ -252,58 +265,6 @@ bool verify(Params p, std::span<const std::uint8_t> pk, std::span<const std::uin
 bool verify(tempo::Task& t, Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
             std::span<const std::uint8_t> sig) {
   return detail::verify_impl(&t, p, pk, msg, sig);
-}
-
-namespace {
-void check_count(const char* fn, const char* what, std::size_t got, std::size_t want) {
-  if (got != want)
-    throw std::invalid_argument(std::string("tempo::faest::") + fn + ": " + what + " has " + std::to_string(got) +
-                                " entries, expected " + std::to_string(want));
-}
-}  // namespace
-
-void sign_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
-                      std::span<const std::span<const std::uint8_t>> msgs,
-                      std::span<const std::span<const std::uint8_t>> rhos,
-                      std::span<const std::span<std::uint8_t>> outs, Backend backend) {
-  const std::size_t n = sks.size();
-  check_count("sign_batch", "messages", msgs.size(), n);
-  check_count("sign_batch", "signatures_out", outs.size(), n);
-  if (!rhos.empty()) check_count("sign_batch", "rhos", rhos.size(), n);
-  const detail::ParamSet& ps = detail::param_set(p);
-  for (std::size_t i = 0; i < n; ++i) {  // all checks before any work
-    detail::check_size("secret key", sks[i].size(), 32);
-    detail::check_size("signature buffer", outs[i].size(), ps.sig_size);
-  }
-  if (detail::use_gpu(backend, n, "sign_batch")) return detail::sign_batch_gpu(t, p, sks, msgs, rhos, outs);
-  tempo::parallel_for(t, 0, n, [&](std::size_t i) {
-    if (!rhos.empty()) {
-      detail::sign_impl(nullptr, p, sks[i], msgs[i], rhos[i], outs[i]);
-    } else {
-      std::uint8_t rho[16];
-      os_random(rho);
-      detail::sign_impl(nullptr, p, sks[i], msgs[i], rho, outs[i]);
-    }
-  });
-}
-
-void verify_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
-                        std::span<const std::span<const std::uint8_t>> msgs,
-                        std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
-                        Backend backend) {
-  const std::size_t n = pks.size();
-  check_count("verify_batch", "messages", msgs.size(), n);
-  check_count("verify_batch", "signatures", sigs.size(), n);
-  check_count("verify_batch", "results_out", results.size(), n);
-  const detail::ParamSet& ps = detail::param_set(p);
-  for (std::size_t i = 0; i < n; ++i) {
-    detail::check_size("public key", pks[i].size(), 32);
-    detail::check_size("signature", sigs[i].size(), ps.sig_size);
-  }
-  if (detail::use_gpu(backend, n, "verify_batch")) return detail::verify_batch_gpu(t, p, pks, msgs, sigs, results);
-  tempo::parallel_for(t, 0, n, [&](std::size_t i) {
-    results[i] = detail::verify_impl(nullptr, p, pks[i], msgs[i], sigs[i]) ? 1 : 0;
-  });
 }
 
 }  // namespace tempo::faest

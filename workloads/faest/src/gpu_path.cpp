@@ -4,13 +4,10 @@
 #include "gpu_path.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <tempo/gpu/backend.hpp>
 #include <tempo/tempo.hpp>
 
 #include "backend.hpp"
@@ -22,8 +19,6 @@
 #endif
 
 namespace tempo::faest::detail {
-
-void unpack_secret_key(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std::uint8_t w[ell_bytes]);
 
 dev::Layout gpu_layout_of(Params p, bool verifier) { return gpu_layout(param_set(p), verifier); }
 
@@ -89,8 +84,9 @@ tempo::gpu::CostPrior StageOp::prior() const {
 
 void StageOp::cpu(const tempo::gpu::Chunk& c) const {
   const ParamSet& ps = param_set(p_);
+  const GpuOps& isa = *active_backend().gpu;
   for (std::size_t i = 0; i < c.count; ++i)
-    active_backend().gpu->stage_cpu(ps, lay_.verifier, c.in[0].data + i * c.in[0].stride, c.out + i * c.out_stride);
+    isa.stage_cpu(ps, lay_.verifier, c.in[0].data + i * c.in[0].stride, c.out + i * c.out_stride);
 }
 
 #if defined(TEMPO_FAEST_HAVE_CUDA)
@@ -104,33 +100,6 @@ int StageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) co
 #endif
 
 // ---- batches -----------------------------------------------------------------------------
-
-std::size_t gpu_min_batch() {
-  const char* env = std::getenv("TEMPO_FAEST_GPU_MIN_BATCH");
-  if (env == nullptr || *env == '\0') return 1024;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(env, &end, 10);
-  if (end == env || *end != '\0')
-    throw std::invalid_argument(std::string("tempo::faest: TEMPO_FAEST_GPU_MIN_BATCH must be a count, got '") + env +
-                                "'");
-  return std::size_t(v);
-}
-
-bool use_gpu(Backend b, std::size_t n, const char* fn) {
-  switch (b) {
-    case Backend::cpu: return false;
-    case Backend::gpu:
-      if (!StageOp(Params::faest_128f, false).has_cuda())
-        throw std::runtime_error(std::string("tempo::faest::") + fn +
-                                 ": Backend::gpu, but this build of tempo has no CUDA (no FAEST kernels)");
-      tempo::gpu::require(tempo::Backend::cuda);  // std::runtime_error without a device
-      return true;
-    case Backend::automatic:
-      return StageOp(Params::faest_128f, false).has_cuda() && tempo::gpu::available(tempo::Backend::cuda) &&
-             n >= gpu_min_batch();
-  }
-  return false;
-}
 
 namespace {
 
@@ -155,14 +124,12 @@ struct Slot {
 
 // Runs prepare(slot) for every slice, the device stage, then finish(slot), two slices in flight.
 template <class Job, class Prepare, class Finish>
-void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::Engine* engine, std::size_t slice,
+void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::Engine& e, std::size_t slice,
                 Prepare&& prepare, Finish&& finish) {
-  tempo::gpu::Engine& e = engine != nullptr ? *engine : tempo::gpu::Engine::shared();
   slice = std::max<std::size_t>(slice, 1);
   const dev::Layout& lay = op.layout();
   Slot<Job> slots[2];
-  tempo::gpu::RunOptions opt;
-  opt.backend = tempo::Backend::cuda;
+  const tempo::gpu::RunOptions opt(tempo::Backend::cuda);  // the caller's placement said gpu
   auto complete = [&](Slot<Job>& s) {
     s.offload.join(t);
     finish(s);
@@ -189,7 +156,7 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::En
 void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
                     std::span<const std::span<const std::uint8_t>> msgs,
                     std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs,
-                    tempo::gpu::Engine* engine, std::size_t slice) {
+                    tempo::gpu::Engine& engine, std::size_t slice) {
   const StageOp op(p, false);
   const dev::Layout& lay = op.layout();
   run_slices<SignJob>(
@@ -219,7 +186,7 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
 void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
                       std::span<const std::span<const std::uint8_t>> msgs,
                       std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
-                      tempo::gpu::Engine* engine, std::size_t slice) {
+                      tempo::gpu::Engine& engine, std::size_t slice) {
   const StageOp op(p, true);
   const dev::Layout& lay = op.layout();
   run_slices<VerifyJob>(

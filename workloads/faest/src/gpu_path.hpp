@@ -1,6 +1,6 @@
-// The GPU batch path (Backend::gpu / automatic): the host prepares one device item per
+// The GPU batch path (SignOp / VerifyOp::gpu_staged): the host prepares one device item per
 // signature, the device stage (cuda/faest_device.hpp) runs through tempo::gpu's engine as a
-// BatchOp, and the host finishes each signature with the CPU backend's code (gpu_halves.hpp).
+// BatchOp, and the host finishes each signature with the CPU code (gpu_halves.hpp).
 // Exposed for the tests (host emulation of the device stage).
 #pragma once
 
@@ -60,22 +60,16 @@ class StageOp final : public tempo::gpu::BatchOp {
   dev::Layout lay_;
 };
 
-// Whether a batch of n runs on the GPU: gpu -> yes (throws std::runtime_error when this
-// build has no CUDA or no device is visible); automatic -> a device is present and
-// n >= gpu_min_batch(); cpu -> no.
-bool use_gpu(Backend b, std::size_t n, const char* fn);
-std::size_t gpu_min_batch();  // 1024, or TEMPO_FAEST_GPU_MIN_BATCH
-
-// The batches on `engine` (null: Engine::shared()), `slice` signatures per device batch
-// (tests pass an engine with simulated devices and small slices).
+// The batches with their device stages on `engine` (forced to its devices), `slice`
+// signatures per device batch (tests pass small slices). rhos empty: os_random.
 inline constexpr std::size_t gpu_slice = 4096;
 void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
                     std::span<const std::span<const std::uint8_t>> msgs,
                     std::span<const std::span<const std::uint8_t>> rhos, std::span<const std::span<std::uint8_t>> outs,
-                    tempo::gpu::Engine* engine = nullptr, std::size_t slice = gpu_slice);
+                    tempo::gpu::Engine& engine, std::size_t slice = gpu_slice);
 void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
                       std::span<const std::span<const std::uint8_t>> msgs,
                       std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
-                      tempo::gpu::Engine* engine = nullptr, std::size_t slice = gpu_slice);
+                      tempo::gpu::Engine& engine, std::size_t slice = gpu_slice);
 
 }  // namespace tempo::faest::detail

@@ -35,28 +35,44 @@ const Info& info(Algorithm a) {
   return kInfo[i];
 }
 
+// hashlib's spellings of the SHAKEs (hashlib.algorithms_available: "shake_128",
+// "shake_256"; its "sha3_256" is already our name with '_' for '-'), as normalize() leaves them.
+struct Alias {
+  std::string_view name;
+  Algorithm alg;
+};
+constexpr std::array<Alias, 2> kAliases = {{
+    {"shake-128", Algorithm::shake128},
+    {"shake-256", Algorithm::shake256},
+}};
+
 char normalize(char c) {
   if (c == '_') return '-';
   if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
   return c;
 }
 
+bool same_name(std::string_view typed, std::string_view canonical) {
+  if (typed.size() != canonical.size()) return false;
+  for (std::size_t i = 0; i < typed.size(); ++i)
+    if (normalize(typed[i]) != canonical[i]) return false;
+  return true;
+}
+
 }  // namespace
 
 Algorithm parse_algorithm(std::string_view name) {
-  for (const Info& e : kInfo) {
-    if (e.name.size() != name.size()) continue;
-    bool same = true;
-    for (std::size_t i = 0; i < name.size() && same; ++i) same = normalize(name[i]) == e.name[i];
-    if (same) return e.alg;
-  }
+  for (const Info& e : kInfo)
+    if (same_name(name, e.name)) return e.alg;
+  for (const Alias& e : kAliases)
+    if (same_name(name, e.name)) return e.alg;
   std::string valid;
   for (const Info& e : kInfo) {
     if (!valid.empty()) valid += ", ";
     valid += e.name;
   }
-  throw std::invalid_argument("tempo::keccak: unknown algorithm \"" + std::string(name) +
-                              "\" (expected one of: " + valid + ")");
+  throw std::invalid_argument("tempo::keccak: unknown algorithm \"" + std::string(name) + "\" (expected one of: " +
+                              valid + ", or hashlib's shake_128, shake_256; case and '-'/'_' do not matter)");
 }
 
 std::string_view algorithm_name(Algorithm a) { return info(a).name; }

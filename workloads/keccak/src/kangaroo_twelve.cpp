@@ -61,7 +61,7 @@ void hash_one_leaf(const KtInput& in, const KtParams& p, std::size_t i, std::uin
 }  // namespace
 
 void kt_hash_leaves(const KtInput& in, const KtParams& p, std::size_t first, std::size_t last,
-                    std::uint8_t* cvs) noexcept {
+                    std::uint8_t* cvs) {
   const SpongeSpec leaf = sponge_spec(p.turbo, 0x0B);
   std::size_t i = first;
   while (i < last) {

@@ -67,7 +67,7 @@ class KtInput {
 // cvs + (i - 1) * cv_bytes. Leaves with matching shapes go four at a time through the
 // 4-way permutation.
 void kt_hash_leaves(const KtInput& in, const KtParams& p, std::size_t first, std::size_t last,
-                    std::uint8_t* cvs) noexcept;
+                    std::uint8_t* cvs);
 
 // Whole result for a single-chunk input (chunk_count() == 1).
 void kt_single_chunk(const KtInput& in, const KtParams& p, std::span<std::uint8_t> out);

@@ -7,7 +7,7 @@
 #include "tempo/tempo.hpp"
 
 #if defined(TEMPO_KECCAK_HAVE_CUDA)
-#include "cuda/kernels.hpp"
+#include "tempo/keccak/detail/kernels.hpp"
 #endif
 
 namespace tempo::keccak {
@@ -35,20 +35,6 @@ void validate_out(std::size_t n, std::size_t out_bytes, std::span<std::uint8_t> 
                                 " bytes, expected " + std::to_string(n) + " x " + std::to_string(out_bytes));
 }
 
-#if defined(TEMPO_KECCAK_HAVE_CUDA)
-cuda::SpongeSpec spec_for(Algorithm a, std::size_t out_bytes) {
-  cuda::SpongeSpec s;
-  s.rate = static_cast<std::uint32_t>(rate_bytes(a));
-  s.rounds = static_cast<std::uint32_t>(permutation_rounds(a));
-  s.domain = (a == Algorithm::sha3_224 || a == Algorithm::sha3_256 || a == Algorithm::sha3_384 ||
-              a == Algorithm::sha3_512)
-                 ? 0x06
-                 : 0x1F;
-  s.out_bytes = static_cast<std::uint32_t>(out_bytes);
-  return s;
-}
-#endif
-
 // Fixed-stride chunks: offsets for up to kRun messages at a time, on the stack, so the
 // grouped 4-way path sees an ordinary MessageBatch.
 constexpr std::size_t kRun = 256;
@@ -68,15 +54,13 @@ std::size_t count_of(const FixedBatch& b) { return b.count; }
 
 template <class Batch>
 gpu::BatchReport run(Task& t, Algorithm a, const Batch& batch, std::size_t out_bytes, std::span<std::uint8_t> out,
-                     tempo::Backend backend) {
+                     gpu::RunOptions opt) {
   validate_out_bytes(a, out_bytes);
   const gpu::Operand in = operand_of(batch);
   validate_out(count_of(batch), out_bytes, out);
   const HashOp op(a, out_bytes);
-  gpu::RunOptions opt;
-  opt.backend = backend;
   std::string note;
-  if (backend == tempo::Backend::cuda && !gpu_supports(a)) {
+  if (opt.backend == tempo::Backend::cuda && !gpu_supports(a)) {
     gpu::require(tempo::Backend::cuda);
     opt.backend = tempo::Backend::cpu;
     note = "no GPU kernel for " + std::string(algorithm_name(a)) + ": CPU";
@@ -89,13 +73,11 @@ gpu::BatchReport run(Task& t, Algorithm a, const Batch& batch, std::size_t out_b
 
 template <class Batch>
 gpu::Offload submit_impl(Task& t, Algorithm a, const Batch& batch, std::size_t out_bytes,
-                         std::span<std::uint8_t> out, tempo::Backend backend) {
+                         std::span<std::uint8_t> out, gpu::RunOptions opt) {
   validate_out_bytes(a, out_bytes);
   const gpu::Operand in = operand_of(batch);
   validate_out(count_of(batch), out_bytes, out);
-  gpu::RunOptions opt;
-  opt.backend = backend;
-  if (backend == tempo::Backend::cuda && !gpu_supports(a)) {
+  if (opt.backend == tempo::Backend::cuda && !gpu_supports(a)) {
     gpu::require(tempo::Backend::cuda);
     opt.backend = tempo::Backend::cpu;
   }
@@ -170,7 +152,7 @@ std::uint64_t HashOp::max_device_item() const { return kMaxGpuMessage; }
 
 int HashOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const {
 #if defined(TEMPO_KECCAK_HAVE_CUDA)
-  const cuda::SpongeSpec s = spec_for(a_, out_bytes_);
+  const cuda::SpongeSpec s = cuda::sponge_spec(a_, out_bytes_);
   const gpu::ChunkInput& in = c.in[0];
   if (in.offsets == nullptr) return cuda::launch_fixed(ctx.stream, in.data, in.stride, c.out, c.count, s);
   return cuda::launch_var(ctx.stream, in.data, in.offsets, c.out, c.count, kMaxGpuMessage, s);
@@ -181,39 +163,21 @@ int HashOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const {
 #endif
 }
 
-double kernel_only_ms(Algorithm a, std::size_t msg_len, std::size_t out_bytes, std::size_t n, int variant, int reps,
-                      std::size_t sample, std::vector<std::uint8_t>* inputs, std::vector<std::uint8_t>* digests) {
-#if defined(TEMPO_KECCAK_HAVE_CUDA)
-  if (gpu::device_count() == 0) throw std::runtime_error("tempo::keccak::kernel_only_ms: no CUDA device");
-  if (!gpu_supports(a)) throw std::invalid_argument("tempo::keccak::kernel_only_ms: no GPU kernel for this algorithm");
-  validate_out_bytes(a, out_bytes);
-  gpu::warm_up();
-  try {
-    return cuda::kernel_only_ms(spec_for(a, out_bytes), msg_len, n, variant, reps, sample, inputs, digests);
-  } catch (const cuda::KernelBenchError& e) {
-    throw gpu::CudaError(e.code, e.call, e.text);
-  }
-#else
-  (void)a, (void)msg_len, (void)out_bytes, (void)n, (void)variant, (void)reps, (void)sample, (void)inputs, (void)digests;
-  throw std::runtime_error("tempo::keccak::kernel_only_ms: tempo was built without CUDA");
-#endif
-}
-
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, tempo::Backend backend) {
-  return run(t, a, batch, out_bytes, out, backend);
+                            std::span<std::uint8_t> out, gpu::RunOptions opt) {
+  return run(t, a, batch, out_bytes, out, opt);
 }
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, tempo::Backend backend) {
-  return run(t, a, batch, out_bytes, out, backend);
+                            std::span<std::uint8_t> out, gpu::RunOptions opt) {
+  return run(t, a, batch, out_bytes, out, opt);
 }
 gpu::Offload submit(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, tempo::Backend backend) {
-  return submit_impl(t, a, batch, out_bytes, out, backend);
+                    std::span<std::uint8_t> out, gpu::RunOptions opt) {
+  return submit_impl(t, a, batch, out_bytes, out, opt);
 }
 gpu::Offload submit(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, tempo::Backend backend) {
-  return submit_impl(t, a, batch, out_bytes, out, backend);
+                    std::span<std::uint8_t> out, gpu::RunOptions opt) {
+  return submit_impl(t, a, batch, out_bytes, out, opt);
 }
 
 }  // namespace tempo::keccak

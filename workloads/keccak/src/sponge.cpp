@@ -42,7 +42,7 @@ SpongeSpec sponge_spec(Algorithm a, std::uint8_t turbo_domain) {
 }
 
 void sponge_x4(const SpongeSpec& s, const std::uint8_t* const msg[4], const std::size_t len[4],
-               std::uint8_t* const out[4], std::size_t out_bytes) noexcept {
+               std::uint8_t* const out[4], std::size_t out_bytes) {
   alignas(32) std::uint64_t lanes[100] = {};
   const std::size_t rate = s.rate;
   const std::size_t full = len[0] / rate;

@@ -91,6 +91,6 @@ inline void sponge_oneshot(const SpongeSpec& s, const std::uint8_t* in, std::siz
 // must be equal (same number of permutations while absorbing); the partial last blocks may
 // differ. out[j] == nullptr skips lane j's output (used to fill an incomplete group).
 void sponge_x4(const SpongeSpec& s, const std::uint8_t* const msg[4], const std::size_t len[4],
-               std::uint8_t* const out[4], std::size_t out_bytes) noexcept;
+               std::uint8_t* const out[4], std::size_t out_bytes);
 
 }  // namespace tempo::keccak::detail

@@ -5,9 +5,9 @@
 #include <string>
 
 #include <tempo/ntt/batch.hpp>
+#include <tempo/ntt/detail/kernels.hpp>
 #include <tempo/tempo.hpp>
 
-#include "gpu_tables.hpp"
 #include "tables.hpp"
 
 namespace tempo::ntt {
@@ -167,13 +167,11 @@ std::span<std::uint8_t> as_bytes(std::span<u64> v) {
   return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
 }
 
-gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, tempo::Backend backend, OpKind kind,
+gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, const gpu::RunOptions& opt, OpKind kind,
                        bool check) {
   const char* fn = kind == OpKind::forward ? "forward_batch" : "inverse_batch";
   poly_count(fn, "polys", polys.size(), plan.n());
   if (check) check_batch(t, fn, "polys", polys, plan.tables());
-  gpu::RunOptions opt;
-  opt.backend = backend;
   const NttOp op(plan, kind);
   return gpu::Engine::shared().run(t, op, {gpu::Operand::fixed(as_bytes(std::span<const u64>(polys)), op.out_stride())},
                                    as_bytes(polys), opt);
@@ -181,24 +179,24 @@ gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, tempo::B
 
 }  // namespace
 
-gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, tempo::Backend backend) {
-  return unary(t, plan, polys, backend, OpKind::forward, true);
+gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, const gpu::RunOptions& opt) {
+  return unary(t, plan, polys, opt, OpKind::forward, true);
 }
-gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, tempo::Backend backend) {
-  return unary(t, plan, polys, backend, OpKind::inverse, true);
+gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, const gpu::RunOptions& opt) {
+  return unary(t, plan, polys, opt, OpKind::inverse, true);
 }
 gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         tempo::Backend backend) {
-  return unary(t, plan, polys, backend, OpKind::forward, false);
+                                         const gpu::RunOptions& opt) {
+  return unary(t, plan, polys, opt, OpKind::forward, false);
 }
 gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         tempo::Backend backend) {
-  return unary(t, plan, polys, backend, OpKind::inverse, false);
+                                         const gpu::RunOptions& opt) {
+  return unary(t, plan, polys, opt, OpKind::inverse, false);
 }
 
 namespace {
 gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a, std::span<const u64> b,
-                               std::span<u64> out, tempo::Backend backend, bool check) {
+                               std::span<u64> out, const gpu::RunOptions& opt, bool check) {
   const std::size_t n = plan.n();
   const std::size_t count = poly_count("multiply_batch", "a", a.size(), n);
   if (b.size() != a.size() || out.size() != a.size())
@@ -213,8 +211,6 @@ gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a
     check_batch(t, "multiply_batch", "a", a, plan.tables());
     check_batch(t, "multiply_batch", "b", b, plan.tables());
   }
-  gpu::RunOptions opt;
-  opt.backend = backend;
   const NttOp op(plan, OpKind::multiply);
   return gpu::Engine::shared().run(
       t, op, {gpu::Operand::fixed(as_bytes(a), op.out_stride()), gpu::Operand::fixed(as_bytes(b), op.out_stride())},
@@ -223,13 +219,13 @@ gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a
 }  // namespace
 
 gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
-                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, tempo::Backend backend) {
-  return multiply_impl(t, plan, a, b, out, backend, true);
+                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, const gpu::RunOptions& opt) {
+  return multiply_impl(t, plan, a, b, out, opt, true);
 }
 gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                           std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                          tempo::Backend backend) {
-  return multiply_impl(t, plan, a, b, out, backend, false);
+                                          const gpu::RunOptions& opt) {
+  return multiply_impl(t, plan, a, b, out, opt, false);
 }
 
 }  // namespace tempo::ntt

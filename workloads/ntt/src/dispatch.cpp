@@ -1,6 +1,8 @@
-// Picks the CPU kernel set per modulus size, best first; TEMPO_NTT_CPU=portable|avx2 caps it.
-#include <cstdlib>
+// Picks the CPU kernel set per modulus size, best first; TEMPO_NTT_ISA caps it.
+#include <algorithm>
 #include <string_view>
+
+#include <tempo/env.hpp>
 
 #include "tables.hpp"
 
@@ -32,11 +34,10 @@ std::vector<const Kernels*> kernels_for(u64 q) {
 }
 
 const Kernels& pick_kernels(u64 q) {
-  static const int cap = [] {
-    const char* env = std::getenv("TEMPO_NTT_CPU");
-    const std::string_view v = env ? env : "";
-    return v == "portable" ? 0 : v == "avx2" ? 1 : 2;
-  }();
+  // Read at each Plan construction (cheap next to the tables), so a bad value is an
+  // error where a Plan is made. portable < avx2 < avx512 = auto.
+  const auto forced = tempo::env_choice("TEMPO_NTT_ISA", {"portable", "avx2", "avx512", "auto"});
+  const int cap = forced ? static_cast<int>(std::min<std::size_t>(*forced, 2)) : 2;
   for (const Kernels* k : kernels_for(q)) {
     const std::string_view name = k->name;
     const int level = name.starts_with("avx512") ? 2 : name.starts_with("avx2") ? 1 : 0;

@@ -1,8 +1,17 @@
-#include "gpu_tables.hpp"
-
+// What the CUDA kernels need from a Plan (tempo/ntt/detail/kernels.hpp).
 #include <cstring>
 
+#include <tempo/ntt/detail/kernels.hpp>
+
+#include "tables.hpp"
+
 namespace tempo::ntt::detail {
+namespace {
+
+// q < 2^30: the kernels compute in 32-bit words (Shoup companions with 2^32).
+bool device_word32(u64 q) { return q < (u64{1} << 30); }
+
+}  // namespace
 
 cuda::Params device_params(const Tables& t) {
   cuda::Params p;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <tempo/env.hpp>
+#include <tempo/ntt/detail/cpu_paths.hpp>
 #include <tempo/ntt/plan.hpp>
 
 #include "tables.hpp"
@@ -132,6 +134,26 @@ void check_span(const char* fn, const char* arg, std::span<const u64> a, const T
   if (values) check_values(fn, arg, a.data(), t.n, t.q);
 }
 
+struct PlanAccess {
+  static Plan make(std::shared_ptr<const Tables> t) { return Plan(std::move(t)); }
+};
+
+std::vector<std::string_view> cpu_paths(u64 q) {
+  std::vector<std::string_view> names;
+  for (const Kernels* k : kernels_for(q)) names.emplace_back(k->name);
+  return names;
+}
+
+Plan with_cpu_path(const Plan& plan, std::string_view path) {
+  std::string known;
+  for (const Kernels* k : kernels_for(plan.q())) {
+    if (k->name == path) return PlanAccess::make(build_tables(plan.n(), plan.q(), plan.psi(), *k));
+    known += (known.empty() ? "" : ", ") + std::string(k->name);
+  }
+  throw std::invalid_argument("tempo::ntt: no CPU path \"" + std::string(path) + "\" for q = " +
+                              std::to_string(plan.q()) + " here (expected one of: " + known + ")");
+}
+
 }  // namespace detail
 
 using detail::u64;
@@ -162,7 +184,7 @@ Plan Plan::preset(std::string_view name) {
       {"PN14QP60", 16384, 1152921504606584833ull, 0},
   };
   for (const Spec& s : specs) {
-    if (s.name != name) continue;
+    if (!tempo::iequals(s.name, name)) continue;
     // Built once per process; copies share the tables.
     static std::mutex mu;
     static std::map<std::string_view, Plan> cache;
@@ -174,8 +196,10 @@ Plan Plan::preset(std::string_view name) {
     }
     return it->second;
   }
+  std::string known;
+  for (const Spec& s : specs) known += (known.empty() ? "" : ", ") + std::string(s.name);
   throw std::invalid_argument("tempo::ntt::Plan::preset: unknown preset \"" + std::string(name) +
-                              "\" (known: MLDSA, PN10QP27, PN11QP54, PN12QP60, PN14QP60)");
+                              "\" (expected one of: " + known + "; case does not matter)");
 }
 
 std::size_t Plan::n() const noexcept { return tables_->n; }

@@ -49,7 +49,7 @@ struct Tables {
 };
 
 // Kernel sets; the SIMD ones exist only on x86-64 builds (nullptr otherwise or when
-// the CPU lacks the ISA). pick_kernels honours TEMPO_NTT_CPU.
+// the CPU lacks the ISA). pick_kernels honours TEMPO_NTT_ISA.
 const Kernels& portable_kernels();
 // Each returns the CPU-supported sets of that ISA, best first (empty when the CPU or the
 // build lacks the ISA).
@@ -60,7 +60,7 @@ std::vector<const Kernels*> avx512_kernels();
 std::vector<const Kernels*> avx2_kernels_checked();
 std::vector<const Kernels*> avx512_kernels_checked(bool ifma);
 // Every set usable here for q (portable last); pick_kernels takes the first that
-// TEMPO_NTT_CPU allows.
+// TEMPO_NTT_ISA allows (std::invalid_argument for a value it does not accept).
 std::vector<const Kernels*> kernels_for(u64 q);
 const Kernels& pick_kernels(u64 q);
 

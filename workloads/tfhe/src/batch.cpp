@@ -1,53 +1,159 @@
-// Bootstrap batches on a backend: the pool (groups of up to 4 sharing key reads) or the GPU
-// through tempo::gpu's engine, with the evaluation key resident on each device.
+// The batch operations (BootstrapOp, GateOp) and the batch calls. Both ops bootstrap a
+// weighted sum of an item's inputs plus a constant (a gate's, or -q/8 for a refresh), on
+// the pool (groups of up to 4 sharing key reads) or on CUDA devices through tempo::gpu's
+// engine, with the evaluation key resident on each device.
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
-#include <tempo/gpu/engine.hpp>
+#include <tempo/tfhe/batch.hpp>
 
 #include "device_tables.hpp"
 #include "internal.hpp"
 
-namespace tempo::tfhe::detail {
+namespace tempo::tfhe {
 
-#if defined(TEMPO_TFHE_HAVE_CUDA)
-bool cuda_kernels_built() noexcept { return true; }
-#else
-bool cuda_kernels_built() noexcept { return false; }
-#endif
+namespace detail {
 
-std::size_t gpu_min_batch(std::size_t threads) {
-  if (const char* v = std::getenv("TEMPO_TFHE_GPU_MIN_BATCH"); v != nullptr && *v != '\0') {
-    char* end = nullptr;
-    const unsigned long long x = std::strtoull(v, &end, 10);
-    if (end == v || *end != '\0' || x == 0)
-      throw std::invalid_argument(std::string("tempo::tfhe: TEMPO_TFHE_GPU_MIN_BATCH='") + v +
-                                  "' is not a positive integer");
-    return static_cast<std::size_t>(x);
+struct OpState {
+  OpState(const EvaluationKey& k, const Linear& l, unsigned a, gpu::Engine* e)
+      : ek(k), lin(l), arity(a), engine(e) {
+    (void)ek.data();  // an empty key fails here, not in the middle of a batch
   }
-  return std::max<std::size_t>(8, threads);
-}
+  EvaluationKey ek;
+  Linear lin;
+  unsigned arity;
+  gpu::Engine* engine;  // nullptr: Engine::shared(), whose device copies live with the key
+  // The key's copies on `engine`, made by the op's first device chunk there (type-erased
+  // DeviceKey, which only CUDA builds define).
+  mutable std::mutex mu;
+  mutable std::shared_ptr<const void> own;
+};
+
+}  // namespace detail
 
 namespace {
+
+using detail::EvalData;
+using detail::Lwe;
+using detail::OpState;
+
+constexpr std::size_t kGroup = 4;  // bootstraps sharing each key read (bootstrap_batch)
+
+std::size_t item_bytes(const Params& p) { return (p.n + 1) * sizeof(std::uint32_t); }
+
+// Ops driven directly by users get their layout checked: fixed items of n + 1 words.
+void check_layout(const OpState& s, const gpu::Chunk& c) {
+  const std::size_t bytes = item_bytes(s.ek.params());
+  for (unsigned j = 0; j < s.arity; ++j)
+    if (c.in[j].offsets != nullptr || c.in[j].stride != bytes)
+      throw std::invalid_argument("tempo::tfhe: batch input " + std::to_string(j) + " must hold fixed items of " +
+                                  std::to_string(bytes) + " bytes (n + 1 uint32 of " +
+                                  std::string(s.ek.params().name) + ")");
+}
+
+// Item k of the chunk as the LWE to bootstrap: the op's weighted sum of its inputs.
+Lwe load(const OpState& s, const gpu::Chunk& c, std::size_t k) {
+  const EvalData& d = s.ek.data();
+  const std::size_t n = d.params.n;
+  Ciphertext in[2];
+  const Ciphertext* ptr[2] = {&in[0], &in[1]};
+  for (unsigned j = 0; j < s.arity; ++j) {
+    const std::uint8_t* w = c.in[j].item(k).data();
+    in[j].params_id = d.params.id;
+    in[j].a.resize(n);
+    std::memcpy(in[j].a.data(), w, n * sizeof(std::uint32_t));
+    std::memcpy(&in[j].b, w + n * sizeof(std::uint32_t), sizeof(std::uint32_t));
+  }
+  return detail::combine(d, s.lin, ptr, s.arity);
+}
+
+void store(const Ciphertext& r, const gpu::Chunk& c, std::size_t k) {
+  std::uint8_t* w = c.out_item(k).data();
+  std::memcpy(w, r.a.data(), r.a.size() * sizeof(std::uint32_t));
+  std::memcpy(w + r.a.size() * sizeof(std::uint32_t), &r.b, sizeof(std::uint32_t));
+}
+
+// Items [first, last) of the chunk as one group. Every input is read before any output is
+// written, so the op may run in place.
+void bootstrap_items(const OpState& s, const gpu::Chunk& c, std::size_t first, std::size_t last, Task* t) {
+  std::vector<Lwe> in;
+  in.reserve(last - first);
+  for (std::size_t k = first; k < last; ++k) in.push_back(load(s, c, k));
+  std::vector<Ciphertext> res(in.size());
+  detail::bootstrap_batch(s.ek.data(), in, res, t);
+  for (std::size_t k = first; k < last; ++k) store(res[k - first], c, k);
+}
+
+void run_cpu(const OpState& s, const gpu::Chunk& c) {
+  check_layout(s, c);
+  for (std::size_t first = 0; first < c.count; first += kGroup)
+    bootstrap_items(s, c, first, std::min(c.count, first + kGroup), nullptr);
+}
+
+// Groups [lo, hi) of `group` bootstraps, halved by join down to one group per leaf. A group
+// takes tens of milliseconds, so a parallel_for (which answers heartbeats between items)
+// would keep every group but the first queued until the first finished: the whole batch
+// would take two groups' time. Here the right halves are queued forks and the leaves tick
+// between blind-rotation steps, so each heartbeat hands the oldest (largest) halves to idle
+// workers within one step, and a pool of T threads is busy after about log2(T) heartbeats.
+void run_groups(Task& t, const OpState& s, const gpu::Chunk& c, std::size_t group, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) {
+    bootstrap_items(s, c, lo * group, std::min(c.count, (lo + 1) * group), &t);
+    return;
+  }
+  const std::size_t mid = lo + (hi - lo) / 2;
+  // SAFETY: both branches finish before join returns, so the references they capture
+  // outlive them.
+  t.join([&](Task& w) { run_groups(w, s, c, group, lo, mid); },
+         [&](Task& w) { run_groups(w, s, c, group, mid, hi); });
+}
+
+void run_forked(Task& t, const OpState& s, const gpu::Chunk& c) {
+  check_layout(s, c);
+  if (c.count == 0) return;
+  const std::size_t group = detail::group_size(c.count, t.thread_count());
+  run_groups(t, s, c, group, 0, (c.count + group - 1) / group);
+}
+
+std::string op_key(const OpState& s) { return "tfhe-bootstrap/" + std::string(s.ek.params().name); }
+
+// Measured on the H200 host (README, "Measured"): a PN10QP27 bootstrap takes 30-40 ms on
+// one core; the device runs ~14k per second, and one gate takes 14.7 ms host to host (its
+// 556 blind-rotation steps in a row). Other sets scale with n N L, twice with 64-bit words
+// (PN11QP54: 72 ms for one gate, ~2k per second). The engine refines these per key.
+gpu::CostPrior op_prior(const OpState& s) {
+  const EvalData& d = s.ek.data();
+  const Params& p = d.params;
+  const double size = static_cast<double>(p.n) * static_cast<double>(p.N) * p.levels / (556.0 * 1024.0 * 4.0) *
+                      (d.ring.mod.small() ? 1.0 : 2.0);
+  gpu::CostPrior c;
+  c.cpu_per_work = 30.0 * size;  // work: one bootstrap per item
+  c.cpu_per_byte = 0;            // the bytes are noise beside the bootstrap
+  c.gpu_fixed = 0.06 + 14.7 * size;
+  c.gpu_per_work = 1e3 / 14000.0 * size;
+  return c;
+}
+
+#if defined(TEMPO_TFHE_HAVE_CUDA)
+constexpr bool kHaveCuda = true;
 
 std::span<const std::uint8_t> bytes_of(const void* p, std::size_t n) {
   return {static_cast<const std::uint8_t*>(p), n};
 }
 
-// One evaluation key's device copies on Engine::shared(): the transform tables, the
+// One evaluation key's device copies on one engine: the transform tables, the
 // bootstrapping key (as stored: 32-bit words when Q < 2^27) and the key-switching key.
-// Each is uploaded to a device on that device's first batch and reused by later batches;
-// all are freed when the EvalData (the key) is destroyed.
+// Each reaches a device with the first chunk there and serves every later chunk.
 struct DeviceKey {
   cuda::DeviceParams params;
   gpu::DeviceConstants tables, bk, ks;
-  DeviceKey(const EvalData& d, gpu::Engine& engine) : params(device_params(d)) {
-    const std::vector<u64> t = device_tables(d);
-    tables = gpu::DeviceConstants(engine, bytes_of(t.data(), t.size() * sizeof(u64)));
-    bk = d.bk32.empty() ? gpu::DeviceConstants(engine, bytes_of(d.bk.data(), d.bk.size() * sizeof(u64)))
+  DeviceKey(const EvalData& d, gpu::Engine& engine) : params(detail::device_params(d)) {
+    const std::vector<detail::u64> t = detail::device_tables(d);
+    tables = gpu::DeviceConstants(engine, bytes_of(t.data(), t.size() * sizeof(detail::u64)));
+    bk = d.bk32.empty() ? gpu::DeviceConstants(engine, bytes_of(d.bk.data(), d.bk.size() * sizeof(detail::u64)))
                         : gpu::DeviceConstants(engine, bytes_of(d.bk32.data(), d.bk32.size() * 4));
     ks = gpu::DeviceConstants(engine, bytes_of(d.ks.data(), d.ks.size() * sizeof(std::uint16_t)));
   }
@@ -60,115 +166,63 @@ struct DeviceKey {
   }
 };
 
-std::shared_ptr<const DeviceKey> device_key(const EvalData& d) {
-  std::lock_guard lock(d.device_mu);
-  if (!d.device_state) d.device_state = std::make_shared<const DeviceKey>(d, gpu::Engine::shared());
-  return std::static_pointer_cast<const DeviceKey>(d.device_state);
+std::shared_ptr<const DeviceKey> device_key(const OpState& s) {
+  const EvalData& d = s.ek.data();
+  if (s.engine == nullptr) {
+    std::lock_guard lock(d.device_mu);
+    if (!d.device_state) d.device_state = std::make_shared<const DeviceKey>(d, gpu::Engine::shared());
+    return std::static_pointer_cast<const DeviceKey>(d.device_state);
+  }
+  std::lock_guard lock(s.mu);
+  if (!s.own) s.own = std::make_shared<const DeviceKey>(d, *s.engine);
+  return std::static_pointer_cast<const DeviceKey>(s.own);
 }
 
-// Item layout (input and output): n + 1 little-endian uint32, the mask then b.
-class BootstrapOp final : public gpu::BatchOp {
- public:
-  BootstrapOp(const EvalData& d, std::shared_ptr<const DeviceKey> key) : d_(d), key_(std::move(key)) {}
-  std::string key() const override { return "tfhe-bootstrap/" + std::string(d_.params.name); }
-  std::size_t out_stride() const override { return (d_.params.n + 1) * sizeof(std::uint32_t); }
-  bool in_place_ok() const override { return true; }
-  double work(double) const override { return 1.0; }  // one bootstrap
-  gpu::CostPrior prior() const override {
-    gpu::CostPrior p;
-    // ~5 ms per PN10QP27 bootstrap on one core, scaled by n N; the device ~30k/s (README,
-    // Backends). Only used if a caller runs the op under the engine's auto placement.
-    p.cpu_per_work = 5.0 * static_cast<double>(d_.params.n * d_.params.N) / (556.0 * 1024.0);
-    p.gpu_per_work = 1e3 / 30000;
-    return p;
-  }
-  void cpu(const gpu::Chunk& c) const override {
-    const std::size_t n = d_.params.n;
-    for (std::size_t first = 0; first < c.count; first += 4) {
-      const std::size_t count = std::min<std::size_t>(4, c.count - first);
-      std::vector<Lwe> in(count);
-      std::vector<Ciphertext> res(count);
-      for (std::size_t k = 0; k < count; ++k) {
-        const auto* w = reinterpret_cast<const std::uint32_t*>(c.in[0].item(first + k).data());
-        in[k].a.assign(w, w + n);
-        in[k].b = w[n];
-      }
-      bootstrap_batch(d_, in, res);
-      for (std::size_t k = 0; k < count; ++k) {
-        auto* w = reinterpret_cast<std::uint32_t*>(c.out_item(first + k).data());
-        std::memcpy(w, res[k].a.data(), n * sizeof(std::uint32_t));
-        w[n] = res[k].b;
-      }
-    }
-  }
-#if defined(TEMPO_TFHE_HAVE_CUDA)
-  bool has_cuda() const override { return true; }
-  int cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const override {
-    const cuda::DeviceParams& p = key_->params;
-    std::size_t optin = 0;
-    if (const int e = cuda::block_limits(ctx.device, &optin); e != 0) return e;
-    if (cuda::block_smem_bytes(p) > optin)
-      throw std::runtime_error("tempo::tfhe: a " + std::string(d_.params.name) + " bootstrap needs " +
-                               std::to_string(cuda::block_smem_bytes(p)) + " bytes of shared memory per block, device " +
-                               std::to_string(ctx.device) + " allows " + std::to_string(optin));
-    return cuda::bootstrap(p, key_->tables.on(ctx), key_->bk.on(ctx),
-                           static_cast<const std::uint16_t*>(key_->ks.on(ctx)),
-                           reinterpret_cast<const std::uint32_t*>(c.in[0].data),
-                           reinterpret_cast<std::uint32_t*>(c.out), c.count, ctx.stream);
-  }
+int run_cuda(const OpState& s, const gpu::Chunk& c, const gpu::DeviceContext& ctx) {
+  check_layout(s, c);
+  const std::shared_ptr<const DeviceKey> key = device_key(s);
+  const cuda::DeviceParams& p = key->params;
+  std::size_t optin = 0;
+  if (const int e = cuda::block_limits(ctx.device, &optin); e != 0) return e;
+  if (cuda::block_smem_bytes(p) > optin)
+    throw std::runtime_error("tempo::tfhe: a " + std::string(s.ek.params().name) + " bootstrap needs " +
+                             std::to_string(cuda::block_smem_bytes(p)) + " bytes of shared memory per block, device " +
+                             std::to_string(ctx.device) + " allows " + std::to_string(optin));
+  const cuda::Combination lin{static_cast<std::uint32_t>(s.lin.w[0]),
+                              s.arity > 1 ? static_cast<std::uint32_t>(s.lin.w[1]) : 0u,
+                              detail::offset_word(s.lin, s.ek.params())};
+  return cuda::gate(p, lin, key->tables.on(ctx), key->bk.on(ctx), static_cast<const std::uint16_t*>(key->ks.on(ctx)),
+                    reinterpret_cast<const std::uint32_t*>(c.in[0].data),
+                    s.arity > 1 ? reinterpret_cast<const std::uint32_t*>(c.in[1].data) : nullptr,
+                    reinterpret_cast<std::uint32_t*>(c.out), c.count, ctx.stream);
+}
+#else
+constexpr bool kHaveCuda = false;
+
+[[noreturn]] int run_cuda(const OpState&, const gpu::Chunk&, const gpu::DeviceContext&) {
+  throw std::logic_error("tempo::tfhe: built without CUDA, has_cuda() is false");
+}
 #endif
 
- private:
-  const EvalData& d_;
-  std::shared_ptr<const DeviceKey> key_;
-};
-
-// Groups [lo, hi) of `group` bootstraps, halved by join down to one group per leaf. A group
-// takes tens of milliseconds, so a parallel_for (which answers heartbeats between items)
-// would keep every group but the first queued until the first finished: the whole batch
-// would take two groups' time. Here the right halves are queued forks and the leaves tick
-// between blind-rotation steps, so each heartbeat hands the oldest (largest) halves to idle
-// workers within one step, and a pool of T threads is busy after about log2(T) heartbeats.
-void run_groups(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out,
-                std::size_t group, std::size_t lo, std::size_t hi) {
-  if (hi - lo == 1) {
-    const std::size_t first = lo * group, last = std::min(in.size(), first + group);
-    bootstrap_batch(d, in.subspan(first, last - first), out.subspan(first, last - first), &t);
-    return;
-  }
-  const std::size_t mid = lo + (hi - lo) / 2;
-  // SAFETY: both branches finish before join returns, so the spans they capture by
-  // reference outlive them.
-  t.join([&](Task& w) { run_groups(w, d, in, out, group, lo, mid); },
-         [&](Task& w) { run_groups(w, d, in, out, group, mid, hi); });
-}
-
-void run_on_cpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out) {
-  if (in.empty()) return;
-  const std::size_t group = group_size(in.size(), t.thread_count());
-  run_groups(t, d, in, out, group, 0, (in.size() + group - 1) / group);
-}
-
-}  // namespace
-
-void run_bootstraps_on_engine(Task& t, gpu::Engine& engine, const EvalData& d, std::span<const Lwe> in,
-                              std::span<Ciphertext> out, const gpu::RunOptions& opt) {
-  const Params& p = d.params;
+// Ciphertexts as op items, checked against the key's parameter set before any work.
+std::vector<std::uint32_t> pack(Task& t, const Params& p, std::span<const Ciphertext> cs, const char* what) {
   const std::size_t words = p.n + 1;
-  if (out.size() != in.size()) throw std::invalid_argument("tempo::tfhe: bootstrap batch and output differ in length");
-  for (const Lwe& x : in)
-    if (x.a.size() != p.n) throw std::invalid_argument("tempo::tfhe: bootstrap input has the wrong dimension");
-  std::vector<std::uint32_t> buf(in.size() * words);
-  tempo::parallel_for(t, std::size_t{0}, in.size(), [&](std::size_t i) {
-    std::memcpy(buf.data() + i * words, in[i].a.data(), p.n * sizeof(std::uint32_t));
-    buf[i * words + p.n] = in[i].b;
+  std::vector<std::uint32_t> buf(cs.size() * words);
+  tempo::parallel_for(t, std::size_t{0}, cs.size(), [&](std::size_t i) {
+    const Ciphertext& c = cs[i];
+    detail::check_same_params(p, c.params_id, what);
+    if (c.a.size() != p.n)
+      throw std::invalid_argument(std::string("tempo::tfhe: ") + what + " " + std::to_string(i) +
+                                  " has the wrong dimension");
+    std::memcpy(buf.data() + i * words, c.a.data(), p.n * sizeof(std::uint32_t));
+    buf[i * words + p.n] = c.b;
   });
-  // Engine::shared() keeps the key's device copies with the key; another engine (tests)
-  // gets copies for this batch only.
-  const BootstrapOp op(d, &engine == &gpu::Engine::shared() ? device_key(d) : std::make_shared<const DeviceKey>(d, engine));
-  const std::span<std::uint8_t> bytes(reinterpret_cast<std::uint8_t*>(buf.data()), buf.size() * sizeof(std::uint32_t));
-  engine.run(t, op, {gpu::Operand::fixed(bytes, op.out_stride())}, bytes, opt);
-  tempo::parallel_for(t, std::size_t{0}, in.size(), [&](std::size_t i) {
+  return buf;
+}
+
+void unpack(Task& t, const Params& p, const std::vector<std::uint32_t>& buf, std::span<Ciphertext> out) {
+  const std::size_t words = p.n + 1;
+  tempo::parallel_for(t, std::size_t{0}, out.size(), [&](std::size_t i) {
     Ciphertext& c = out[i];
     c.params_id = p.id;
     c.a.assign(buf.data() + i * words, buf.data() + i * words + p.n);
@@ -176,39 +230,68 @@ void run_bootstraps_on_engine(Task& t, gpu::Engine& engine, const EvalData& d, s
   });
 }
 
-namespace {
-void run_on_gpu(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out) {
-  gpu::RunOptions opt;
-  opt.backend = tempo::Backend::cuda;
-  run_bootstraps_on_engine(t, gpu::Engine::shared(), d, in, out, opt);
+std::span<const std::uint8_t> in_bytes(const std::vector<std::uint32_t>& v) {
+  return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(std::uint32_t)};
+}
+std::span<std::uint8_t> out_bytes(std::vector<std::uint32_t>& v) {
+  return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(std::uint32_t)};
 }
 
 }  // namespace
 
-void run_bootstraps(Task& t, const EvalData& d, std::span<const Lwe> in, std::span<Ciphertext> out, Backend backend) {
-  if (out.size() != in.size()) throw std::invalid_argument("tempo::tfhe: bootstrap batch and output differ in length");
-  bool gpu_side = false;
-  if (backend == Backend::cuda) {
-    if (!cuda_kernels_built())
-      throw std::runtime_error(
-          "tempo::tfhe: backend cuda requested (TEMPO_BACKEND or argument) but this build has no CUDA TFHE "
-          "kernels (configure with nvcc found: TEMPO_HAVE_CUDA)");
-    try {
-      gpu::require(tempo::Backend::cuda);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("tempo::tfhe: backend cuda requested (TEMPO_BACKEND or argument) but ") +
-                               e.what());
-    }
-    gpu_side = true;
-  } else if (backend == Backend::auto_) {
-    gpu_side = !in.empty() && cuda_kernels_built() && gpu::device_count() > 0 &&
-               in.size() >= gpu_min_batch(t.thread_count());
-  }
-  if (in.empty()) return;
-  if (gpu_side)
-    run_on_gpu(t, d, in, out);
-  else
-    run_on_cpu(t, d, in, out);
+BootstrapOp::BootstrapOp(const EvaluationKey& ek)
+    : s_(std::make_shared<const OpState>(ek, detail::kRefresh, 1u, nullptr)) {}
+BootstrapOp::BootstrapOp(const EvaluationKey& ek, gpu::Engine& engine)
+    : s_(std::make_shared<const OpState>(ek, detail::kRefresh, 1u, &engine)) {}
+std::string BootstrapOp::key() const { return op_key(*s_); }
+std::size_t BootstrapOp::out_stride() const { return item_bytes(s_->ek.params()); }
+gpu::CostPrior BootstrapOp::prior() const { return op_prior(*s_); }
+void BootstrapOp::cpu(const gpu::Chunk& c) const { run_cpu(*s_, c); }
+void BootstrapOp::cpu_forked(Task& t, const gpu::Chunk& c) const { run_forked(t, *s_, c); }
+bool BootstrapOp::has_cuda() const { return kHaveCuda; }
+int BootstrapOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const { return run_cuda(*s_, c, ctx); }
+
+GateOp::GateOp(const EvaluationKey& ek, Gate g)
+    : s_(std::make_shared<const OpState>(ek, detail::linear_of(g), 2u, nullptr)), gate_(g) {}
+GateOp::GateOp(const EvaluationKey& ek, Gate g, gpu::Engine& engine)
+    : s_(std::make_shared<const OpState>(ek, detail::linear_of(g), 2u, &engine)), gate_(g) {}
+// The gate in the key: mpi::run checks that every rank runs the same operation.
+std::string GateOp::key() const {
+  return "tfhe-gate/" + std::string(s_->ek.params().name) + "/" + std::string(gate_name(gate_));
+}
+std::size_t GateOp::out_stride() const { return item_bytes(s_->ek.params()); }
+gpu::CostPrior GateOp::prior() const { return op_prior(*s_); }
+void GateOp::cpu(const gpu::Chunk& c) const { run_cpu(*s_, c); }
+void GateOp::cpu_forked(Task& t, const gpu::Chunk& c) const { run_forked(t, *s_, c); }
+bool GateOp::has_cuda() const { return kHaveCuda; }
+int GateOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const { return run_cuda(*s_, c, ctx); }
+
+gpu::BatchReport eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
+                            std::span<const Ciphertext> ys, std::span<Ciphertext> out, gpu::RunOptions opt) {
+  if (xs.size() != ys.size() || out.size() != xs.size())
+    throw std::invalid_argument("tempo::tfhe::eval_gates: xs, ys and out must have the same length");
+  const Params& p = ek.params();
+  const std::vector<std::uint32_t> x = pack(t, p, xs, "gate input x"), y = pack(t, p, ys, "gate input y");
+  std::vector<std::uint32_t> r(x.size());
+  const GateOp op(ek, g);
+  const std::size_t stride = op.out_stride();
+  const gpu::BatchReport rep = gpu::Engine::shared().run(
+      t, op, {gpu::Operand::fixed(in_bytes(x), stride), gpu::Operand::fixed(in_bytes(y), stride)}, out_bytes(r), opt);
+  unpack(t, p, r, out);
+  return rep;
 }
 
-}  // namespace tempo::tfhe::detail
+gpu::BatchReport eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs,
+                                 std::span<Ciphertext> out, gpu::RunOptions opt) {
+  if (out.size() != cs.size())
+    throw std::invalid_argument("tempo::tfhe::eval_bootstraps: cs and out must have the same length");
+  const Params& p = ek.params();
+  std::vector<std::uint32_t> buf = pack(t, p, cs, "bootstrap input");
+  const BootstrapOp op(ek);
+  const gpu::BatchReport rep =
+      gpu::Engine::shared().run(t, op, {gpu::Operand::fixed(in_bytes(buf), op.out_stride())}, out_bytes(buf), opt);
+  unpack(t, p, buf, out);
+  return rep;
+}
+
+}  // namespace tempo::tfhe

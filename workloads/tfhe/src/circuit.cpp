@@ -1,8 +1,11 @@
 // Circuit construction (with constant folding of zeros), pruning, levels and evaluation.
 #include <algorithm>
+#include <array>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+
+#include <tempo/secure_zero.hpp>
 
 #include "internal.hpp"
 
@@ -88,9 +91,7 @@ std::vector<bool> Circuit::eval_plain(const std::vector<bool>& in) const {
 }
 
 std::vector<Ciphertext> Circuit::eval(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> in,
-                                      Backend backend) const {
-  if (backend == Backend::cuda && !backend_available(Backend::cuda))
-    throw std::runtime_error("tempo::tfhe::Circuit::eval: backend cuda requested but this build has no CUDA TFHE kernels or no device is visible");
+                                      gpu::RunOptions opt) const {
   if (in.size() != inputs_) throw std::invalid_argument("tempo::tfhe::Circuit::eval: wrong input count");
   const detail::EvalData& d = ek.data();
   std::vector<Ciphertext> v(nodes_.size());
@@ -100,21 +101,24 @@ std::vector<Ciphertext> Circuit::eval(Task& t, const EvaluationKey& ek, std::spa
     return (r & kNeg) ? eval_not(c) : c;
   };
   // One batch per level: the level's gates combine their inputs (on the pool), then all
-  // their bootstraps run together (pool groups, or one GPU batch).
+  // their bootstraps run as one eval_bootstraps batch. Each sum carries an extra +q/8 that
+  // the refresh's -q/8 takes back, so the batch bootstraps exactly the gate's sum.
   for (const auto& level : levels()) {
-    std::vector<detail::Lwe> lwe(level.size());
+    std::vector<Ciphertext> sums(level.size());
     tempo::parallel_for(t, std::size_t{0}, level.size(), [&](std::size_t k) {
       const Node& nd = nodes_[level[k]];
       const unsigned na = arity(nd.kind);
       Ciphertext ins[3];
       const Ciphertext* ptr[3];
       for (unsigned j = 0; j < na; ++j) { ins[j] = get(nd.in[j]); ptr[j] = &ins[j]; }
-      const detail::Linear lin = nd.kind == 1 ? detail::linear_of(static_cast<Gate>(nd.op))
-                                              : detail::linear_of(static_cast<Gate3>(nd.op));
-      lwe[k] = detail::combine(d, lin, ptr, na);
+      detail::Linear lin = nd.kind == 1 ? detail::linear_of(static_cast<Gate>(nd.op))
+                                        : detail::linear_of(static_cast<Gate3>(nd.op));
+      lin.offset8 -= detail::kRefresh.offset8;
+      detail::Lwe sum = detail::combine(d, lin, ptr, na);
+      sums[k] = Ciphertext{d.params.id, std::move(sum.a), sum.b};
     });
-    std::vector<Ciphertext> res(lwe.size());
-    detail::run_bootstraps(t, d, lwe, res, backend);
+    std::vector<Ciphertext> res(sums.size());
+    eval_bootstraps(t, ek, sums, res, opt);
     for (std::size_t k = 0; k < level.size(); ++k) v[level[k]] = std::move(res[k]);
   }
   std::vector<Ciphertext> out;
@@ -237,19 +241,25 @@ Circuit Circuit::multiplier(std::size_t bits) {
   return c;
 }
 
-EncryptedUint encrypt_uint(const SecretKey& sk, std::span<const std::uint64_t> value, std::size_t bits,
-                           std::span<const std::uint8_t> seed) {
+EncryptedUint encrypt_uint(const SecretKey& sk, std::span<const std::uint64_t> value, std::size_t bits) {
+  const detail::OsSeed seed;
+  return encrypt_uint_deterministic(sk, value, bits, seed.bytes());
+}
+
+EncryptedUint encrypt_uint_deterministic(const SecretKey& sk, std::span<const std::uint64_t> value,
+                                         std::size_t bits, std::span<const std::uint8_t> seed) {
   detail::check_seed(seed);
   EncryptedUint r;
   r.bits.reserve(bits);
   detail::Xof x("encrypt-uint", seed);
+  std::array<std::uint8_t, 32> sub{};
   for (std::size_t i = 0; i < bits; ++i) {
-    std::uint8_t sub[32];
     for (auto& s : sub) s = x.byte();
     const std::size_t limb = i / 64;
     const bool bit = limb < value.size() && ((value[limb] >> (i % 64)) & 1u);
-    r.bits.push_back(encrypt_bit(sk, bit, sub));
+    r.bits.push_back(encrypt_bit_deterministic(sk, bit, sub));
   }
+  tempo::secure_zero(sub.data(), sub.size());
   return r;
 }
 
@@ -274,7 +284,7 @@ const Circuit& cached(bool multiply, std::size_t bits, Circuit& local) {
 }
 
 EncryptedUint run(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y,
-                  Backend backend, bool multiply) {
+                  const gpu::RunOptions& opt, bool multiply) {
   if (x.bits.size() != y.bits.size() || x.bits.empty())
     throw std::invalid_argument("tempo::tfhe: encrypted operands must have the same, nonzero width (" +
                                 std::to_string(x.bits.size()) + " vs " + std::to_string(y.bits.size()) + ")");
@@ -284,16 +294,18 @@ EncryptedUint run(Task& t, const EvaluationKey& ek, const EncryptedUint& x, cons
   in.reserve(2 * x.bits.size());
   in.insert(in.end(), x.bits.begin(), x.bits.end());
   in.insert(in.end(), y.bits.begin(), y.bits.end());
-  return EncryptedUint{c.eval(t, ek, in, backend)};
+  return EncryptedUint{c.eval(t, ek, in, opt)};
 }
 }  // namespace
 
-EncryptedUint add(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y, Backend backend) {
-  return run(t, ek, x, y, backend, false);
+EncryptedUint add(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y,
+                  gpu::RunOptions opt) {
+  return run(t, ek, x, y, opt, false);
 }
 
-EncryptedUint mul(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y, Backend backend) {
-  return run(t, ek, x, y, backend, true);
+EncryptedUint mul(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y,
+                  gpu::RunOptions opt) {
+  return run(t, ek, x, y, opt, true);
 }
 
 }  // namespace tempo::tfhe

@@ -1,11 +1,13 @@
-// XOF, modular arithmetic set-up, the ring helper, keys and the backend contract.
+// OS seeds, the XOF, modular arithmetic set-up, the ring helper and keys.
+#include <sys/random.h>
+
 #include <bit>
-#include <cstdlib>
-#include <cstring>
+#include <cerrno>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
-#include <tempo/gpu/backend.hpp>
+#include <tempo/secure_zero.hpp>
 
 #include "internal.hpp"
 
@@ -13,12 +15,23 @@ namespace tempo::tfhe {
 
 namespace detail {
 
-void secure_wipe(void* p, std::size_t n) noexcept {
-  if (p == nullptr || n == 0) return;
-  std::memset(p, 0, n);
-  // The asm statement "uses" the memory, so the stores above cannot be removed.
-  asm volatile("" : : "r"(p) : "memory");
+OsSeed::OsSeed() {
+  // getrandom blocks only until the kernel's pool is first initialised, and returns at most
+  // the request; a signal can interrupt it before any byte.
+  std::size_t filled = 0;
+  while (filled < bytes_.size()) {
+    const ssize_t got = ::getrandom(bytes_.data() + filled, bytes_.size() - filled, 0);
+    if (got < 0) {
+      const int e = errno;
+      if (e == EINTR) continue;
+      throw std::runtime_error("tempo::tfhe: getrandom failed, no OS randomness for a seed: " +
+                               std::system_category().message(e));
+    }
+    filled += static_cast<std::size_t>(got);
+  }
 }
+
+OsSeed::~OsSeed() { tempo::secure_zero(bytes_.data(), bytes_.size()); }
 
 void check_seed(std::span<const std::uint8_t> seed) {
   if (seed.size() != 32)
@@ -43,7 +56,7 @@ Xof::Xof(std::string_view label, std::span<const std::uint8_t> seed, u64 index)
   sponge_.absorb(idx);
 }
 
-Xof::~Xof() { secure_wipe(buf_.data(), buf_.size()); }
+Xof::~Xof() { tempo::secure_zero(buf_.data(), buf_.size()); }
 
 void Xof::refill() {
   sponge_.squeeze(buf_);
@@ -145,8 +158,8 @@ SecretKey::SecretKey(Params p, std::vector<std::int8_t> lwe, std::vector<std::in
 }
 
 SecretKey::~SecretKey() {
-  detail::secure_wipe(lwe_.data(), lwe_.size());
-  detail::secure_wipe(ring_.data(), ring_.size());
+  tempo::secure_zero(lwe_);
+  tempo::secure_zero(ring_);
 }
 
 EvaluationKey::EvaluationKey(std::shared_ptr<const detail::EvalData> d) : data_(std::move(d)) {}
@@ -156,24 +169,6 @@ const Params& EvaluationKey::params() const { return data().params; }
 const detail::EvalData& EvaluationKey::data() const {
   if (!data_) throw std::invalid_argument("tempo::tfhe: empty EvaluationKey");
   return *data_;
-}
-
-Backend parse_backend(std::string_view name) {
-  if (name.empty() || name == "auto") return Backend::auto_;
-  if (name == "cpu") return Backend::cpu;
-  if (name == "cuda") return Backend::cuda;
-  throw std::invalid_argument("tempo::tfhe: unknown backend '" + std::string(name) +
-                              "' (expected auto, cpu or cuda)");
-}
-
-Backend backend_from_env() {
-  const char* v = std::getenv("TEMPO_BACKEND");
-  return parse_backend(v == nullptr ? std::string_view{} : std::string_view{v});
-}
-
-// cuda: the kernels are built (TEMPO_HAVE_CUDA) and tempo::gpu sees a device.
-bool backend_available(Backend b) noexcept {
-  return b != Backend::cuda || (detail::cuda_kernels_built() && gpu::available(tempo::Backend::cuda));
 }
 
 }  // namespace tempo::tfhe

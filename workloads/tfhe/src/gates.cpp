@@ -42,7 +42,7 @@ Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, 
   const std::uint32_t mask = p.q() - 1;
   Lwe r;
   r.a.assign(p.n, 0);
-  std::uint32_t b = static_cast<std::uint32_t>(lin.offset8) << (p.log_q - 3);
+  std::uint32_t b = offset_word(lin, p);
   for (unsigned k = 0; k < count; ++k) {
     const std::uint32_t wk = static_cast<std::uint32_t>(lin.w[k]);
     for (std::size_t t = 0; t < p.n; ++t) r.a[t] += wk * in[k]->a[t];
@@ -53,20 +53,25 @@ Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, 
   return r;
 }
 
-Ciphertext eval_linear(Task& t, const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
-                       unsigned count, Backend backend) {
-  const Lwe x = combine(ek, lin, in, count);
-  Ciphertext out;
-  run_bootstraps(t, ek, std::span<const Lwe>(&x, 1), std::span<Ciphertext>(&out, 1), backend);
-  return out;
-}
-
 std::size_t group_size(std::size_t count, std::size_t threads) noexcept {
   const std::size_t per_thread = count / (threads == 0 ? 1 : threads);
   return per_thread < 1 ? 1 : per_thread > 4 ? 4 : per_thread;
 }
 
 }  // namespace detail
+
+namespace {
+// A single gate on the calling thread (batch.hpp says why not on a device); the bootstrap
+// ticks, so the pool can hand out the caller's queued work meanwhile.
+Ciphertext eval_linear(Task& t, const EvaluationKey& ek, const detail::Linear& lin, const Ciphertext* const* in,
+                       unsigned count) {
+  const detail::EvalData& d = ek.data();
+  const detail::Lwe x = detail::combine(d, lin, in, count);
+  Ciphertext out;
+  detail::bootstrap_batch(d, std::span<const detail::Lwe>(&x, 1), std::span<Ciphertext>(&out, 1), &t);
+  return out;
+}
+}  // namespace
 
 std::string_view gate_name(Gate g) noexcept {
   switch (g) {
@@ -103,13 +108,13 @@ bool gate3_plain(Gate3 g, bool x, bool y, bool z) noexcept {
 
 Ciphertext eval_gate(Task& t, const EvaluationKey& ek, Gate g, const Ciphertext& x, const Ciphertext& y) {
   const Ciphertext* in[2] = {&x, &y};
-  return detail::eval_linear(t, ek.data(), detail::linear_of(g), in, 2, backend_from_env());
+  return eval_linear(t, ek, detail::linear_of(g), in, 2);
 }
 
 Ciphertext eval_gate3(Task& t, const EvaluationKey& ek, Gate3 g, const Ciphertext& x, const Ciphertext& y,
                       const Ciphertext& z) {
   const Ciphertext* in[3] = {&x, &y, &z};
-  return detail::eval_linear(t, ek.data(), detail::linear_of(g), in, 3, backend_from_env());
+  return eval_linear(t, ek, detail::linear_of(g), in, 3);
 }
 
 Ciphertext eval_not(const Ciphertext& x) {
@@ -126,35 +131,7 @@ Ciphertext eval_not(const Ciphertext& x) {
 
 Ciphertext eval_bootstrap(Task& t, const EvaluationKey& ek, const Ciphertext& c) {
   const Ciphertext* in[1] = {&c};
-  return detail::eval_linear(t, ek.data(), detail::Linear{{1, 0, 0}, -1}, in, 1, backend_from_env());
-}
-
-void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
-                std::span<const Ciphertext> ys, std::span<Ciphertext> out, Backend backend) {
-  if (xs.size() != ys.size() || out.size() != xs.size())
-    throw std::invalid_argument("tempo::tfhe::eval_gates: xs, ys and out must have the same length");
-  const detail::EvalData& d = ek.data();
-  const detail::Linear lin = detail::linear_of(g);
-  std::vector<detail::Lwe> in(xs.size());
-  tempo::parallel_for(t, std::size_t{0}, xs.size(), [&](std::size_t i) {
-    const Ciphertext* pair[2] = {&xs[i], &ys[i]};
-    in[i] = detail::combine(d, lin, pair, 2);
-  });
-  detail::run_bootstraps(t, d, in, out, backend);
-}
-
-void eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs, std::span<Ciphertext> out,
-                     Backend backend) {
-  if (out.size() != cs.size())
-    throw std::invalid_argument("tempo::tfhe::eval_bootstraps: cs and out must have the same length");
-  const detail::EvalData& d = ek.data();
-  const detail::Linear lin{{1, 0, 0}, -1};
-  std::vector<detail::Lwe> in(cs.size());
-  tempo::parallel_for(t, std::size_t{0}, cs.size(), [&](std::size_t i) {
-    const Ciphertext* one[1] = {&cs[i]};
-    in[i] = detail::combine(d, lin, one, 1);
-  });
-  detail::run_bootstraps(t, d, in, out, backend);
+  return eval_linear(t, ek, detail::kRefresh, in, 1);
 }
 
 std::vector<std::uint32_t> key_switch(const EvaluationKey& ek, std::span<const std::uint32_t> a_N,

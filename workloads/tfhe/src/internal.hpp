@@ -15,18 +15,24 @@
 #include <tempo/ntt.hpp>
 #include <tempo/tfhe.hpp>
 
-namespace tempo::gpu {
-class Engine;
-struct RunOptions;
-}  // namespace tempo::gpu
-
 namespace tempo::tfhe::detail {
 
 using u64 = std::uint64_t;
 using u128 = unsigned __int128;
 
-// Overwrites memory the optimizer cannot prove dead (secret wiping).
-void secure_wipe(void* p, std::size_t n) noexcept;
+// 32 bytes from the OS (getrandom(2); std::runtime_error naming the error if it fails),
+// wiped when it goes out of scope: the seed of keygen and encrypt_bit.
+class OsSeed {
+ public:
+  OsSeed();
+  ~OsSeed();
+  OsSeed(const OsSeed&) = delete;
+  OsSeed& operator=(const OsSeed&) = delete;
+  std::span<const std::uint8_t> bytes() const noexcept { return bytes_; }
+
+ private:
+  std::array<std::uint8_t, 32> bytes_{};
+};
 
 void check_seed(std::span<const std::uint8_t> seed);
 void check_same_params(const Params& p, std::uint8_t id, const char* what);
@@ -110,8 +116,9 @@ struct EvalData {
   // ks[((i*ks_levels + j)*(B_ks-1) + (v-1))*(n+1) + c] mod Q_ks: LWE of v*S_i*B_ks^j under s;
   // c < n is the mask, c = n is b. v = 0 is the zero ciphertext and is not stored.
   std::vector<std::uint16_t> ks;
-  // Device copies of this key (batch.cpp's DeviceKey on tempo::gpu's shared engine), made on
-  // the first GPU batch and freed with the key; type-erased to keep the gpu headers out.
+  // Device copies of this key (batch.cpp's DeviceKey on tempo::gpu's shared engine), made by
+  // the first device chunk of an op on that engine and freed with the key; type-erased to
+  // keep the CUDA launch parameters out of this header.
   mutable std::mutex device_mu;
   mutable std::shared_ptr<const void> device_state;
   explicit EvalData(const Params& p) : params(p), ring(p) {}
@@ -142,18 +149,6 @@ struct Lwe {
 // SAFETY: `t` must be the task of the calling thread.
 void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
                      Task* t = nullptr);
-// Runs the bootstraps of `in` on the backend (batch.cpp): cpu on the pool in groups, cuda on
-// the device through tempo::gpu, auto by the batch-size rule. out[i] for in[i].
-void run_bootstraps(Task& t, const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
-                    Backend backend);
-// The device batch on a given engine and placement (run_bootstraps uses Engine::shared() and
-// backend cuda; tests use simulated devices, which run the op's CPU code).
-void run_bootstraps_on_engine(Task& t, gpu::Engine& engine, const EvalData& ek, std::span<const Lwe> in,
-                              std::span<Ciphertext> out, const gpu::RunOptions& opt);
-// Whether this build has the CUDA TFHE kernels (TEMPO_HAVE_CUDA).
-bool cuda_kernels_built() noexcept;
-// Smallest batch that auto sends to the device (TEMPO_TFHE_GPU_MIN_BATCH, else max(8, threads)).
-std::size_t gpu_min_batch(std::size_t threads);
 // How many bootstraps one task groups: up to 4, fewer when that would idle workers.
 std::size_t group_size(std::size_t count, std::size_t threads) noexcept;
 
@@ -173,8 +168,12 @@ struct Linear {
 };
 Linear linear_of(Gate g) noexcept;
 Linear linear_of(Gate3 g) noexcept;
+// The refresh of an encrypted bit: the phase m q/4 moved by -q/8 is in [0, q/2) exactly for 1.
+constexpr Linear kRefresh{{1, 0, 0}, -1};
+// The constant as a word added to b: offset8 q/8 mod q (mod 2^32, which q divides).
+inline std::uint32_t offset_word(const Linear& lin, const Params& p) noexcept {
+  return static_cast<std::uint32_t>(lin.offset8) << (p.log_q - 3);
+}
 Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, unsigned count);
-Ciphertext eval_linear(Task& t, const EvalData& ek, const Linear& lin, const Ciphertext* const* in,
-                       unsigned count, Backend backend);
 
 }  // namespace tempo::tfhe::detail

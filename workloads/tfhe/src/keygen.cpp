@@ -3,6 +3,8 @@
 #include <functional>
 #include <memory>
 
+#include <tempo/secure_zero.hpp>
+
 #include "internal.hpp"
 
 namespace tempo::tfhe {
@@ -37,7 +39,7 @@ void rgsw_encrypt(const detail::Ring& ring, const Params& p, std::span<const u64
     u64* target = row < p.levels ? a : b;
     for (std::size_t j = 0; j < N; ++j) target[j] = mod.add(target[j], mg);
   }
-  detail::secure_wipe(e.data(), e.size() * sizeof(u64));
+  tempo::secure_zero(e);
 }
 
 Keys keygen_impl(const Params& p, std::span<const std::uint8_t> seed, const ForEach& for_each) {
@@ -91,26 +93,41 @@ Keys keygen_impl(const Params& p, std::span<const std::uint8_t> seed, const ForE
     }
   });
   ek->finalize();
-  detail::secure_wipe(S_hat.data(), S_hat.size() * sizeof(u64));
+  tempo::secure_zero(S_hat);
   Keys keys{SecretKey(p, std::move(s), std::move(S)), EvaluationKey(std::move(ek))};
   return keys;
 }
 
 }  // namespace
 
-Keys keygen_from_seed(const Params& params, std::span<const std::uint8_t> seed) {
+Keys keygen_deterministic(const Params& params, std::span<const std::uint8_t> seed) {
   return keygen_impl(params, seed, [](std::size_t n, const std::function<void(std::size_t)>& f) {
     for (std::size_t i = 0; i < n; ++i) f(i);
   });
 }
 
-Keys keygen_from_seed(Task& t, const Params& params, std::span<const std::uint8_t> seed) {
+Keys keygen_deterministic(Task& t, const Params& params, std::span<const std::uint8_t> seed) {
   return keygen_impl(params, seed, [&t](std::size_t n, const std::function<void(std::size_t)>& f) {
     tempo::parallel_for(t, std::size_t{0}, n, [&f](std::size_t i) { f(i); });
   });
 }
 
-Ciphertext encrypt_bit(const SecretKey& sk, bool bit, std::span<const std::uint8_t> seed) {
+Keys keygen(const Params& params) {
+  const detail::OsSeed seed;
+  return keygen_deterministic(params, seed.bytes());
+}
+
+Keys keygen(Task& t, const Params& params) {
+  const detail::OsSeed seed;
+  return keygen_deterministic(t, params, seed.bytes());
+}
+
+Ciphertext encrypt_bit(const SecretKey& sk, bool bit) {
+  const detail::OsSeed seed;
+  return encrypt_bit_deterministic(sk, bit, seed.bytes());
+}
+
+Ciphertext encrypt_bit_deterministic(const SecretKey& sk, bool bit, std::span<const std::uint8_t> seed) {
   detail::check_seed(seed);
   const Params& p = sk.params();
   if (sk.lwe().size() != p.n) throw std::invalid_argument("tempo::tfhe::encrypt_bit: empty secret key");

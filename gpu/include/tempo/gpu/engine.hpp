@@ -99,6 +99,8 @@ struct EngineOptions {
 // Thread-safe: any number of tasks may run batches on one engine at once.
 class Engine {
  public:
+  // Reads TEMPO_GPU_STREAMS, TEMPO_GPU_PINNED_STREAMS, TEMPO_GPU_CHUNK_MB and
+  // TEMPO_GPU_NT_COPY (docs/environment.md): std::invalid_argument names a bad value.
   explicit Engine(EngineOptions opt = {});
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

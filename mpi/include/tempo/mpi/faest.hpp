@@ -1,22 +1,27 @@
-// FAEST batch signing over the ranks (tempo::faest::sign_batch_spans on each rank's share).
+// FAEST batches over the ranks: faest::SignOp and VerifyOp through mpi::run, in the
+// family's flat batch shape (<tempo/faest.hpp>) with the communicator after the task.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include <tempo/faest.hpp>
 #include <tempo/mpi.hpp>
 
-namespace tempo::mpi {
+namespace tempo::mpi::faest {
 
-// signatures_out[i * signature_size(p), ...) = sign(p, secret_keys[i], messages[i], rhos[i]).
-// Collective; only the root's spans are read (others pass {}). rhos empty: the root draws
-// 16 random bytes per item (faest::os_random); with rhos the output is byte-identical to
-// faest::sign_batch_spans on one process.
-// Secret keys travel to the other ranks in the clear over the MPI transport (run it on
-// a network you trust); every copy is zeroed after use.
-Report faest_sign_batch(Task& t, MPI_Comm comm, faest::Params p, std::span<const std::span<const std::uint8_t>> secret_keys,
-                        std::span<const std::span<const std::uint8_t>> messages,
-                        std::span<const std::span<const std::uint8_t>> rhos, std::span<std::uint8_t> signatures_out,
-                        faest::Backend backend = faest::Backend::cpu, const Options& opt = {});
+// As tempo::faest::sign_batch, over the ranks: each rank draws its items' rho from its OS.
+// Collective; only the root's operands and output are read (others pass {}). Secret keys
+// travel to the other ranks in the clear over the MPI transport (run it on a network you
+// trust); every copy is zeroed after use.
+Report sign_batch(Task& t, MPI_Comm comm, tempo::faest::Params p, gpu::Operand secret_keys, gpu::Operand messages,
+                  std::span<std::uint8_t> signatures_out, const Options& opt = {});
+// As tempo::faest::sign_batch_deterministic (tests and known answers): byte-identical to it.
+Report sign_batch_deterministic(Task& t, MPI_Comm comm, tempo::faest::Params p, gpu::Operand secret_keys,
+                                gpu::Operand messages, gpu::Operand rhos, std::span<std::uint8_t> signatures_out,
+                                const Options& opt = {});
+// As tempo::faest::verify_batch: one byte per signature, 1 when it verifies.
+Report verify_batch(Task& t, MPI_Comm comm, tempo::faest::Params p, gpu::Operand public_keys, gpu::Operand messages,
+                    gpu::Operand signatures, std::span<std::uint8_t> results_out, const Options& opt = {});
 
-}  // namespace tempo::mpi
+}  // namespace tempo::mpi::faest

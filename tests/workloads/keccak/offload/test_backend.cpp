@@ -1,17 +1,9 @@
-// The backend contract: TEMPO_BACKEND and the per-call override.
+// The backend contract: TEMPO_BACKEND and the per-call override (parse_backend itself:
+// tests/gpu/test_staged.cpp).
 #include "helpers.hpp"
 
 using namespace tempo;
 using tempo::Backend;
-
-TEST_CASE("parse_backend accepts exactly auto, cpu and cuda", "[gpu][backend]") {
-  CHECK(tempo::parse_backend("auto") == Backend::auto_select);
-  CHECK(tempo::parse_backend("cpu") == Backend::cpu);
-  CHECK(tempo::parse_backend("cuda") == Backend::cuda);
-  CHECK_THROWS_WITH(tempo::parse_backend("gpu"), Catch::Contains("'gpu'"));
-  CHECK_THROWS_AS(tempo::parse_backend("CUDA"), std::invalid_argument);
-  CHECK(tempo::backend_name(Backend::cuda) == "cuda");
-}
 
 TEST_CASE("TEMPO_BACKEND: unset and empty mean auto; a bad value is named", "[gpu][backend]") {
   {

@@ -1,9 +1,10 @@
-// The GPU kernels' per-thread code (gpu/src/keccak_device.hpp), compiled for the host
+// The GPU kernels' per-thread code (<tempo/keccak/detail/device.hpp>), compiled for the host
 // and checked against tempo::keccak: runs everywhere, GPU or not.
 #include <cstring>
 
+#include <tempo/keccak/detail/device.hpp>
+
 #include "helpers.hpp"
-#include "keccak_device.hpp"
 
 using namespace tempo;
 using keccak::Algorithm;

@@ -1,9 +1,12 @@
 // FAEST-128f and FAEST-128s signatures (FAEST specification v2), byte-identical to the
 // reference implementation faest-ref 2.0.5: keys, signatures and the NIST known answers.
 //
-//   auto kp  = tempo::faest::keygen(Params::faest_128f);              // OS randomness
-//   auto sig = tempo::faest::sign(Params::faest_128f, kp.secret_key, msg, rho);
+//   auto kp  = tempo::faest::keygen(Params::faest_128f);                 // OS randomness
+//   auto sig = tempo::faest::sign(Params::faest_128f, kp.secret_key, msg);  // rho from the OS
 //   bool ok  = tempo::faest::verify(Params::faest_128f, kp.public_key, msg, sig);
+//   pool.run([&](tempo::Task& t) {                                        // many at once
+//     tempo::gpu::BatchReport r = tempo::faest::sign_batch(t, Params::faest_128f, keys, msgs, sigs);
+//   });
 //
 // Keys: public = OWF input (16 B) || AES-128_key(input) (16 B); secret = input || AES key.
 // Signatures: 5924 B (128f) and 4506 B (128s). Wrong key or signature lengths throw
@@ -15,11 +18,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
+#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <vector>
+
+#include <tempo/gpu/engine.hpp>
 
 namespace tempo {
 class Task;  // <tempo/tempo.hpp>
@@ -49,16 +55,26 @@ void os_random(std::span<std::uint8_t> out);  // getrandom(2); throws std::runti
 KeyPair keygen(Params p);
 KeyPair keygen(Params p, const RandomSource& random);
 
-// rho: the signing randomness (any length; faest-ref draws lambda/8 = 16 bytes).
-std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> secret_key,
-                               std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho);
-std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> secret_key,
-                               std::span<const std::uint8_t> msg);  // rho from os_random
+// ---- signing --------------------------------------------------------------------------------
+// sign draws rho, the signing randomness (16 bytes, as faest-ref), from os_random.
+std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> secret_key, std::span<const std::uint8_t> msg);
 std::vector<std::uint8_t> sign(tempo::Task& t, Params p, std::span<const std::uint8_t> secret_key,
-                               std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho);
+                               std::span<const std::uint8_t> msg);
 // Writes exactly signature_size(p) bytes.
 void sign_into(Params p, std::span<const std::uint8_t> secret_key, std::span<const std::uint8_t> msg,
-               std::span<const std::uint8_t> rho, std::span<std::uint8_t> signature_out);
+               std::span<std::uint8_t> signature_out);
+
+// The same with the caller's rho (any length): for tests and known answers (the NIST KATs,
+// the v2 vectors), where the same inputs must give the same bytes. The per-signature seed is
+// a hash of the key, the message and rho, so a repeated rho makes signing deterministic and
+// gives up the hedge that fresh randomness gives against fault and side-channel attacks:
+// production code signs with sign().
+std::vector<std::uint8_t> sign_deterministic(Params p, std::span<const std::uint8_t> secret_key,
+                                             std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho);
+std::vector<std::uint8_t> sign_deterministic(tempo::Task& t, Params p, std::span<const std::uint8_t> secret_key,
+                                             std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rho);
+void sign_into_deterministic(Params p, std::span<const std::uint8_t> secret_key, std::span<const std::uint8_t> msg,
+                             std::span<const std::uint8_t> rho, std::span<std::uint8_t> signature_out);
 
 bool verify(Params p, std::span<const std::uint8_t> public_key, std::span<const std::uint8_t> msg,
             std::span<const std::uint8_t> signature);
@@ -68,30 +84,107 @@ bool verify(tempo::Task& t, Params p, std::span<const std::uint8_t> public_key,
 // The AES witness (extended key schedule, ell = 1280 bits) of a secret key; exposed for tests.
 std::vector<std::uint8_t> extend_witness(Params p, std::span<const std::uint8_t> secret_key);
 
-// Which implementation runs: "vaes+pclmul", "aesni+pclmul" or "portable" (constant-time,
-// no tables). TEMPO_FAEST_BACKEND=portable (or aesni) forces a slower one.
-const char* cpu_backend_name();
+// The CPU instruction set that runs the AES and the field arithmetic: "vaes+pclmul",
+// "aesni+pclmul" or "portable" (constant-time, no tables), the fastest this CPU has.
+// TEMPO_FAEST_ISA=portable|aesni|vaes (case-insensitive) caps the choice, e.g. to test the
+// portable code on an AES-NI machine; an ISA the CPU lacks falls back to the next slower one;
+// any other value is a std::invalid_argument (from this and from every signing call).
+const char* cpu_isa_name();
 
-// ---- batches -----------------------------------------------------------------------------
-// cpu: the pool (signatures spread by tempo::parallel_for). gpu: the device path through
-// tempo::gpu's engine (the VOLE commitment or its reconstruction on the GPU, the rest on the
-// pool); throws std::runtime_error when this build has no CUDA or no device is visible,
-// never falls back. automatic: the GPU when a device is present and the batch has at least
-// 1024 signatures (TEMPO_FAEST_GPU_MIN_BATCH), else the pool. CUDA failures are
-// tempo::gpu::CudaError (a std::runtime_error with the CUDA text). Results are
-// byte-identical to single calls either way.
-enum class Backend { cpu, gpu, automatic };
+// ---- batches on the offload engine ----------------------------------------------------------
+// The batch calls run SignOp / VerifyOp on tempo::gpu::Engine::shared(). Placement follows
+// tempo::Backend (RunOptions, default TEMPO_BACKEND): cpu signs on the pool; cuda runs the
+// hybrid device path (the host derives each signature's seeds, the device expands and commits
+// the VOLE, the host finishes the proof) and throws std::runtime_error at once when this build
+// has no CUDA or no device is visible; auto lets the engine's cost model choose (small batches
+// stay on the pool; large ones go to the device when it pays). CUDA failures are
+// tempo::gpu::CudaError. Results are byte-identical to single calls wherever they run.
 
-void sign_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> secret_keys,
-                      std::span<const std::span<const std::uint8_t>> messages,
-                      std::span<const std::span<const std::uint8_t>> rhos,  // empty: OS randomness
-                      std::span<const std::span<std::uint8_t>> signatures_out, Backend backend);
-void verify_batch_spans(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> public_keys,
-                        std::span<const std::span<const std::uint8_t>> messages,
-                        std::span<const std::span<const std::uint8_t>> signatures,
-                        std::span<std::uint8_t> results_out, Backend backend);
+// Where a signature's rho comes from: os_random per signature (sign_batch), or input 2 of the
+// batch (sign_batch_deterministic: tests and known answers only, as sign_deterministic).
+enum class RhoSource { os_random, input };
+
+// Signing as an engine operation ("faest-sign/128f", "faest-sign/128s"), for callers who
+// drive an Engine themselves (their own engine, submit, Pipeline). Item i: input 0 the secret
+// key (32 bytes), input 1 the message (any length), with RhoSource::input input 2 its rho (any
+// length); each at a fixed stride or by offsets. Output: the signature. A malformed item
+// throws std::invalid_argument from the op (sign_batch checks lengths before any work).
+class SignOp final : public gpu::BatchOp {
+ public:
+  explicit SignOp(Params p, RhoSource rho = RhoSource::os_random);  // std::invalid_argument for a bad p
+  std::string key() const override;
+  std::size_t inputs() const override { return rho_ == RhoSource::input ? 3 : 2; }
+  std::size_t out_stride() const override;
+  gpu::CostPrior prior() const override;  // one work unit = one signature
+  void cpu(const gpu::Chunk& c) const override;
+  bool forks_on_cpu() const override { return true; }
+  void cpu_forked(Task& t, const gpu::Chunk& c) const override;
+  // The hybrid path needs only an engine with devices: CUDA ones run its kernels,
+  // simulated ones (tests) the same stage's CPU code.
+  bool has_staged_gpu() const override { return true; }
+  void gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const override;
+  bool holds_secrets() const override { return true; }  // secret keys (and rho)
+  Params params() const noexcept { return p_; }
+  RhoSource rho_source() const noexcept { return rho_; }
+
+ private:
+  void sign_item(Task* t, const gpu::Chunk& c, std::size_t i) const;
+  Params p_;
+  RhoSource rho_;
+};
+
+// Verification as an engine operation ("faest-verify/128f", ...): input 0 the public key (32
+// bytes), input 1 the message, input 2 the signature (signature_size(p) bytes); output one
+// byte, 1 when the signature verifies, else 0.
+class VerifyOp final : public gpu::BatchOp {
+ public:
+  explicit VerifyOp(Params p);
+  std::string key() const override;
+  std::size_t inputs() const override { return 3; }
+  std::size_t out_stride() const override { return 1; }
+  gpu::CostPrior prior() const override;
+  void cpu(const gpu::Chunk& c) const override;
+  bool forks_on_cpu() const override { return true; }
+  void cpu_forked(Task& t, const gpu::Chunk& c) const override;
+  bool has_staged_gpu() const override { return true; }
+  void gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const override;
+  Params params() const noexcept { return p_; }
+
+ private:
+  Params p_;
+};
+
+// Flat batches, in the ops' layout: `count` items per operand (fixed stride or offsets),
+// signatures back to back in signatures_out (count * signature_size(p) bytes), one byte per
+// verdict in results_out. Lengths and counts are checked before any work (std::invalid_argument).
+gpu::BatchReport sign_batch(Task& t, Params p, gpu::Operand secret_keys, gpu::Operand messages,
+                            std::span<std::uint8_t> signatures_out, gpu::RunOptions opt = {});
+gpu::BatchReport sign_batch_deterministic(Task& t, Params p, gpu::Operand secret_keys, gpu::Operand messages,
+                                          gpu::Operand rhos, std::span<std::uint8_t> signatures_out,
+                                          gpu::RunOptions opt = {});
+gpu::BatchReport verify_batch(Task& t, Params p, gpu::Operand public_keys, gpu::Operand messages,
+                              gpu::Operand signatures, std::span<std::uint8_t> results_out, gpu::RunOptions opt = {});
 
 namespace detail {
+// A sized range of contiguous byte containers (std::vector<std::uint8_t>, std::array,
+// std::span<const std::uint8_t>, ...).
+template <class R>
+concept byte_rows = std::ranges::sized_range<const R> && requires(const std::ranges::range_value_t<R>& x) {
+  { std::data(x) } -> std::convertible_to<const std::uint8_t*>;
+  { std::size(x) } -> std::convertible_to<std::size_t>;
+};
+// The same, writable (std::vector<std::vector<std::uint8_t>>, std::vector<std::span<std::uint8_t>>).
+template <class R>
+concept writable_rows = std::ranges::sized_range<R> && requires(std::ranges::range_reference_t<R> x) {
+  { std::data(x) } -> std::convertible_to<std::uint8_t*>;
+  { std::size(x) } -> std::convertible_to<std::size_t>;
+};
+template <class R>
+concept flag_range = std::ranges::sized_range<R> && requires(std::ranges::range_reference_t<R> x) { x = true; };
+
+using Rows = std::span<const std::span<const std::uint8_t>>;
+using OutRows = std::span<const std::span<std::uint8_t>>;
+
 template <class R>
 std::vector<std::span<const std::uint8_t>> as_spans(const R& r) {
   std::vector<std::span<const std::uint8_t>> v;
@@ -99,39 +192,60 @@ std::vector<std::span<const std::uint8_t>> as_spans(const R& r) {
   for (const auto& x : r) v.emplace_back(std::data(x), std::size(x));
   return v;
 }
-}  // namespace detail
-
-// Any ranges of byte containers (std::vector<std::uint8_t>, std::span, std::array, ...).
-// signatures_out: a container of std::vector<std::uint8_t>, resized to the batch size when it
-// can be; results_out: a container of bool-like values, likewise.
-template <class Keys, class Msgs, class Sigs>
-void sign_batch(tempo::Task& t, Params p, const Keys& secret_keys, const Msgs& messages, Sigs& signatures_out,
-                Backend backend = Backend::cpu) {
-  const std::size_t n = std::size(secret_keys);
-  if constexpr (requires { signatures_out.resize(n); }) signatures_out.resize(n);
-  if (std::size(signatures_out) != n)
-    throw std::invalid_argument("tempo::faest::sign_batch: signatures_out has the wrong size");
-  std::vector<std::span<std::uint8_t>> outs;
-  outs.reserve(n);
-  for (auto& s : signatures_out) {
-    s.resize(signature_size(p));
-    outs.emplace_back(s.data(), s.size());
+// Resizes the container to n rows of len bytes where it can (vectors), then views it.
+template <class R>
+std::vector<std::span<std::uint8_t>> out_spans(R& r, std::size_t n, std::size_t len) {
+  if constexpr (requires { r.resize(n); }) r.resize(n);
+  std::vector<std::span<std::uint8_t>> v;
+  v.reserve(std::size(r));
+  for (auto&& x : r) {
+    if constexpr (requires { x.resize(len); }) x.resize(len);
+    v.emplace_back(std::data(x), std::size(x));
   }
-  sign_batch_spans(t, p, detail::as_spans(secret_keys), detail::as_spans(messages), {}, outs, backend);
+  return v;
 }
 
-template <class Keys, class Msgs, class Sigs, class Results>
-void verify_batch(tempo::Task& t, Params p, const Keys& public_keys, const Msgs& messages, const Sigs& signatures,
-                  Results& results_out, Backend backend = Backend::cpu) {
+// The range forms' common part: packs the rows into the ops' layout, runs the flat batch and
+// copies the results out. rhos: null for os_random.
+gpu::BatchReport sign_rows(Task& t, Params p, Rows secret_keys, Rows messages, const Rows* rhos, OutRows signatures_out,
+                           const gpu::RunOptions& opt);
+gpu::BatchReport verify_rows(Task& t, Params p, Rows public_keys, Rows messages, Rows signatures,
+                             std::span<std::uint8_t> results_out, const gpu::RunOptions& opt);
+}  // namespace detail
+
+// Any ranges of byte containers. signatures_out: containers resized to the batch size and to
+// signature_size(p) where they can be (vectors), else of exactly those sizes; results_out:
+// bool-like values, likewise.
+template <detail::byte_rows Keys, detail::byte_rows Msgs, detail::writable_rows Sigs>
+gpu::BatchReport sign_batch(Task& t, Params p, const Keys& secret_keys, const Msgs& messages, Sigs& signatures_out,
+                            gpu::RunOptions opt = {}) {
+  const auto outs = detail::out_spans(signatures_out, std::size(secret_keys), signature_size(p));
+  return detail::sign_rows(t, p, detail::as_spans(secret_keys), detail::as_spans(messages), nullptr, outs, opt);
+}
+
+template <detail::byte_rows Keys, detail::byte_rows Msgs, detail::byte_rows Rhos, detail::writable_rows Sigs>
+gpu::BatchReport sign_batch_deterministic(Task& t, Params p, const Keys& secret_keys, const Msgs& messages,
+                                          const Rhos& rhos, Sigs& signatures_out, gpu::RunOptions opt = {}) {
+  const auto outs = detail::out_spans(signatures_out, std::size(secret_keys), signature_size(p));
+  const auto rho_spans = detail::as_spans(rhos);
+  const detail::Rows rho_rows(rho_spans);
+  return detail::sign_rows(t, p, detail::as_spans(secret_keys), detail::as_spans(messages), &rho_rows, outs, opt);
+}
+
+template <detail::byte_rows Keys, detail::byte_rows Msgs, detail::byte_rows Sigs, detail::flag_range Results>
+gpu::BatchReport verify_batch(Task& t, Params p, const Keys& public_keys, const Msgs& messages, const Sigs& signatures,
+                              Results& results_out, gpu::RunOptions opt = {}) {
   const std::size_t n = std::size(public_keys);
   if constexpr (requires { results_out.resize(n); }) results_out.resize(n);
   if (std::size(results_out) != n)
-    throw std::invalid_argument("tempo::faest::verify_batch: results_out has the wrong size");
+    throw std::invalid_argument("tempo::faest::verify_batch: results_out has " + std::to_string(std::size(results_out)) +
+                                " entries, expected " + std::to_string(n));
   std::vector<std::uint8_t> ok(n);
-  verify_batch_spans(t, p, detail::as_spans(public_keys), detail::as_spans(messages), detail::as_spans(signatures),
-                     ok, backend);
+  const gpu::BatchReport report = detail::verify_rows(t, p, detail::as_spans(public_keys), detail::as_spans(messages),
+                                                      detail::as_spans(signatures), ok, opt);
   std::size_t i = 0;
   for (auto&& r : results_out) r = ok[i++] != 0;
+  return report;
 }
 
 }  // namespace tempo::faest

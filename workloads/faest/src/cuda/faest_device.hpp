@@ -14,8 +14,9 @@
 //                    column j = sum of r_x over x with bit j set
 #pragma once
 
+#include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
+
 #include "cuda/aes_planes.hpp"
-#include "cuda/keccak_device.hpp"  // tempo::keccak's Keccak-p code (workloads/keccak/src)
 
 namespace tempo::faest::dev {
 

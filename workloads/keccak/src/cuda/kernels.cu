@@ -1,7 +1,7 @@
 // The GPU Keccak kernels: one message per thread, its state in registers.
 #include <cuda_runtime.h>
 
-#include "kernels.hpp"
+#include <tempo/keccak/detail/kernels.hpp>
 
 namespace tempo::keccak::cuda {
 namespace {

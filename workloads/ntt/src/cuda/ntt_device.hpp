@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ntt_kernels.hpp"
+#include <tempo/ntt/detail/kernels.hpp>
 
 #if defined(__CUDACC__)
 #define TEMPO_NTT_HD __host__ __device__ __forceinline__

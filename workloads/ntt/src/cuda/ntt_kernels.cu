@@ -3,8 +3,9 @@
 
 #include <cstdint>
 
+#include <tempo/ntt/detail/kernels.hpp>
+
 #include "ntt_device.hpp"
-#include "ntt_kernels.hpp"
 
 namespace tempo::ntt::cuda {
 namespace {

@@ -1,10 +1,11 @@
 // tempo::tfhe -- binary TFHE/FHEW gate bootstrapping with exact integer arithmetic.
 //
 //   auto params = tempo::tfhe::Params::preset("PN10QP27");       // "PN11QP54", "TOY256"
-//   tempo::tfhe::Keys keys = tempo::tfhe::keygen_from_seed(params, seed);   // 32-byte seed
-//   Ciphertext c = encrypt_bit(keys.secret, true, seed2);         // deterministic in seed2
+//   tempo::tfhe::Keys keys = tempo::tfhe::keygen(params);         // a fresh seed from the OS
+//   Ciphertext x = encrypt_bit(keys.secret, true);                // fresh OS randomness
 //   Ciphertext r = eval_gate(t, keys.evaluation, Gate::and_, x, y);
 //   bool b = decrypt_bit(keys.secret, r);
+//   eval_gates(t, keys.evaluation, Gate::nand, xs, ys, out);      // batches: <tempo/tfhe/batch.hpp>
 //
 // Scheme (FHEW with GINX/CGGI blind rotation, OpenFHE's layout): an LWE ciphertext (a, b)
 // mod q (a power of two dividing 2N) encrypts bit m with phase b - <a, s> = m*q/4 + e under a
@@ -15,9 +16,11 @@
 // form), modulus switch Q_ks -> q. Every step is integer arithmetic with a unique result, so
 // any backend that computes it correctly produces the same bytes.
 //
-// Randomness: TurboSHAKE256 (tempo::keccak) keyed by the seed and a domain label per use;
-// errors are centered binomial (integer only, constant time). See workloads/tfhe/README.md
-// for the parameter sources, the noise analysis and the predicted failure probabilities.
+// Randomness: TurboSHAKE256 (tempo::keccak) keyed by a 32-byte seed and a domain label per
+// use; errors are centered binomial (integer only, constant time). keygen and encrypt_bit
+// draw their seed from the OS (getrandom); the *_deterministic forms take it from the caller,
+// for tests and known answers only. See workloads/tfhe/README.md for the parameter sources,
+// the noise analysis and the predicted failure probabilities.
 #pragma once
 
 #include <array>
@@ -73,14 +76,6 @@ struct Params {
   friend bool operator==(const Params&, const Params&) = default;
 };
 
-// Hardware for batches. Default: TEMPO_BACKEND ("cpu", "cuda", "auto"; unset = auto).
-// cuda without a CUDA TFHE path or device throws std::runtime_error at once (no silent
-// fallback); auto uses the CPU when no device path exists.
-enum class Backend { auto_, cpu, cuda };
-Backend backend_from_env();
-Backend parse_backend(std::string_view name);
-bool backend_available(Backend b) noexcept;
-
 // LWE ciphertext mod q: b - <a, s> = m*q/4 + e.
 struct Ciphertext {
   std::uint8_t params_id = 0;
@@ -133,12 +128,23 @@ struct Keys {
   EvaluationKey evaluation;
 };
 
-// seed: exactly 32 bytes (std::invalid_argument otherwise). Same seed -> same bytes.
-Keys keygen_from_seed(const Params& params, std::span<const std::uint8_t> seed);
-// Key generation spread over the pool (same bytes as the serial version).
-Keys keygen_from_seed(Task& t, const Params& params, std::span<const std::uint8_t> seed);
+// Fresh keys from a seed drawn from the OS (getrandom(2); std::runtime_error if it fails),
+// wiped once used. The Task form spreads the work over the pool.
+Keys keygen(const Params& params);
+Keys keygen(Task& t, const Params& params);
+// For tests and known answers only: the keys are a function of `seed` (exactly 32 bytes,
+// std::invalid_argument otherwise), so whoever knows the seed holds the secret key. The Task
+// form gives the same bytes as the serial one.
+Keys keygen_deterministic(const Params& params, std::span<const std::uint8_t> seed);
+Keys keygen_deterministic(Task& t, const Params& params, std::span<const std::uint8_t> seed);
 
-Ciphertext encrypt_bit(const SecretKey& sk, bool bit, std::span<const std::uint8_t> seed);
+// An encryption of `bit` with fresh randomness from the OS (std::runtime_error if it fails):
+// encrypting the same bit twice gives unrelated ciphertexts.
+Ciphertext encrypt_bit(const SecretKey& sk, bool bit);
+// For tests and known answers only: the ciphertext is a function of (sk, bit, seed). Never
+// use a seed twice: two ciphertexts from one seed share their mask and error, so the
+// difference of their b values is the difference of their bits times q/4: it leaks them.
+Ciphertext encrypt_bit_deterministic(const SecretKey& sk, bool bit, std::span<const std::uint8_t> seed);
 bool decrypt_bit(const SecretKey& sk, const Ciphertext& c);
 // Phase error e = (b - <a,s>) - m*q/4 as a signed value in [-q/2, q/2), for noise tests.
 std::int64_t noise_of(const SecretKey& sk, const Ciphertext& c, bool bit);
@@ -153,22 +159,14 @@ std::string_view gate_name(Gate g) noexcept;
 bool gate_plain(Gate g, bool x, bool y) noexcept;
 bool gate3_plain(Gate3 g, bool x, bool y, bool z) noexcept;
 
+// Single gates, on the calling task's pool whatever TEMPO_BACKEND says (batches of gates,
+// which can use a device: <tempo/tfhe/batch.hpp>).
 Ciphertext eval_gate(Task& t, const EvaluationKey& ek, Gate g, const Ciphertext& x,
                      const Ciphertext& y);
 Ciphertext eval_gate3(Task& t, const EvaluationKey& ek, Gate3 g, const Ciphertext& x,
                       const Ciphertext& y, const Ciphertext& z);
 Ciphertext eval_not(const Ciphertext& x);  // no bootstrap
 Ciphertext eval_bootstrap(Task& t, const EvaluationKey& ek, const Ciphertext& c);
-
-// out[i] = g(xs[i], ys[i]); out must have xs.size() elements. Spread over the pool (cpu) or
-// run on the device (cuda); auto picks.
-void eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
-                std::span<const Ciphertext> ys, std::span<Ciphertext> out,
-                Backend backend = backend_from_env());
-
-// out[i] = eval_bootstrap(cs[i]) for a batch, on the given backend (the byte-equality surface).
-void eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs,
-                     std::span<Ciphertext> out, Backend backend = backend_from_env());
 
 // The pieces of a bootstrap, for benchmarks and tests (inputs/outputs as documented).
 // Key switch of an extracted N-dimensional LWE mod Q_ks to the n-dimensional key mod Q_ks.
@@ -192,4 +190,5 @@ std::array<std::uint8_t, 32> digest(const EvaluationKey& ek);
 
 }  // namespace tempo::tfhe
 
+#include <tempo/tfhe/batch.hpp>
 #include <tempo/tfhe/circuit.hpp>

@@ -239,6 +239,16 @@ TEMPO_TFHE_HD u32 key_switch_coeff(const W* ext, u32 b_ks, u32 c, const u16* ks,
   return ((ka + (1u << (down - 1))) >> down) & ((1u << p.log_q) - 1);
 }
 
+// Word i of a batch of combined items (n + 1 words each): the gate's weighted sum, as
+// detail::combine computes it. One thread per word.
+TEMPO_TFHE_HD u32 combine_word(const Combination& lin, const DeviceParams& p, const u32* x, const u32* y,
+                               std::size_t i) {
+  u32 v = lin.w0 * x[i];
+  if (lin.w1 != 0) v += lin.w1 * y[i];
+  if (i % (p.n + 1) == p.n) v += lin.b_offset;
+  return v & ((1u << p.log_q) - 1);
+}
+
 // One bootstrap by one block: in and out are n + 1 words (mask, then b); sm is the block's
 // shared memory (block_smem_bytes); W = u32 when p.word32, else u64.
 template <typename W, class Exec>

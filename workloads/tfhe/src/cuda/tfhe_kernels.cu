@@ -30,6 +30,13 @@ __global__ void __launch_bounds__(512) bootstrap_kernel(DeviceParams p, const st
   dev::bootstrap_block<W>(ex, p, tables, bk, ks, in + item * stride, out + item * stride, reinterpret_cast<W*>(smem));
 }
 
+__global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint32_t* x, const std::uint32_t* y,
+                               std::uint32_t* out, std::size_t words) {
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words; i += step)
+    out[i] = dev::combine_word(lin, p, x, y, i);
+}
+
 template <typename W>
 int launch(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks, const std::uint32_t* in,
            std::uint32_t* out, std::size_t count, cudaStream_t stream) {
@@ -51,6 +58,20 @@ int launch(const DeviceParams& p, const void* tables, const void* bk, const std:
 }
 
 }  // namespace
+
+int gate(const DeviceParams& p, const Combination& lin, const void* tables, const void* bk, const std::uint16_t* ks,
+         const std::uint32_t* x, const std::uint32_t* y, std::uint32_t* out, std::size_t count, void* stream) {
+  if (count == 0) return 0;
+  const auto s = static_cast<cudaStream_t>(stream);
+  // A grid-stride loop: a few thousand blocks cover any chunk, and the work is a copy's.
+  constexpr unsigned kThreads = 256, kMaxBlocks = 4096;
+  const std::size_t words = count * (p.n + 1);
+  const std::size_t want = (words + kThreads - 1) / kThreads;
+  const unsigned blocks = want < kMaxBlocks ? static_cast<unsigned>(want) : kMaxBlocks;
+  combine_kernel<<<blocks, kThreads, 0, s>>>(lin, p, x, y, out, words);
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return static_cast<int>(e);
+  return bootstrap(p, tables, bk, ks, out, out, count, stream);
+}
 
 int block_limits(int device, std::size_t* smem_optin) {
   int v = 0;

@@ -31,13 +31,26 @@ inline std::size_t block_smem_bytes(const DeviceParams& p) {
   return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N * (p.word32 ? 4u : 8u);
 }
 
+// A gate's weighted sum of one or two ciphertexts plus a constant:
+//   out = w0 x + w1 y + (0, ..., 0, b_offset) mod q   (y is not read when w1 == 0).
+struct Combination {
+  std::uint32_t w0 = 1, w1 = 0;
+  std::uint32_t b_offset = 0;  // offset8 q/8 as a word (detail::offset_word)
+};
+
 // Bootstraps `count` LWE ciphertexts: in and out hold (n + 1) uint32 per item (mask, then b),
 // input already combined (a gate's weighted sum), output the refreshed ciphertext mod q.
+// out may be in (each block reads its item whole before it writes it).
 // tables: fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N), uint64 words (the
 // Shoup companions for 32-bit words when p.word32);
 // bk: the EvalData's bootstrapping key (bk32 or bk, by p.key32); ks: its key-switching key.
 int bootstrap(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
               const std::uint32_t* in, std::uint32_t* out, std::size_t count, void* stream);
+
+// The combination of x and y into out (out may be x), then its bootstrap in place: a gate
+// (or, with w0 = 1, w1 = 0 and -q/8, a refresh) on `count` items, all on `stream`.
+int gate(const DeviceParams& p, const Combination& lin, const void* tables, const void* bk, const std::uint16_t* ks,
+         const std::uint32_t* x, const std::uint32_t* y, std::uint32_t* out, std::size_t count, void* stream);
 
 // The device's limits for one block, for a clear error before a launch that cannot run.
 // Returns a cudaError_t; *smem_optin receives the opt-in shared memory per block in bytes.

@@ -20,9 +20,10 @@ enum class Algorithm {
   kt256,
 };
 
-// Accepts the canonical names ("sha3-256", "shake128", "turboshake256", "kt128", ...),
-// case-insensitively, with '-' or '_' interchangeable ("SHA3_256" works too).
-// Throws std::invalid_argument naming the bad name and listing the valid ones.
+// Accepts the canonical names ("sha3-256", "shake128", "turboshake256", "kt128", ...) and
+// Python hashlib's ("sha3_256", "shake_128", "shake_256"), case-insensitively, with '-'
+// or '_' interchangeable ("SHA3_256", "SHAKE-256" work too). Throws std::invalid_argument
+// naming the bad name and listing the valid ones.
 Algorithm parse_algorithm(std::string_view name);
 
 // Canonical lower-case name: "sha3-256", "shake128", "turboshake128", "kt128", ...

@@ -61,22 +61,15 @@ class HashOp final : public gpu::BatchOp {
 // >= 1 for XOFs; the digest size for SHA3-*. Bad arguments: std::invalid_argument.
 // CUDA failures: gpu::CudaError (never a wrong answer).
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
+                            std::span<std::uint8_t> out, gpu::RunOptions opt = {});
 gpu::BatchReport hash_batch(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                            std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
+                            std::span<std::uint8_t> out, gpu::RunOptions opt = {});
 
 // The async form (Engine::submit): join() waits like a fork join. The caller keeps the
 // batch and `out` alive and untouched until join() returns.
 gpu::Offload submit(Task& t, Algorithm a, const MessageBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
+                    std::span<std::uint8_t> out, gpu::RunOptions opt = {});
 gpu::Offload submit(Task& t, Algorithm a, const FixedBatch& batch, std::size_t out_bytes,
-                    std::span<std::uint8_t> out, tempo::Backend backend = tempo::backend_from_env());
-
-// Benchmarks: the median time in ms of `reps` kernel launches on device 0 over n
-// device-resident messages of msg_len bytes (variant 0: the engine's choice, 1: the
-// generic kernel, 2: the rolled 32-byte kernel). `digests`/`inputs` receive the first
-// min(n, sample) digests and messages, for checking. Throws without a device.
-double kernel_only_ms(Algorithm a, std::size_t msg_len, std::size_t out_bytes, std::size_t n, int variant, int reps,
-                      std::size_t sample, std::vector<std::uint8_t>* inputs, std::vector<std::uint8_t>* digests);
+                    std::span<std::uint8_t> out, gpu::RunOptions opt = {});
 
 }  // namespace tempo::keccak

@@ -10,12 +10,16 @@ namespace tempo::keccak {
 void keccak_f1600(std::uint64_t state[25]) noexcept;     // Keccak-f[1600]: 24 rounds
 void keccak_p1600_12(std::uint64_t state[25]) noexcept;  // Keccak-p[1600, 12]: the last 12 rounds
 
-// Four independent states. AVX2 when the CPU has it, otherwise four portable calls;
-// results are identical either way.
-void keccak_f1600_x4(std::uint64_t* states[4]) noexcept;
-void keccak_p1600_12_x4(std::uint64_t* states[4]) noexcept;
+// Four independent states. AVX-512VL or AVX2 when the CPU has it, otherwise four
+// portable calls; results are identical either way.
+void keccak_f1600_x4(std::uint64_t* states[4]);
+void keccak_p1600_12_x4(std::uint64_t* states[4]);
 
-// "avx2" or "portable": which implementation keccak_*_x4 uses on this CPU.
-const char* keccak_backend_name() noexcept;
+// Which instruction set keccak_*_x4 (and the batch and KT code) use on this CPU:
+// "avx512", "avx2" or "portable". Chosen once per process, the best the CPU has, at
+// most TEMPO_KECCAK_ISA (portable, avx2, avx512 or auto; case-insensitive). A value of
+// TEMPO_KECCAK_ISA outside those makes this, the x4 permutations and every hash that
+// uses them throw std::invalid_argument naming the variable and the accepted values.
+const char* permutation_isa_name();
 
 }  // namespace tempo::keccak

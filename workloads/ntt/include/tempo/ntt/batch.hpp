@@ -37,21 +37,21 @@ namespace tempo::ntt {
 
 // In place: every polynomial of polys goes to the transform domain (Plan::forward's order).
 gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                               tempo::Backend backend = tempo::backend_from_env());
+                               gpu::RunOptions opt = {});
 gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                               tempo::Backend backend = tempo::backend_from_env());
+                               gpu::RunOptions opt = {});
 // out[i] = a[i] * b[i] mod (X^n + 1, q) for each polynomial i (out may alias a or b).
 gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                 std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                tempo::Backend backend = tempo::backend_from_env());
+                                gpu::RunOptions opt = {});
 
 gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         tempo::Backend backend = tempo::backend_from_env());
+                                         gpu::RunOptions opt = {});
 gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         tempo::Backend backend = tempo::backend_from_env());
+                                         gpu::RunOptions opt = {});
 gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                           std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                          tempo::Backend backend = tempo::backend_from_env());
+                                          gpu::RunOptions opt = {});
 
 // The batch operations themselves, for users who drive the engine directly: resident
 // batches (gpu::DeviceBatch, Engine::run_resident: data stays on the device across

@@ -33,11 +33,13 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <utility>
 
 namespace tempo::ntt {
 
 namespace detail {
 struct Tables;
+struct PlanAccess;  // plan.cpp: a Plan over given tables (detail/cpu_paths.hpp)
 }
 
 class Plan {
@@ -51,7 +53,8 @@ class Plan {
   // "PN10QP27": n = 1024, q = 134215681 = 0x7fff801 = 2^27 - 2^11 + 1.
   // "PN11QP54": n = 2048, q = 18014398509404161 = 0x3ffffffffed001.
   // "PN12QP60", "PN14QP60": n = 4096 / 16384, q = 1152921504606584833 = 0xffffffffffc0001.
-  // See workloads/ntt/README.md for why these primes. Unknown name: std::invalid_argument.
+  // See workloads/ntt/README.md for why these primes. Case-insensitive ("mldsa" works);
+  // an unknown name: std::invalid_argument listing the presets.
   static Plan preset(std::string_view name);
 
   std::size_t n() const noexcept;
@@ -74,13 +77,18 @@ class Plan {
 
   // Which CPU kernel runs: "portable", "avx2", "avx2-q30", "avx512", "avx512ifma" or
   // "avx512-q30" (IFMA for q < 2^50, the -q30 forms with 32-bit Shoup products for q < 2^30).
-  // Picked from the CPU and q; TEMPO_NTT_CPU=portable|avx2 caps it (read once per process).
+  // Picked from the CPU and q when the Plan is made; TEMPO_NTT_ISA (portable, avx2, avx512
+  // or auto, case-insensitive) caps it; for any other value the constructors throw
+  // std::invalid_argument naming the variable and the accepted values.
   std::string_view cpu_path() const noexcept;
 
   // Internal tables (twiddles with their Shoup companions); used by the batch and GPU code.
   const detail::Tables& tables() const noexcept { return *tables_; }
 
  private:
+  friend struct detail::PlanAccess;
+  explicit Plan(std::shared_ptr<const detail::Tables> tables) : tables_(std::move(tables)) {}
+
   std::shared_ptr<const detail::Tables> tables_;
 };
 

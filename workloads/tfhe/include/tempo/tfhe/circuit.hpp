@@ -2,7 +2,8 @@
 //
 // A Circuit is a DAG of bootstrapped gates (2-input Gate, 3-input Gate3); NOT is folded into
 // the edges (free). eval() runs it level by level: every gate whose inputs are ready is in
-// the same level and the level runs as one parallel_for over the pool (one batch per level).
+// the same level, and the level's bootstraps are one batch (BootstrapOp) through the offload
+// engine, placed by the options as every batch call (<tempo/tfhe/batch.hpp>).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include <tempo/gpu/engine.hpp>
 #include <tempo/tfhe.hpp>
 
 namespace tempo::tfhe {
@@ -37,7 +39,7 @@ class Circuit {
 
   std::vector<bool> eval_plain(const std::vector<bool>& in) const;
   std::vector<Ciphertext> eval(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> in,
-                               Backend backend = backend_from_env()) const;
+                               gpu::RunOptions opt = {}) const;
 
   // x + y mod 2^bits, inputs x (bits, LSB first) then y: Sklansky parallel-prefix adder whose
   // carry operator is one 3-input bootstrap.
@@ -63,15 +65,19 @@ struct EncryptedUint {
   std::vector<Ciphertext> bits;
 };
 
-// value: little-endian 64-bit limbs (missing high limbs are 0). Deterministic in seed.
-EncryptedUint encrypt_uint(const SecretKey& sk, std::span<const std::uint64_t> value, std::size_t bits,
-                           std::span<const std::uint8_t> seed);
+// value: little-endian 64-bit limbs (missing high limbs are 0); fresh OS randomness, as
+// encrypt_bit.
+EncryptedUint encrypt_uint(const SecretKey& sk, std::span<const std::uint64_t> value, std::size_t bits);
+// For tests and known answers only (a function of the seed; never reuse a seed: see
+// encrypt_bit_deterministic).
+EncryptedUint encrypt_uint_deterministic(const SecretKey& sk, std::span<const std::uint64_t> value,
+                                         std::size_t bits, std::span<const std::uint8_t> seed);
 std::vector<std::uint64_t> decrypt_uint(const SecretKey& sk, const EncryptedUint& x);
 
 // Same width required (std::invalid_argument otherwise). 256-bit circuits are built once.
 EncryptedUint add(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y,
-                  Backend backend = backend_from_env());
+                  gpu::RunOptions opt = {});
 EncryptedUint mul(Task& t, const EvaluationKey& ek, const EncryptedUint& x, const EncryptedUint& y,
-                  Backend backend = backend_from_env());
+                  gpu::RunOptions opt = {});
 
 }  // namespace tempo::tfhe

@@ -8,7 +8,8 @@
 namespace tempo::keccak::detail {
 
 // rounds: 24 (Keccak-f) or 12 (TurboSHAKE/KT). lanes needs no particular alignment.
-void permute_x4_interleaved(std::uint64_t lanes[100], int rounds) noexcept;  // dispatching
+// Dispatching (see permutation_isa_name): throws only for a bad TEMPO_KECCAK_ISA.
+void permute_x4_interleaved(std::uint64_t lanes[100], int rounds);
 void permute_x4_interleaved_portable(std::uint64_t lanes[100], int rounds) noexcept;
 // Only call when cpu_has_avx2() is true; a no-op stub returning false in builds without AVX2.
 bool permute_x4_interleaved_avx2(std::uint64_t lanes[100], int rounds) noexcept;

@@ -1,9 +1,11 @@
-// Per-thread Keccak sponge code of the GPU kernels. Internal header.
+// Per-thread Keccak sponge code of the GPU kernels. Internal: no stable API. It is
+// installed with tempo::keccak so that other families' kernels share one device Keccak
+// (FAEST's, workloads/faest/src/cuda) instead of reaching into this family's sources.
 //
 // Compiled by nvcc for the device AND by the host compiler for the CPU tests
-// (tests/gpu/test_kernel_logic.cpp): the exact code the kernels run is checked
-// against tempo::keccak on machines with no GPU. Only the funnel shift and the
-// unaligned load differ between the two (same results, by construction).
+// (tests/workloads/keccak/offload/test_kernel_logic.cpp): the exact code the kernels
+// run is checked against tempo::keccak on machines with no GPU. Only the funnel shift
+// and the unaligned load differ between the two (same results, by construction).
 //
 // Why it looks like this:
 //  - One state per thread, 25 lanes in registers: every array below is indexed only

@@ -1,20 +1,24 @@
-// RAII for the CUDA objects the engine owns, and the error check. Internal header,
-// compiled only with CUDA.
+// Internal, no stable API: RAII for the CUDA objects tempo owns (device and pinned
+// buffers, streams, events), the error check, and a scoped current device. One copy
+// for the engine (gpu/src/engine_cuda.cpp) and tempo's kernel-only benchmarks
+// (bench/apps, bench/ntt). Includes <cuda_runtime.h>, so only CUDA builds use it; plain
+// C++17, so nvcc takes it too. Failures throw gpu::CudaError (link tempo::gpu).
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <utility>
-
-#include "tempo/gpu/backend.hpp"
 
 namespace tempo::gpu::detail {
+
+// Throws gpu::CudaError(code, call, cudaGetErrorString(code)). Out of line: CudaError's
+// header needs C++20.
+[[noreturn]] void throw_cuda_error(int code, const char* call);
 
 inline void check(cudaError_t e, const char* call) {
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the non-sticky error state for the next call
-    throw CudaError(static_cast<int>(e), call, cudaGetErrorString(e));
+    throw_cuda_error(static_cast<int>(e), call);
   }
 }
 #define TEMPO_CUDA(call) ::tempo::gpu::detail::check((call), #call)
@@ -40,19 +44,21 @@ inline std::size_t round_up_pow2(std::size_t n) {
   return c;
 }
 
-// Device memory that grows (never shrinks) on the device current at ensure().
+// Device memory on the device current when it is allocated.
 class DeviceBuf {
  public:
   DeviceBuf() = default;
+  // Exactly n bytes now, for a buffer that never grows.
+  explicit DeviceBuf(std::size_t n) { allocate(n); }
   DeviceBuf(const DeviceBuf&) = delete;
   DeviceBuf& operator=(const DeviceBuf&) = delete;
   ~DeviceBuf() { reset(); }
-  void ensure(std::size_t n) {  // throws CudaError (out_of_memory() when full)
+  // Grows (never shrinks) to at least n bytes, in powers of two: a lane's buffers
+  // settle after a few chunks. Throws CudaError (out_of_memory() when full).
+  void ensure(std::size_t n) {
     if (n <= cap_) return;
     reset();
-    const std::size_t want = round_up_pow2(n);
-    TEMPO_CUDA(cudaMalloc(&p_, want));
-    cap_ = want;
+    allocate(round_up_pow2(n));
   }
   void reset() noexcept {
     if (p_) cudaFree(p_);
@@ -62,10 +68,15 @@ class DeviceBuf {
   void* get() const noexcept { return p_; }
 
  private:
+  void allocate(std::size_t n) {
+    TEMPO_CUDA(cudaMalloc(&p_, n));
+    cap_ = n;
+  }
   void* p_ = nullptr;
   std::size_t cap_ = 0;
 };
 
+// Page-locked host memory that grows like DeviceBuf::ensure.
 class PinnedBuf {
  public:
   PinnedBuf() = default;
@@ -91,6 +102,7 @@ class PinnedBuf {
   std::size_t cap_ = 0;
 };
 
+// A non-blocking stream (it does not synchronise with the legacy default stream).
 class Stream {
  public:
   Stream() { TEMPO_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }

@@ -1,0 +1,74 @@
+// Kernel-only timings for bench_ntt (ntt_kernel_time.hpp).
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdint>
+
+#include <tempo/gpu/detail/cuda.hpp>
+
+#include "ntt_kernel_time.hpp"
+
+namespace ntt_bench {
+namespace {
+
+namespace cuda = tempo::ntt::cuda;
+using tempo::gpu::detail::check;
+using tempo::gpu::detail::DeviceBuf;
+using tempo::gpu::detail::Event;
+using tempo::gpu::detail::Stream;
+
+__global__ void empty_kernel() {}
+
+}  // namespace
+
+void time_kernels(const cuda::Params& p, const std::vector<std::uint8_t>& tables, int kind,
+                  const std::uint64_t* host_in, std::size_t count, int warmup, int reps, double* event_us,
+                  double* host_us, std::uint64_t* first_out) {
+  TEMPO_CUDA(cudaSetDevice(0));
+  const std::size_t bytes = count * p.n * sizeof(std::uint64_t);
+  DeviceBuf d_tables(tables.size()), in(bytes), in2(bytes), out(bytes), tb(bytes);
+  TEMPO_CUDA(cudaMemcpy(d_tables.get(), tables.data(), tables.size(), cudaMemcpyHostToDevice));
+  TEMPO_CUDA(cudaMemcpy(in.get(), host_in, bytes, cudaMemcpyHostToDevice));
+  TEMPO_CUDA(cudaMemcpy(in2.get(), host_in, bytes, cudaMemcpyHostToDevice));
+  const auto* a = static_cast<const std::uint64_t*>(in.get());
+  const auto* b = static_cast<const std::uint64_t*>(in2.get());
+  auto* o = static_cast<std::uint64_t*>(out.get());
+  Stream s;
+  Event e0, e1;
+  auto launch = [&]() -> int {
+    switch (kind) {
+      case -1:
+        empty_kernel<<<1, 1, 0, s.get()>>>();
+        return static_cast<int>(cudaGetLastError());
+      case 0: return cuda::forward(p, d_tables.get(), a, o, count, s.get());
+      case 1: return cuda::inverse(p, d_tables.get(), a, o, count, s.get());
+      default: {
+        // The product chain on resident data (a * b), b's transform in its own buffer.
+        auto* t = static_cast<std::uint64_t*>(tb.get());
+        int rc = cuda::forward(p, d_tables.get(), a, o, count, s.get());
+        if (rc == 0) rc = cuda::forward(p, d_tables.get(), b, t, count, s.get());
+        if (rc == 0) rc = cuda::pointwise(p, o, t, o, count, s.get());
+        if (rc == 0) rc = cuda::inverse(p, d_tables.get(), o, o, count, s.get());
+        return rc;
+      }
+    }
+  };
+  for (int r = 0; r < warmup + reps; ++r) {
+    const auto h0 = std::chrono::steady_clock::now();
+    TEMPO_CUDA(cudaEventRecord(e0.get(), s.get()));
+    check(static_cast<cudaError_t>(launch()), "NTT kernel launch");
+    TEMPO_CUDA(cudaEventRecord(e1.get(), s.get()));
+    TEMPO_CUDA(cudaStreamSynchronize(s.get()));
+    const auto h1 = std::chrono::steady_clock::now();
+    float ms = 0;
+    TEMPO_CUDA(cudaEventElapsedTime(&ms, e0.get(), e1.get()));
+    if (r >= warmup) {
+      event_us[r - warmup] = static_cast<double>(ms) * 1000.0;
+      host_us[r - warmup] = std::chrono::duration<double, std::micro>(h1 - h0).count();
+    }
+  }
+  if (first_out && kind >= 0)
+    TEMPO_CUDA(cudaMemcpy(first_out, o, p.n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+}
+
+}  // namespace ntt_bench

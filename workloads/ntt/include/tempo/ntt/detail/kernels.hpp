@@ -1,0 +1,61 @@
+// Internal, no stable API: what the NTT CUDA kernels take and their launchers. The
+// interface between the engine's NttOp (src/batch.cpp) and the kernels
+// (src/cuda/ntt_kernels.cu, whose per-thread code src/cuda/ntt_device.hpp also uses the
+// Params), and what tempo's own kernel-only benchmark (bench/ntt/ntt_kernel_time.cu)
+// launches. No CUDA types and nothing past C++17, so both the host compiler and nvcc
+// take it: streams are void* (a cudaStream_t), results cudaError_t values as int
+// (0 = success). Kernels only enqueue work on the given stream; they never synchronise.
+//
+// Polynomials are laid end to end (count * n coefficients, uint64 in memory), inputs in
+// [0, q), outputs fully reduced in [0, q): the same bytes as the CPU paths.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tempo::ntt::detail {
+
+struct Tables;  // a Plan's tables: Plan::tables()
+
+}  // namespace tempo::ntt::detail
+
+namespace tempo::ntt::cuda {
+
+// What the kernels need besides the twiddle tables (detail::device_params makes it).
+struct Params {
+  std::uint32_t n = 0, log_n = 0;
+  std::uint64_t q = 0;
+  bool word32 = false;                   // q < 2^30: 32-bit arithmetic and 32-bit tables
+  std::uint64_t n_inv = 0, n_inv_s = 0;  // n^-1 and its Shoup companion (word-sized shift)
+  std::uint64_t mu = 0;                  // Barrett: floor(2^(2k) / q), k = bit width of q
+  std::uint32_t k = 0;
+};
+
+// The launchers, defined in CUDA builds only. d_tables: the device copy of
+// detail::device_table_bytes (fwd, fwd_s, inv, inv_s; n words each, 4 or 8 bytes per
+// word). in may equal out.
+int forward(const Params& p, const void* d_tables, const std::uint64_t* in, std::uint64_t* out,
+            std::size_t count, void* stream);
+int inverse(const Params& p, const void* d_tables, const std::uint64_t* in, std::uint64_t* out,
+            std::size_t count, void* stream);
+// out[i] = a[i] * b[i] mod q over count * n coefficients (out may alias a or b).
+int pointwise(const Params& p, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
+              std::size_t count, void* stream);
+// out = a * b mod (X^n + 1, q) per polynomial; stream-ordered scratch (cudaMallocAsync)
+// holds b's transform. out may alias a (not b).
+int multiply(const Params& p, const void* d_tables, const std::uint64_t* a, const std::uint64_t* b,
+             std::uint64_t* out, std::size_t count, void* stream);
+
+}  // namespace tempo::ntt::cuda
+
+namespace tempo::ntt::detail {
+
+// A Plan's launch parameters and the table bytes to upload once per device (plain C++:
+// every build has them; the emulation test uses them without a GPU).
+cuda::Params device_params(const Tables& t);
+// fwd, fwd_s, inv, inv_s: n words each (4 bytes when q < 2^30, else 8), in the CPU
+// portable order (inv[1] carries 1/n).
+std::vector<std::uint8_t> device_table_bytes(const Tables& t);
+
+}  // namespace tempo::ntt::detail
