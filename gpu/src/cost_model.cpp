@@ -106,8 +106,11 @@ Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int de
   constexpr double kSpreadDelayMs = 0.2;  // 2 x the default 100 us heartbeat
   const double cpu_var = cpu_.variable(w.work, w.bytes);
   const double one_core = cpu_var;  // the whole batch on one core
+  // Nor can the pool finish before one core has done the longest item.
+  const double longest_cpu = cpu_.variable(longest_item_work, 0);
   e.cpu_ms = cpu_.fixed_ms() +
-             (one_core <= kSpreadDelayMs ? one_core : kSpreadDelayMs + (one_core - kSpreadDelayMs) / workers);
+             std::max(longest_cpu, one_core <= kSpreadDelayMs ? one_core
+                                                              : kSpreadDelayMs + (one_core - kSpreadDelayMs) / workers);
   if (devices <= 0) {
     e.placement = Placement::cpu;
     e.gpu_ms = e.split_ms = INFINITY;
@@ -116,7 +119,9 @@ Estimate CostModel::estimate(const WorkShape& w, std::size_t cpu_workers, int de
   const double dev = static_cast<double>(devices);
   // GPU: throughput term, but never faster than one thread's chain of work on the
   // longest item (a few long items leave most of the device idle).
-  const double chain_ms = longest_item_work * prior_.cpu_per_work * gpu_thread_slowdown;
+  const double per_work = prior_.gpu_item_latency_per_work > 0 ? prior_.gpu_item_latency_per_work
+                                                                 : prior_.cpu_per_work * gpu_thread_slowdown;
+  const double chain_ms = longest_item_work * per_work;
   const double gpu_var = std::max(gpu_.variable(w.work, w.bytes) / dev, chain_ms);
   e.gpu_ms = gpu_.fixed_ms() + gpu_var;
   // Split: both sides start after their fixed costs and share the variable work so

@@ -1,11 +1,16 @@
-// The environment-variable rule (tempo/env.hpp) and secure_zero (tempo/secure_zero.hpp).
+// The environment-variable rule (tempo/env.hpp), secure_zero (tempo/secure_zero.hpp) and
+// os_random (tempo/os_random.hpp).
+#include <sys/random.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include "tempo/env.hpp"
+#include "tempo/os_random.hpp"
 #include "tempo/secure_zero.hpp"
 
 namespace tempo {
@@ -50,6 +55,21 @@ void secure_zero(void* p, std::size_t n) noexcept {
   std::memset(p, 0, n);
   // The asm takes the pointer and clobbers memory: the compiler must assume the zeros are read.
   __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+void os_random(std::span<std::uint8_t> out) {
+  // getrandom blocks only until the kernel's pool is first initialised and may return less
+  // than asked (or be interrupted by a signal before any byte): loop until full.
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t got = ::getrandom(out.data() + done, out.size() - done, 0);
+    if (got < 0) {
+      const int e = errno;
+      if (e == EINTR) continue;
+      throw std::runtime_error("tempo::os_random: getrandom failed: " + std::system_category().message(e));
+    }
+    done += static_cast<std::size_t>(got);
+  }
 }
 
 }  // namespace tempo

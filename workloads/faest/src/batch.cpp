@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <tempo/faest.hpp>
+#include <tempo/os_random.hpp>
 #include <tempo/tempo.hpp>
 
 #include "common.hpp"
@@ -109,7 +110,7 @@ void SignOp::sign_item(Task* t, const gpu::Chunk& c, std::size_t i) const {
     return;
   }
   std::uint8_t rho[16];
-  os_random(rho);
+  tempo::os_random(rho);
   detail::Wipe<decltype(rho)> wipe{rho};
   detail::sign_impl(t, p_, c.in[0].item(i), c.in[1].item(i), rho, c.out_item(i));
 }

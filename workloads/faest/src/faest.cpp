@@ -2,14 +2,13 @@
 // signatures. Batches: batch.cpp.
 #include <tempo/faest.hpp>
 
-#include <sys/random.h>
-
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include <tempo/env.hpp>
+#include <tempo/os_random.hpp>
 #include <tempo/tempo.hpp>
 
 #include "aes_portable.hpp"
@@ -174,19 +173,7 @@ std::size_t signature_size(Params p) { return detail::param_set(p).sig_size; }
 const char* name(Params p) { return p == Params::faest_128f ? "FAEST-128f" : (detail::param_set(p), "FAEST-128s"); }
 const char* cpu_isa_name() { return detail::active_backend().name; }
 
-void os_random(std::span<std::uint8_t> out) {
-  std::size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t r = getrandom(out.data() + done, out.size() - done, 0);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error("tempo::faest: getrandom failed");
-    }
-    done += std::size_t(r);
-  }
-}
-
-KeyPair keygen(Params p) { return keygen(p, os_random); }
+KeyPair keygen(Params p) { return keygen(p, tempo::os_random); }
 
 KeyPair keygen(Params p, const RandomSource& random) {
   detail::param_set(p);
@@ -234,7 +221,7 @@ namespace {
 void sign_fresh(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
                 std::span<std::uint8_t> out) {
   std::uint8_t rho[16];
-  os_random(rho);
+  tempo::os_random(rho);
   detail::Wipe<decltype(rho)> wipe{rho};
   detail::sign_impl(t, p, sk, msg, rho, out);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <tempo/tempo.hpp>
+#include <tempo/os_random.hpp>
 
 #include "backend.hpp"
 #include "gpu_halves.hpp"
@@ -169,7 +170,7 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
             sign_prepare(p, sks[i], msgs[i], rhos[i], outs[i].data(), s.jobs[q], in);
           } else {
             std::uint8_t rho[16];
-            os_random(rho);
+            tempo::os_random(rho);
             sign_prepare(p, sks[i], msgs[i], rho, outs[i].data(), s.jobs[q], in);
             secure_zero(rho, sizeof rho);
           }

@@ -132,8 +132,9 @@ gpu::CostPrior op_prior(const OpState& s) {
   gpu::CostPrior c;
   c.cpu_per_work = 30.0 * size;  // work: one bootstrap per item
   c.cpu_per_byte = 0;            // the bytes are noise beside the bootstrap
-  c.gpu_fixed = 0.06 + 14.7 * size;
+  c.gpu_fixed = 0.06;
   c.gpu_per_work = 1e3 / 14000.0 * size;
+  c.gpu_item_latency_per_work = 14.7 * size;  // a bootstrap is one thread block's chain of steps
   return c;
 }
 

@@ -1,12 +1,11 @@
 // OS seeds, the XOF, modular arithmetic set-up, the ring helper and keys.
-#include <sys/random.h>
-
 #include <bit>
 #include <cerrno>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 
+#include <tempo/os_random.hpp>
 #include <tempo/secure_zero.hpp>
 
 #include "internal.hpp"
@@ -15,21 +14,7 @@ namespace tempo::tfhe {
 
 namespace detail {
 
-OsSeed::OsSeed() {
-  // getrandom blocks only until the kernel's pool is first initialised, and returns at most
-  // the request; a signal can interrupt it before any byte.
-  std::size_t filled = 0;
-  while (filled < bytes_.size()) {
-    const ssize_t got = ::getrandom(bytes_.data() + filled, bytes_.size() - filled, 0);
-    if (got < 0) {
-      const int e = errno;
-      if (e == EINTR) continue;
-      throw std::runtime_error("tempo::tfhe: getrandom failed, no OS randomness for a seed: " +
-                               std::system_category().message(e));
-    }
-    filled += static_cast<std::size_t>(got);
-  }
-}
+OsSeed::OsSeed() { tempo::os_random(bytes_); }
 
 OsSeed::~OsSeed() { tempo::secure_zero(bytes_.data(), bytes_.size()); }
 

@@ -97,6 +97,11 @@ struct CostPrior {
   double gpu_fixed = 0.060;     // engine hand-off, launch, synchronise
   double gpu_per_work = 1e-6;   // 1 ns per work unit (the device is ~1000x wider)
   double gpu_per_byte = 0.02e-6;  // ~50 GB/s each way, both ways overlapped
+  // The device's latency for one work unit of one item, when the op knows it: a device
+  // cannot finish a batch before its longest item. 0: one GPU thread per item, about
+  // CostModel::gpu_thread_slowdown times a CPU core's time (ops whose item is a whole
+  // thread block, like a TFHE bootstrap, set it).
+  double gpu_item_latency_per_work = 0;
 };
 
 class BatchOp {

@@ -48,7 +48,6 @@ const char* name(Params p);  // "FAEST-128f", "FAEST-128s"
 
 // Fills its argument with random bytes (keygen's and sign's randomness source).
 using RandomSource = std::function<void(std::span<std::uint8_t>)>;
-void os_random(std::span<std::uint8_t> out);  // getrandom(2); throws std::runtime_error on failure
 
 // Key generation as faest-ref does it: draw the 16-byte AES key until its two lowest bits are
 // not both set (the keygen rejection rule), then the 16-byte OWF input.
@@ -56,7 +55,7 @@ KeyPair keygen(Params p);
 KeyPair keygen(Params p, const RandomSource& random);
 
 // ---- signing --------------------------------------------------------------------------------
-// sign draws rho, the signing randomness (16 bytes, as faest-ref), from os_random.
+// sign draws rho, the signing randomness (16 bytes, as faest-ref), from tempo::os_random (<tempo/os_random.hpp>).
 std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> secret_key, std::span<const std::uint8_t> msg);
 std::vector<std::uint8_t> sign(tempo::Task& t, Params p, std::span<const std::uint8_t> secret_key,
                                std::span<const std::uint8_t> msg);
