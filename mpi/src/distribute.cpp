@@ -518,11 +518,6 @@ Report run_checked(Task& t, MPI_Comm comm, const gpu::BatchOp& op, std::span<con
 
 }  // namespace detail
 
-Report detail::run_items(Task& t, MPI_Comm comm, const ItemKind& kind, std::span<const gpu::Operand> inputs,
-                         gpu::Output out, const Compute& compute, const Options& opt) {
-  return detail::run_items_checked(t, comm, kind, inputs, out, compute, opt, {});
-}
-
 namespace {
 void run_op(Task& t, gpu::Engine& e, const gpu::BatchOp& op, const gpu::RunOptions& ro, const gpu::Chunk& c,
             Report& rep) {

@@ -1,4 +1,4 @@
-// Entry points shared by the convenience wrappers (keccak, faest, tfhe).
+// The distribution mechanism, shared by run() and the family wrappers (keccak, ntt, tfhe, faest).
 #pragma once
 
 #include <functional>
@@ -21,12 +21,9 @@ struct ItemKind {
 // to Engine::run piece by piece, so its cpu() sees Chunk::begin counted from the piece.)
 using Compute = std::function<void(Task&, const gpu::Chunk&)>;
 
-// run over any per-rank computation: the mechanism under run().
-Report run_items(Task& t, MPI_Comm comm, const ItemKind& kind, std::span<const gpu::Operand> inputs,
-                 gpu::Output out, const Compute& compute, const Options& opt = {});
-
-// run_items, where the root may already know its batch is bad (root_error non-empty):
-// then every rank throws std::invalid_argument(root_error), nothing is sent.
+// The mechanism under run(), over any per-rank computation. The root may already know its
+// batch is bad (root_error non-empty): then every rank throws
+// std::invalid_argument(root_error) and nothing is sent.
 Report run_items_checked(Task& t, MPI_Comm comm, const ItemKind& kind, std::span<const gpu::Operand> inputs,
                          gpu::Output out, const Compute& compute, const Options& opt, const std::string& root_error);
 // run over a BatchOp, likewise.
