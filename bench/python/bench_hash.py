@@ -81,7 +81,7 @@ def main():
                            "seconds": sec, "msgs_per_s": args.count / sec, "ns_per_msg": sec * 1e9 / args.count,
                            "speedup_vs_hashlib_loop": base / sec}
                     if name.startswith("tempo"):
-                        row["ran_on"] = tempo.last_report().get("ran_on")
+                        row["ran_on"] = tempo.last_report().ran_on
                     rows.append(row)
                     print(f"{alg:10} {size:6} B  {name:40} {row['ns_per_msg']:9.1f} ns/msg "
                           f"{row['msgs_per_s'] / 1e6:8.3f} M/s  x{row['speedup_vs_hashlib_loop']:.2f}", flush=True)

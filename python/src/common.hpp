@@ -26,7 +26,7 @@ namespace tempo_py {
 
 namespace nb = nanobind;
 
-// A keyword argument that nanobind passes on whatever it is, None included, for the
+// An argument that nanobind passes on whatever it is, None included, for the
 // binding's own checks to judge.
 inline auto arg(const char* name) { return nb::arg(name).none(); }
 

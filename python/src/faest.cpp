@@ -11,16 +11,14 @@ namespace {
 namespace fa = tempo::faest;
 using fa::Params;
 
-// "128f", "faest_128f", "FAEST-128f" (case, '-' and '_' do not matter).
+// tempo::faest::parse_params's names ("128f", "faest_128f", "FAEST-128f", ...).
 Params params_arg(nb::handle h) {
   const std::string name = str_arg(h, "params");
-  std::string key;
-  for (char c : name)
-    if (c != '-' && c != '_') key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  if (key.rfind("faest", 0) == 0) key.erase(0, 5);
-  if (key == "128f") return Params::faest_128f;
-  if (key == "128s") return Params::faest_128s;
-  throw nb::value_error(("params: unknown parameter set '" + name + "' (expected '128f' or '128s')").c_str());
+  try {
+    return fa::parse_params(name);
+  } catch (const std::invalid_argument& e) {
+    throw nb::value_error((std::string("params: ") + e.what()).c_str());
+  }
 }
 
 void check_len(std::span<const std::uint8_t> s, std::size_t want, const std::string& what) {

@@ -16,20 +16,14 @@ namespace {
 
 namespace tf = tempo::tfhe;
 
-std::string lower_without_underscores(std::string_view s) {
-  std::string r;
-  for (char c : s)
-    if (c != '_') r += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  return r;
-}
-
-// "and", "AND", "and_" (tempo::tfhe::gate_name's spelling), ...
+// tempo::tfhe::parse_gate's names ("and", "AND", "and_", ...).
 tf::Gate gate_arg(nb::handle h) {
   const std::string name = str_arg(h, "gate");
-  const std::string key = lower_without_underscores(name);
-  for (tf::Gate g : {tf::Gate::and_, tf::Gate::or_, tf::Gate::xor_, tf::Gate::nand, tf::Gate::nor, tf::Gate::xnor})
-    if (lower_without_underscores(tf::gate_name(g)) == key) return g;
-  throw nb::value_error(("gate: unknown gate '" + name + "' (expected and, or, xor, nand, nor or xnor)").c_str());
+  try {
+    return tf::parse_gate(name);
+  } catch (const std::invalid_argument& e) {
+    throw nb::value_error((std::string("gate: ") + e.what()).c_str());
+  }
 }
 
 const tf::Keys& keys_arg(nb::handle h) {

@@ -1,7 +1,7 @@
 // SHAKE256 of three messages over the ranks of MPI_COMM_WORLD (one rank when run
 // without mpirun), checked against the single-process hash.
 #include <tempo/keccak/offload.hpp>
-#include <tempo/mpi.hpp>
+#include <tempo/mpi/keccak.hpp>
 #include <tempo/tempo.hpp>
 
 #include <cstdio>
@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
     const tempo::keccak::FixedBatch batch{data, 32, 3};
     std::vector<std::uint8_t> got(3 * 32), want(3 * 32);
     pool.run([&](tempo::Task& t) {
-      tempo::mpi::hash_batch(t, MPI_COMM_WORLD, tempo::keccak::Algorithm::shake256, batch, 32, got);
+      tempo::mpi::keccak::hash_batch(t, MPI_COMM_WORLD, tempo::keccak::Algorithm::shake256, batch, 32, got);
       tempo::keccak::hash_batch(t, tempo::keccak::Algorithm::shake256, batch, 32, want, tempo::Backend::cpu);
     });
     bad = got == want ? 0 : 1;

@@ -129,3 +129,10 @@ TEST_CASE("Auto placement on simulated devices: small batches on the pool, large
   CHECK(row(sigs, 0, sig) == tempo::faest::sign_deterministic(p, b.sks[0], b.msgs[0], b.rhos[0]));
   CHECK(ok == Bytes{1, 0});
 }
+
+TEST_CASE("parameter set names: any case, with or without the FAEST prefix", "[engine]") {
+  for (const char* s : {"128f", "FAEST-128f", "faest_128F", "Faest128f"}) CHECK(tempo::faest::parse_params(s) == Params::faest_128f);
+  for (const char* s : {"128s", "FAEST-128s"}) CHECK(tempo::faest::parse_params(s) == Params::faest_128s);
+  CHECK(std::string(tempo::faest::name(tempo::faest::parse_params(tempo::faest::name(Params::faest_128s)))) == "FAEST-128s");
+  CHECK_THROWS_WITH(tempo::faest::parse_params("192f"), Catch::Contains("'192f'") && Catch::Contains("128f, 128s"));
+}

@@ -168,3 +168,14 @@ TEST_CASE("single gates run on the pool whatever TEMPO_BACKEND says", "[gates][b
         std::runtime_error);
   }
 }
+
+TEST_CASE("gate names: gate_name's spelling, any case, a trailing underscore", "[gates]") {
+  for (Gate g : {Gate::and_, Gate::or_, Gate::xor_, Gate::nand, Gate::nor, Gate::xnor}) {
+    CHECK(parse_gate(gate_name(g)) == g);
+    std::string upper(gate_name(g));
+    for (char& c : upper) c = static_cast<char>(c - 'a' + 'A');
+    CHECK(parse_gate(upper) == g);
+    CHECK(parse_gate(std::string(gate_name(g)) + "_") == g);
+  }
+  CHECK_THROWS_WITH(parse_gate("nandd"), Catch::Contains("'nandd'") && Catch::Contains("and, or, xor, nand, nor, xnor"));
+}

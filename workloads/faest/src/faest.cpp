@@ -171,6 +171,17 @@ std::size_t public_key_size(Params p) { return detail::param_set(p), 32; }
 std::size_t secret_key_size(Params p) { return detail::param_set(p), 32; }
 std::size_t signature_size(Params p) { return detail::param_set(p).sig_size; }
 const char* name(Params p) { return p == Params::faest_128f ? "FAEST-128f" : (detail::param_set(p), "FAEST-128s"); }
+Params parse_params(std::string_view name) {
+  std::string key;
+  for (char c : name)
+    if (c != '-' && c != '_') key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  if (key.starts_with("faest")) key.erase(0, 5);
+  if (key == "128f") return Params::faest_128f;
+  if (key == "128s") return Params::faest_128s;
+  throw std::invalid_argument("unknown FAEST parameter set '" + std::string(name) +
+                              "' (expected one of: 128f, 128s, FAEST-128f, FAEST-128s)");
+}
+
 const char* cpu_isa_name() { return detail::active_backend().name; }
 
 KeyPair keygen(Params p) { return keygen(p, tempo::os_random); }

@@ -179,18 +179,18 @@ gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, const gp
 
 }  // namespace
 
-gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, const gpu::RunOptions& opt) {
+gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, gpu::RunOptions opt) {
   return unary(t, plan, polys, opt, OpKind::forward, true);
 }
-gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, const gpu::RunOptions& opt) {
+gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint64_t> polys, gpu::RunOptions opt) {
   return unary(t, plan, polys, opt, OpKind::inverse, true);
 }
 gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         const gpu::RunOptions& opt) {
+                                         gpu::RunOptions opt) {
   return unary(t, plan, polys, opt, OpKind::forward, false);
 }
 gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint64_t> polys,
-                                         const gpu::RunOptions& opt) {
+                                         gpu::RunOptions opt) {
   return unary(t, plan, polys, opt, OpKind::inverse, false);
 }
 
@@ -219,12 +219,12 @@ gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a
 }  // namespace
 
 gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
-                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, const gpu::RunOptions& opt) {
+                                std::span<const std::uint64_t> b, std::span<std::uint64_t> out, gpu::RunOptions opt) {
   return multiply_impl(t, plan, a, b, out, opt, true);
 }
 gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                           std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
-                                          const gpu::RunOptions& opt) {
+                                          gpu::RunOptions opt) {
   return multiply_impl(t, plan, a, b, out, opt, false);
 }
 

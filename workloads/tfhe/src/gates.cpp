@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <tempo/env.hpp>
+
 #include "internal.hpp"
 
 namespace tempo::tfhe {
@@ -83,6 +85,13 @@ std::string_view gate_name(Gate g) noexcept {
     case Gate::xnor: return "xnor";
   }
   return "?";
+}
+
+Gate parse_gate(std::string_view name) {
+  const std::string_view key = name.ends_with('_') ? name.substr(0, name.size() - 1) : name;
+  for (Gate g : {Gate::and_, Gate::or_, Gate::xor_, Gate::nand, Gate::nor, Gate::xnor})
+    if (tempo::iequals(key, gate_name(g))) return g;
+  throw std::invalid_argument("unknown gate '" + std::string(name) + "' (expected one of: and, or, xor, nand, nor, xnor)");
 }
 
 bool gate_plain(Gate g, bool x, bool y) noexcept {

@@ -23,6 +23,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <tempo/gpu/engine.hpp>
@@ -45,6 +46,9 @@ std::size_t public_key_size(Params p);
 std::size_t secret_key_size(Params p);
 std::size_t signature_size(Params p);
 const char* name(Params p);  // "FAEST-128f", "FAEST-128s"
+// "128f", "FAEST-128f", "faest_128f", ... (case, '-' and '_' do not matter).
+// std::invalid_argument naming the name and the sets otherwise.
+Params parse_params(std::string_view name);
 
 // Fills its argument with random bytes (keygen's and sign's randomness source).
 using RandomSource = std::function<void(std::span<std::uint8_t>)>;

@@ -155,7 +155,10 @@ enum class Gate { and_, or_, xor_, nand, nor, xnor };
 //   carry(g, p, g') = g | (p & g') for prefix adders, valid when g and p are never both 1.
 enum class Gate3 { majority, parity, carry };
 
-std::string_view gate_name(Gate g) noexcept;
+std::string_view gate_name(Gate g) noexcept;  // "and", "or", "xor", "nand", "nor", "xnor"
+// gate_name's spelling, case-insensitive, a trailing '_' ignored ("AND", "and_").
+// std::invalid_argument naming the name and the gates otherwise.
+Gate parse_gate(std::string_view name);
 bool gate_plain(Gate g, bool x, bool y) noexcept;
 bool gate3_plain(Gate3 g, bool x, bool y, bool z) noexcept;
 
