@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tempo as a dependency, four ways, each from scratch:
+# tempo as a dependency, four ways, each from scratch (and, when built, the API reference
+# installed under share/doc/tempo/html):
 #  1. find_package(tempo CONFIG) of the runtime alone, with the CUDA toolkit made
 #     unfindable: the runtime must not need it;
 #  2. find_package(tempo CONFIG COMPONENTS keccak): loads gpu too, hashes;
@@ -12,6 +13,10 @@ build_dir=$1; source_dir=$2; tempo_source=$(cd "$source_dir/../.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/prefix" >/dev/null
+if grep -q '^TEMPO_BUILD_DOCS:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+  echo "== the API reference is installed"
+  test -s "$scratch/prefix/share/doc/tempo/html/index.html"
+fi
 echo "== runtime only, no CUDA toolkit"
 cmake -S "$source_dir/consumer" -B "$scratch/b1" -DCMAKE_PREFIX_PATH="$scratch/prefix" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON >/dev/null
