@@ -4,14 +4,16 @@
 //
 //   pipeline [--batches=N] [--batch=M] [--backend=auto|cpu|cuda] [--compare] | --help
 //
-// Overlapped: the hash stage goes through gpu::Pipeline (depth 2), so while batch k is
-// hashed (on a device when one pays) batch k - 2 is signed and verified: CPU and GPU stages
-// overlap. --compare also runs the same stages one after another and prints both times.
+// Overlapped: the hash stage goes through gpu::Pipeline (depth 2), and the signing of one
+// batch runs beside the verification of the one before (t.join): wherever the engine places
+// each stage (pool or device), the stages of different batches overlap. --compare also runs
+// the same stages one after another and prints both times.
 // Exit status 1 when any signature fails to verify or the two runs' digests differ.
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -97,8 +99,8 @@ struct Totals {
 // The three stages' ops and the signing key, copied per item (the ops take one key per item).
 struct Stages {
   tempo::keccak::HashOp hash{tempo::keccak::Algorithm::sha3_256, kDigest};
-  tempo::faest::SignOp sign{kParams};
-  tempo::faest::VerifyOp verify{kParams};
+  tempo::faest::SignOp sign_op{kParams};
+  tempo::faest::VerifyOp verify_op{kParams};
   std::vector<std::uint8_t> secret_keys, public_keys;
   Stages(const tempo::faest::KeyPair& kp, std::size_t batch) {
     for (std::size_t i = 0; i < batch; ++i) {
@@ -110,17 +112,21 @@ struct Stages {
   Stages(const Stages&) = delete;
   Stages& operator=(const Stages&) = delete;
 
-  // Sign one batch's digests and verify the signatures.
-  void sign_and_verify(tempo::Task& t, tempo::gpu::Engine& e, std::span<const std::uint8_t> digests, Totals& tot,
-                       const tempo::gpu::RunOptions& opt) {
-    const std::size_t n = digests.size() / kDigest, sig = tempo::faest::signature_size(kParams);
-    std::vector<std::uint8_t> sigs(n * sig), ok(n);
-    tot.last_sign = e.run(t, sign, {Operand::fixed(std::span(secret_keys).first(n * 32), 32), Operand::fixed(digests, kDigest)},
+  void sign(tempo::Task& t, tempo::gpu::Engine& e, std::span<const std::uint8_t> digests, std::vector<std::uint8_t>& sigs,
+            Totals& tot, const tempo::gpu::RunOptions& opt) {
+    const std::size_t n = digests.size() / kDigest;
+    sigs.resize(n * tempo::faest::signature_size(kParams));
+    tot.last_sign = e.run(t, sign_op, {Operand::fixed(std::span(secret_keys).first(n * 32), 32), Operand::fixed(digests, kDigest)},
                           sigs, opt);
-    tot.last_verify = e.run(
-        t, verify,
-        {Operand::fixed(std::span(public_keys).first(n * 32), 32), Operand::fixed(digests, kDigest), Operand::fixed(sigs, sig)},
-        ok, opt);
+  }
+  void verify(tempo::Task& t, tempo::gpu::Engine& e, std::span<const std::uint8_t> digests,
+              std::span<const std::uint8_t> sigs, Totals& tot, const tempo::gpu::RunOptions& opt) {
+    const std::size_t n = digests.size() / kDigest, sig = tempo::faest::signature_size(kParams);
+    std::vector<std::uint8_t> ok(n);
+    tot.last_verify = e.run(t, verify_op,
+                            {Operand::fixed(std::span(public_keys).first(n * 32), 32), Operand::fixed(digests, kDigest),
+                             Operand::fixed(sigs, sig)},
+                            ok, opt);
     for (std::uint8_t v : ok) (v == 1 ? tot.verified : tot.failed) += 1;
   }
 };
@@ -129,46 +135,60 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Totals run_overlapped(tempo::ThreadPool& pool, Stages& st, const std::vector<Messages>& stream, const Args& a) {
+// One run's digests (all batches, in order) and its per-batch views.
+struct Run {
   Totals tot;
-  tot.digests.resize(stream.size() * a.batch * kDigest);
+  std::size_t batch;
+  explicit Run(std::size_t batches, std::size_t batch_size) : batch(batch_size) {
+    tot.digests.resize(batches * batch_size * kDigest);
+  }
+  std::span<std::uint8_t> digests(std::size_t k) { return std::span(tot.digests).subspan(k * batch * kDigest, batch * kDigest); }
+};
+
+// Three stages in flight: batch k is hashed (gpu::Pipeline, depth 2: on a device when one
+// pays) while batch j = k - 2 is signed and batch j - 1 verified, side by side (t.join).
+Totals run_overlapped(tempo::ThreadPool& pool, Stages& st, const std::vector<Messages>& stream, const Args& a) {
+  Run run(stream.size(), a.batch);
   tempo::gpu::Engine& e = tempo::gpu::Engine::shared();
   const tempo::gpu::RunOptions opt(a.backend);
+  std::vector<std::uint8_t> sigs[2];  // batch j's signatures in sigs[j % 2]
   const auto t0 = std::chrono::steady_clock::now();
   pool.run([&](tempo::Task& t) {
     tempo::gpu::Pipeline hashes(e, 2);
-    auto digests_of = [&](std::size_t k) { return std::span(tot.digests).subspan(k * a.batch * kDigest, a.batch * kDigest); };
-    for (std::size_t k = 0; k < stream.size(); ++k) {
-      // Joins batch k - 2's hashes when two are in flight; batch k - 1 and k keep hashing.
-      if (auto done = hashes.submit(t, st.hash, {stream[k].operand()}, digests_of(k), k, opt)) {
-        tot.last_hash = done->report;
-        st.sign_and_verify(t, e, digests_of(done->tag), tot, opt);
-      }
-    }
-    for (auto& done : hashes.drain(t)) {
-      tot.last_hash = done.report;
-      st.sign_and_verify(t, e, digests_of(done.tag), tot, opt);
-    }
+    std::optional<std::size_t> unverified;  // the batch signed last
+    const auto advance = [&](tempo::Task& tt, const tempo::gpu::Pipeline::Done& hashed) {
+      run.tot.last_hash = hashed.report;
+      const std::size_t j = hashed.tag;
+      tt.join([&](tempo::Task& a1) { st.sign(a1, e, run.digests(j), sigs[j % 2], run.tot, opt); },
+              [&](tempo::Task& a2) {
+                if (unverified) st.verify(a2, e, run.digests(*unverified), sigs[*unverified % 2], run.tot, opt);
+              });
+      unverified = j;
+    };
+    for (std::size_t k = 0; k < stream.size(); ++k)
+      if (auto done = hashes.submit(t, st.hash, {stream[k].operand()}, run.digests(k), k, opt)) advance(t, *done);
+    for (const auto& done : hashes.drain(t)) advance(t, done);
+    if (unverified) st.verify(t, e, run.digests(*unverified), sigs[*unverified % 2], run.tot, opt);
   });
-  tot.ms = ms_since(t0);
-  return tot;
+  run.tot.ms = ms_since(t0);
+  return run.tot;
 }
 
 Totals run_one_after_another(tempo::ThreadPool& pool, Stages& st, const std::vector<Messages>& stream, const Args& a) {
-  Totals tot;
-  tot.digests.resize(stream.size() * a.batch * kDigest);
+  Run run(stream.size(), a.batch);
   tempo::gpu::Engine& e = tempo::gpu::Engine::shared();
   const tempo::gpu::RunOptions opt(a.backend);
+  std::vector<std::uint8_t> sigs;
   const auto t0 = std::chrono::steady_clock::now();
   pool.run([&](tempo::Task& t) {
     for (std::size_t k = 0; k < stream.size(); ++k) {
-      const auto digests = std::span(tot.digests).subspan(k * a.batch * kDigest, a.batch * kDigest);
-      tot.last_hash = e.run(t, st.hash, {stream[k].operand()}, digests, opt);
-      st.sign_and_verify(t, e, digests, tot, opt);
+      run.tot.last_hash = e.run(t, st.hash, {stream[k].operand()}, run.digests(k), opt);
+      st.sign(t, e, run.digests(k), sigs, run.tot, opt);
+      st.verify(t, e, run.digests(k), sigs, run.tot, opt);
     }
   });
-  tot.ms = ms_since(t0);
-  return tot;
+  run.tot.ms = ms_since(t0);
+  return run.tot;
 }
 
 void print(const char* name, const Totals& tot, std::size_t messages) {
