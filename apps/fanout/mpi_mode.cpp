@@ -1,7 +1,7 @@
 // tempo-fanout --mpi: under `mpirun -n N tempo-fanout --mpi ...`, rank 0 reads each
 // request and writes its result exactly as a single process does (the same parsers,
 // formatters and OUT semantics); every rank hashes a share of each chunk through
-// tempo::mpi::hash_batch. The other ranks only follow rank 0's lead: before each chunk
+// tempo::mpi::keccak::hash_batch. The other ranks only follow rank 0's lead: before each chunk
 // rank 0 broadcasts what comes (a chunk to hash, or the end with the exit status).
 // Built when tempo::mpi is (mpi/CMakeLists.txt adds this file to tempo-fanout).
 #include <algorithm>

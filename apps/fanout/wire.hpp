@@ -1,4 +1,4 @@
-// cuda-fanout's wire formats, read and written exactly (see docs/gpu.md).
+// cuda-fanout's wire formats, read and written exactly (see apps/fanout/README.md).
 //
 // S-expression input:  (cuda-shake-fanout (output-bytes 32) (inputs "deadbeef" "00ff00ff"))
 // S-expression output: (cuda-shake-fanout-result (n 2) (output-bytes 32) (hashes "..." "...")

@@ -13,7 +13,7 @@
 namespace tb {
 
 // Problem sizes and the thread sweep. Defaults are small so a local run ends in
-// about a minute; scripts/device_bench.sh passes the full sizes.
+// about a minute; scripts/device/runtime.sh --suite passes the full sizes.
 struct Config {
   std::vector<int> threads{1, 2, 4, 8, 16, 32};
   std::vector<std::size_t> tree_nodes{1000, 1000000};

@@ -16,6 +16,7 @@ CXX=${CXX:-g++}
 includes=()
 for d in runtime/include gpu/include workloads/*/include; do includes+=(-I "$d"); done
 
+echo "== performance tables (README.md, docs/benchmarks.md) match bench/results"; python3 scripts/perf_table.py --check
 echo "== guide examples (docs/guide/examples, -fsyntax-only)"
 status=0
 for f in docs/guide/examples/*.cpp; do

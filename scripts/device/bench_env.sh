@@ -1,28 +1,26 @@
-# Sourced by the device benchmark scripts (loops.sh, promotion.sh):
-#   . "$(dirname "$0")/bench_env.sh" NAME [CARRY]
-# sets C (the carried folder, default .carry/dev as pack.sh makes it), OUT, a
-# fresh work folder W=/tmp/tempo-NAME, LD_LIBRARY_PATH and TB (tempo_bench);
-# clears the tempo environment; defines run NAME ARGS...: one tempo_bench run
-# (60 s cap) with its JSON in $W/NAME.json and its log in $W/NAME.txt; and
-# rayon_uts_paired (at the end).
-C=$(cd "${2:-$PWD/.carry/dev}" && pwd)
-OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-W=/tmp/tempo-$1; rm -rf "$W"; mkdir -p "$W"
-export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-TB=$C/bin/tempo_bench
+# shellcheck shell=bash
+# Sourced by scripts/device/runtime.sh: the environment of a runtime benchmark.
+#   . "$(dirname "$0")/bench_env.sh"
+# Clears every setting the runtime reads (a published figure is of the defaults), sets OUT
+# (default ./out) and defines:
+#   use_carry DIR             C=DIR (absolute) and LD_LIBRARY_PATH=DIR/lib first;
+#   step NAME                 logs NAME and the time to $LOG;
+#   rayon_uts_paired FILE [ROUNDS]
+#                             $C/bin/rayon_bench's UTS T3 at 16 threads against its own
+#                             serial walk in paired rounds (default 11) into FILE; nothing
+#                             when no rayon_bench is carried.
 unset TEMPO_THREADS TEMPO_HEARTBEAT_US TEMPO_IDLE_REQUESTS TEMPO_AGED_PROMOTION TEMPO_EAGER_LOOPS OMP_THREAD_LIMIT
-run() {
-  local name=$1; shift
-  echo "== $name ($(date -u +%T))"
-  timeout --signal=INT 60 "$TB" "$@" --benchmark_out="$W/$name.json" --benchmark_out_format=json > "$W/$name.txt" 2>&1
-  echo "rc=$?"
+OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
+LOG=${LOG:-$OUT/log.txt}
+base_ld_path=${LD_LIBRARY_PATH:-}
+use_carry() {
+  C=$(cd "$1" && pwd) || { echo "no carry folder $1" >&2; exit 1; }
+  export LD_LIBRARY_PATH=$C/lib${base_ld_path:+:$base_ld_path}
 }
-# rayon_uts_paired K [ROUNDS]: $C/bin/rayon_bench's UTS T3 at 16 threads against
-# its own serial walk in paired rounds (default 11), into $OUT/rayon_paired$K.json,
-# logged to $OUT/log.txt; nothing when no rayon_bench is carried.
+step() { echo "== $* $(date -u +%T)" | tee -a "$LOG"; }
 rayon_uts_paired() {
   [[ -x $C/bin/rayon_bench ]] || return 0
-  echo "== rayon $1 $(date -u +%T)" >> "$OUT/log.txt"
-  timeout 120 "$C/bin/rayon_bench" --threads=16 --uts=T3 --uts_paired="${2:-11}" > "$OUT/rayon_paired$1.json" 2>> "$OUT/log.txt"
-  echo "rc=$?" >> "$OUT/log.txt"
+  step "rayon_bench UTS T3, paired rounds -> $(basename "$1")"
+  timeout 120 "$C/bin/rayon_bench" --threads=16 --uts=T3 --uts_paired="${2:-11}" > "$1" 2>> "$LOG"
+  echo "rc=$?" >> "$LOG"
 }

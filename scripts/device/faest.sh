@@ -1,32 +1,31 @@
 #!/usr/bin/env bash
 # FAEST (tempo::faest) on the device machine: the known-answer and scheme tests (all 200 NIST
-# vectors, both CPU backends), the GPU batch path's gate (CPU = GPU bytes over
-# FAEST_GPU_BATCHES seeded batches, default 1000, plus the v2 vectors on the GPU), then the
-# benchmarks as Google Benchmark JSON. About 4 minutes.
-# Back under $OUT (8 files): faest_single.json, faest_forked.json, faest_forked_hb20.json,
-# faest_batch.json, faest_single_portable.json, faest_gpu.json (batch-size curve 256..65536,
-# cpu vs gpu), faest_summary.txt, faest_logs.tgz.
+# vectors, the fastest and the portable CPU instruction sets), the GPU batch path's gate
+# (CPU = GPU bytes over FAEST_GPU_BATCHES seeded batches, default 1000, plus the v2 vectors
+# on the GPU), then the benchmarks as Google Benchmark JSON. About 4 minutes.
 #
-#   OUT=/some/dir bash scripts/device/faest.sh <folder holding tempo_faest_tests and bench_faest>
+#   bash scripts/device/faest.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD faest)
 #
-# Build: cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release &&
-#        ninja -C build/release tempo_faest_tests bench_faest
-#   binaries: build/release/tests/workloads/faest/tempo_faest_tests,
-#             build/release/bench/faest/bench_faest
-# The tests read the known answers from tests/data/faest: the compiled-in path, or
-# TEMPO_FAEST_DATA_DIR (set below when this script runs from a copy of the repository root).
-# The binaries must come from a CUDA build (nvcc found at configure time: the default when
-# nvcc is installed) for the GPU rows; without a device they report "skipped".
+# Results in $OUT/faest: faest_single.json (one core, median and p99 per call),
+# faest_forked.json and faest_forked_hb20.json (one signature forked over 1..N threads, at
+# the default and a 20 us heartbeat), faest_batch.json (signatures per second on a pool),
+# faest_single_portable.json (the portable instruction set), faest_gpu.json (batch-size curve
+# 256..65536, cpu against gpu), faest_summary.txt, faest_logs.tgz.
+# The tests read the known answers from this checkout's tests/data/faest. The binaries must
+# come from a CUDA build for the GPU rows; without a device those report "skipped".
+# FAEST_SMOKE=1: a quick pass of everything (tiny minimum times), to check the script itself.
 set -u
-BIN=${1:?usage: OUT=dir faest.sh <folder with tempo_faest_tests and bench_faest>}
-OUT=${OUT:?set OUT to the output folder}
+C=$(cd "${1:-.carry/dev}" && pwd) || exit 1
+BIN=$C/bin
+export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+OUT=${OUT:-$PWD/out}/faest
 mkdir -p "$OUT"
 status=0
 if [ -z "${TEMPO_FAEST_DATA_DIR:-}" ] && [ -f tests/data/faest/PQCsignKAT_faest_128f.rsp ]; then
   export TEMPO_FAEST_DATA_DIR="$PWD/tests/data/faest"
 fi
 
-# The device returns at most 8 files: 6 JSON, the summary, and the logs as one tarball.
+# The logs go back as one tarball beside the JSON and the summary.
 LOG=$(mktemp -d)
 { lscpu; nproc; date -u; nvidia-smi; } > "$LOG/faest_machine.txt" 2>&1
 
@@ -55,7 +54,6 @@ run faest_tests_gpu env TEMPO_FAEST_GPU_BATCHES=$gpu_batches TEMPO_FAEST_GPU_BAT
   "$BIN/tempo_faest_tests" "[cuda-emulated],[gpu]" -s
 grep -E "CPU=GPU gate|skipped" "$LOG/faest_tests_gpu.txt" | head -3 | tee -a "$OUT/faest_summary.txt"
 
-# FAEST_SMOKE=1: a quick pass of everything (tiny minimum times), to check the script itself.
 mt() { if [ "${FAEST_SMOKE:-0}" = 1 ]; then echo 0.01; else echo "$1"; fi; }
 pin1=""  # one core for the one-core rows: the last CPU, when taskset works here
 last_cpu=$(( $(nproc) - 1 ))

@@ -1,22 +1,21 @@
 #!/usr/bin/env bash
-# tempo-fanout on the device machine: its tests (GPU paths included) and the
-# daemon benchmark (1M x 32 B binary request read, hashed, written; target
-# <= 8 ms median, cuda-fanout 47 ms) with the load/hash/write breakdown, in the
-# settings that matter: files on tmpfs (in the page cache) and on disk, with and
-# without fsync, streamed or whole reads, backends auto/cuda/cpu, three chunk sizes.
+# tempo-fanout on the device machine: its tests (GPU paths included), then the daemon
+# benchmark (a binary request of 1M x 32-byte messages read, hashed and written, median of
+# the end-to-end time with the load/hash/write breakdown) in the settings that matter:
+# files on tmpfs (in the page cache) and on disk, with and without fsync, streamed or whole
+# reads, backends auto, cuda and cpu, three chunk sizes. About 1-2 minutes; the benchmark
+# needs python3 (skipped without it).
 #
-# usage: OUT=<results folder> scripts/device/fanout.sh BIN_DIR
-#   BIN_DIR: tempo-fanout and tempo_fanout_tests from a CUDA Release build
-#            (ninja -C build/<dir> tempo-fanout tempo_fanout_tests).
-# Writes $OUT/fanout/{device.txt,tests.log,daemon_<setting>.json,summary.txt}.
-# About 1-2 minutes. Needs python3 for the benchmark (skipped without it).
+#   bash scripts/device/fanout.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD fanout)
+#
+# Results in $OUT/fanout: device.txt, tests.log, daemon_<setting>.json, summary.txt.
 set -uo pipefail
-[ $# -ge 1 ] || { echo "usage: OUT=dir $0 BIN_DIR" >&2; exit 2; }
-bin=$(cd "$1" && pwd)
+carry=$(cd "${1:-.carry/dev}" && pwd) || exit 1
+bin=$carry/bin
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-$here/out}/fanout
 mkdir -p "$out"
-export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 shm=/dev/shm/tempo-fanout-bench.$$
 disk=$here/build/tempo-fanout-bench.$$
 mkdir -p "$shm" "$disk"

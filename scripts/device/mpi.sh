@@ -8,7 +8,7 @@
 #   ninja -C build/mpi tempo_mpi_tests tempo_mpi_fail tempo_mpi_bench tempo-fanout
 #   scripts/device/mpi.sh --pack build/mpi .carry/mpi      # binaries + a relocatable Open MPI
 # There:
-#   OUT=... scripts/device/mpi.sh .carry/mpi               # results in $OUT/mpi
+#   bash scripts/device/mpi.sh [.carry/mpi]                  # results in $OUT/mpi
 #
 # Open MPI is probably not installed on the device host, so --pack copies Debian's
 # (mpirun, its plugins and help files, PMIx's plugins, every non-glibc library they
@@ -44,14 +44,14 @@ if [ "${1:-}" = "--pack" ]; then
   exit 0
 fi
 
-C=$(cd "${1:?usage: mpi.sh CARRY_DIR (or --pack BUILD_DIR CARRY_DIR)}" && pwd)
-O=${OUT:?set OUT}/mpi; mkdir -p "$O"
+C=$(cd "${1:-.carry/mpi}" && pwd) || { echo "usage: mpi.sh [CARRY_DIR] (or --pack BUILD_DIR CARRY_DIR)" >&2; exit 1; }
+O=${OUT:-$PWD/out}/mpi; mkdir -p "$O"
 B=$C/bin
 log() { echo "== $*" | tee -a "$O/log.txt"; }
 export LD_LIBRARY_PATH=$C/lib:$C/ompi/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# The carried Open MPI by default: the device host has an mpirun whose PMIx plugins do not
-# load (2026-12-02: "undefined symbol: PMIx_Info_create"). MPI_USE_HOST=1 tries the host's.
+# The carried Open MPI by default: the device host's own mpirun may have PMIx plugins that
+# do not load ("undefined symbol: PMIx_Info_create"). MPI_USE_HOST=1 tries the host's.
 if command -v mpirun >/dev/null && { [ "${MPI_USE_HOST:-0}" = 1 ] || [ ! -x "$C/ompi/bin/mpirun" ]; }; then
   MPIRUN=$(command -v mpirun); log "using the host's mpirun: $MPIRUN"
 else

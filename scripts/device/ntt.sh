@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# tempo::ntt on the device machine, from carried binaries: $1/bin/{tempo_ntt_tests,bench_ntt}
-# and $1/lib (libbenchmark). Results to $OUT/ntt: test logs (the CPU=GPU gate prints
-# "NTT CPU=GPU gate: X of Y assertions passed"), bench JSON, summary.md/json. ~2-3 minutes.
-# Build here first: ninja -C build/ntt tempo_ntt_tests bench_ntt; then
-#   scripts/device/pack.sh build/ntt tempo_ntt_tests bench_ntt   (-> .carry/dev)
-#   run: scripts/device/ntt.sh .carry/dev    with carry [".carry/dev"]
+# tempo::ntt on the device machine: the tests on this host's CPU (its AVX-512 paths run for
+# real here; every path against the portable one, and the portable and AVX2 paths forced),
+# the CPU = GPU gate (1000 seeds x 3 presets x 2 surfaces) and the resident chain on the
+# device, then bench_ntt in parts: one core per CPU path, batches on the pool, the GPU
+# (launch floor, kernel time on resident data, host to host, engine-resident), and auto
+# against cpu with the device hidden. About 2-3 minutes.
+#
+#   bash scripts/device/ntt.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD ntt)
+#
+# Results in $OUT/ntt: test logs (the gate prints "NTT CPU=GPU gate: X of Y assertions
+# passed"), bench_*.json, summary.md and summary.json (bench/ntt/summarize.py), log.txt.
 set -u
-C=${1:?usage: ntt.sh CARRY_DIR}
-O=${OUT:?OUT not set}/ntt; mkdir -p "$O"
+C=$(cd "${1:-.carry/dev}" && pwd) || exit 1
+O=${OUT:-$PWD/out}/ntt; mkdir -p "$O"
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 B=$C/bin
 log() { echo "== $*" | tee -a "$O/log.txt"; }
@@ -41,7 +46,7 @@ timeout 240 "$B/bench_ntt" --benchmark_filter='^gpu' --benchmark_out="$O/bench_g
 log "rc=$?"; grep -E "^gpu_(floor|kernel/(PN10QP27|n1024_q60)/fwd/count:1/)" "$O/bench_gpu.txt" | tee -a "$O/log.txt"
 
 log "TEMPO_BACKEND=auto vs cpu with the device hidden (CUDA_VISIBLE_DEVICES='')"
-CUDA_VISIBLE_DEVICES= timeout 120 "$B/bench_ntt" --benchmark_filter='cpu_batch/(MLDSA|PN10QP27|n1024_q60)/' \
+CUDA_VISIBLE_DEVICES='' timeout 120 "$B/bench_ntt" --benchmark_filter='cpu_batch/(MLDSA|PN10QP27|n1024_q60)/' \
   --benchmark_out="$O/bench_nodevice.json" --benchmark_out_format=json > "$O/bench_nodevice.txt" 2>&1
 log "rc=$?"
 

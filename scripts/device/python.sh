@@ -5,13 +5,13 @@
 #
 # Build the carried folder here first (CUDA kernels on; same Python minor version as the
 # device machine's python3):
-#   TEMPO_PY_CUDA=ON build/python-venv/bin/pip wheel . --no-deps -w build/python-dist
-#   build/python-venv/bin/pip download numpy pytest -d build/python-dist
-# then: bash scripts/device/python.sh build/python-dist   (about 2 minutes)
+#   TEMPO_PY_CUDA=ON build/python-venv/bin/pip wheel . --no-deps -w .carry/python
+#   build/python-venv/bin/pip download numpy pytest -d .carry/python
+# then: bash scripts/device/python.sh [.carry/python]   (about 2 minutes)
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-dist=$(realpath "${1:-build/python-dist}")
-out=${OUT:-/tmp/out}/python
+cd "$(dirname "$0")/../.." || exit 1
+dist=$(realpath "${1:-.carry/python}")
+out=${OUT:-$PWD/out}/python
 mkdir -p "$out"
 count=${BENCH_COUNT:-1000000}
 venv=$(mktemp -d)/venv

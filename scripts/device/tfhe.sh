@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# tempo::tfhe on the device machine, from carried binaries in $1/bin (tempo_tfhe_tests,
-# bench_tfhe; shared libraries in $1/lib if any). Results under $OUT/tfhe: junit XML of the
-# tests, Google Benchmark JSON per run, summary.json (exit codes). About 8 minutes.
-# Build (CUDA on, Release): cmake -B build/dev -G Ninja -DCMAKE_BUILD_TYPE=Release
-#   -DCMAKE_CUDA_ARCHITECTURES=90 && ninja -C build/dev tempo_tfhe_tests bench_tfhe
-# Order: the CUDA path's own tests first (a wrong kernel stops nothing else, but read
+# tempo::tfhe on the device machine. About 8 minutes.
+#
+#   bash scripts/device/tfhe.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD tfhe,
+#                                           from a CUDA Release build)
+#
+# Results in $OUT/tfhe: junit XML of the tests, Google Benchmark JSON per run, summary.json
+# (exit codes), log.txt. Order: the CUDA path's own tests first (a wrong kernel stops nothing else, but read
 # gpu.txt first), then the two byte-equality gates (1000 seeds x 3 parameter sets, cpu vs
 # cuda), then benchmarks (CPU rows, GPU rows, encrypted ADD on both, failure rate on the
 # device). Knobs: TFHE_EQUIV_SEEDS (1000), TFHE_FAILURES (100000 bootstraps per set, on
 # the device), TFHE_MUL256=1 also runs the encrypted 256-bit MUL on the device,
 # TFHE_SKIP_CPU_BENCH=1 skips the CPU rows.
 set -u
-C=${1:?usage: tfhe.sh CARRY_DIR}
-O=$OUT/tfhe; mkdir -p "$O"
+C=$(cd "${1:-.carry/dev}" && pwd) || exit 1
+O=${OUT:-$PWD/out}/tfhe; mkdir -p "$O"
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 B=$C/bin
 # The KAT corpus from this checkout (the binaries' compiled-in path is the build host's).

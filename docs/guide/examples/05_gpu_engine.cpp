@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 // out = 3 * in + 1 for every 32-bit item, mod 2^32.
@@ -37,8 +40,8 @@ int main() {
   pool.run([&](tempo::Task& t) {
     // Blocking: returns when every item is written. The report says where it ran and why.
     gpu::BatchReport r = engine.run(t, op, {gpu::Operand::fixed(in, 4)}, out);
-    std::printf("ran on %d (%zu cpu items, %zu gpu items): %s\n", static_cast<int>(r.ran_on), r.cpu_items,
-                r.gpu_items, r.reason.c_str());
+    std::printf("ran on %s (%zu cpu items, %zu gpu items): %s\n", std::string(gpu::placement_name(r.ran_on)).c_str(),
+                r.cpu_items, r.gpu_items, r.reason.c_str());
 
     // Forcing the CPU for this call (TEMPO_BACKEND=cpu does it for every call).
     engine.run(t, op, {gpu::Operand::fixed(in, 4)}, out, tempo::Backend::cpu);
@@ -50,9 +53,11 @@ int main() {
 
     // Many batches in a stream: at most two in flight.
     gpu::Pipeline p(engine, 2);
-    for (std::uint64_t k = 0; k < 4; ++k)
-      if (auto done = p.submit(t, op, {gpu::Operand::fixed(in, 4)}, out, k)) std::printf("batch %llu done\n",
-                                                                                        static_cast<unsigned long long>(done->tag));
+    for (std::uint64_t k = 0; k < 4; ++k) {
+      // When two batches are in flight, submit first joins the oldest and returns it.
+      std::optional<gpu::Pipeline::Done> done = p.submit(t, op, {gpu::Operand::fixed(in, 4)}, out, k);
+      if (done) std::printf("batch %llu done\n", static_cast<unsigned long long>(done->tag));
+    }
     for (const gpu::Pipeline::Done& d : p.drain(t)) std::printf("batch %llu done\n", static_cast<unsigned long long>(d.tag));
 
     // Data that stays on the device between operations (host memory when no device is used).

@@ -108,7 +108,7 @@ double HashOp::work(double in_bytes) const {
   return 1.0 + squeeze_extra + in_bytes / rate;
 }
 
-// Measured or derived on the H200 host (docs/gpu.md, shared/anchors.md): CPU ~150 ns
+// Measured or derived on the H200 host (docs/gpu.md, "Cost prior"): CPU ~150 ns
 // per Keccak-f per core, a little per byte, 2 us per block; GPU ~60 us fixed (hand-off,
 // launch, sync), 0.28 ns per Keccak-f (3.5 G/s), PCIe ~60-100 GB/s in+out.
 gpu::CostPrior HashOp::prior() const {

@@ -120,7 +120,7 @@ void run_forked(Task& t, const OpState& s, const gpu::Chunk& c) {
 
 std::string op_key(const OpState& s) { return "tfhe-bootstrap/" + std::string(s.ek.params().name); }
 
-// Measured on the H200 host (README, "Measured"): a PN10QP27 bootstrap takes 30-40 ms on
+// Measured on the H200 host (bench/results/tfhe): a PN10QP27 bootstrap takes 30-40 ms on
 // one core; the device runs ~14k per second, and one gate takes 14.7 ms host to host (its
 // 556 blind-rotation steps in a row). Other sets scale with n N L, twice with 64-bit words
 // (PN11QP54: 72 ms for one gate, ~2k per second). The engine refines these per key.
