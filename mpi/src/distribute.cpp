@@ -19,6 +19,7 @@
 #include <string_view>
 #include <thread>
 
+#include <tempo/secure_zero.hpp>
 #include <tempo/tempo.hpp>
 
 #include "comm.hpp"
@@ -85,11 +86,7 @@ class Bytes {
   std::uint8_t* data() noexcept { return p_.get(); }
   std::size_t size() const noexcept { return n_; }
   bool empty() const noexcept { return n_ == 0; }
-  void wipe() noexcept {
-    // volatile stores: the compiler may not drop them as dead (the buffer is freed next).
-    volatile std::uint8_t* p = p_.get();
-    for (std::size_t i = 0; i < n_; ++i) p[i] = 0;
-  }
+  void wipe() noexcept { tempo::secure_zero(p_.get(), n_); }
 
  private:
   std::unique_ptr<std::uint8_t[]> p_;

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <tempo/secure_zero.hpp>
+
 namespace tempo::ntt::detail {
 
 using u64 = std::uint64_t;
@@ -63,11 +65,7 @@ struct Barrett {
   u64 mul(u64 a, u64 b) const { return reduce(static_cast<u128>(a) * b); }
 };
 
-// Zeroes scratch that held a (possibly secret) polynomial; the empty asm with a memory
-// clobber keeps the compiler from dropping the stores as dead.
-inline void wipe(u64* p, std::size_t n) {
-  std::memset(p, 0, n * sizeof(u64));
-  asm volatile("" : : "r"(p) : "memory");
-}
+// Zeroes scratch that held a (possibly secret) polynomial.
+inline void wipe(u64* p, std::size_t n) { tempo::secure_zero(p, n * sizeof(u64)); }
 
 }  // namespace tempo::ntt::detail
