@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pool_core.hpp"
+#include "tempo/env.hpp"
 #include "tempo/thread_pool.hpp"
 
 namespace tempo {
@@ -21,17 +22,9 @@ void default_assertion_handler(const char* message, const char* file, int line) 
 }
 std::atomic<AssertionHandler> assertion_handler{&default_assertion_handler};
 
-// An integer in [1, max] from the environment, or 0 when the variable is unset.
+// An integer in [1, max] from the environment (tempo/env.hpp's rule), or 0 when unset.
 std::size_t env_positive(const char* name, std::size_t max) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return 0;
-  errno = 0;
-  char* end = nullptr;
-  unsigned long long v = std::strtoull(text, &end, 10);
-  if (errno != 0 || *end != '\0' || v == 0 || v > max || text[0] == '-' || text[0] == '+' || text[0] == ' ')
-    throw std::invalid_argument(std::string(name) + " must be an integer from 1 to " + std::to_string(max) +
-                                ", got '" + text + "'");
-  return static_cast<std::size_t>(v);
+  return static_cast<std::size_t>(tempo::env_integer(name, 1, max).value_or(0));
 }
 
 // Heartbeats longer than this are refused: a minute between heartbeats means
@@ -61,12 +54,8 @@ Task* current_task() noexcept { return current; }
 
 namespace {
 bool env_flag(const char* name, bool fallback) {
-  const char* text = std::getenv(name);
-  if (text == nullptr || *text == '\0') return fallback;
-  std::string v(text);
-  if (v == "1" || v == "on" || v == "true") return true;
-  if (v == "0" || v == "off" || v == "false") return false;
-  throw std::invalid_argument(std::string(name) + " must be 0 or 1, got '" + v + "'");
+  const auto i = tempo::env_choice(name, {"0", "off", "false", "1", "on", "true"});
+  return i ? *i >= 3 : fallback;
 }
 }  // namespace
 
