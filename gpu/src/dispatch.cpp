@@ -44,7 +44,7 @@ Tuning tuning_from_env(const EngineOptions& opt) {
                              : env_integer("TEMPO_GPU_STREAMS", 1, 32).value_or(t.streams_per_device);
   t.pinned_streams = env_integer("TEMPO_GPU_PINNED_STREAMS", 1, 32).value_or(t.pinned_streams);
   t.max_chunk_bytes = chunk_mib_from_env().value_or(8) * (1 << 20);
-  if (const auto i = env_choice("TEMPO_GPU_NT_COPY", {"0", "off", "false", "1", "on", "true"})) t.nt_copy = *i >= 3;
+  t.nt_copy = env_flag("TEMPO_GPU_NT_COPY").value_or(t.nt_copy);
   return t;
 }
 
@@ -204,6 +204,9 @@ void cpu_range(Task& t, const BatchOp& op, const BatchView& v, Range r, std::siz
   });
 }
 
+// An op whose device path is its own stages (BatchOp::gpu_staged), not chunk kernels.
+bool staged(const BatchOp& op) { return op.has_staged_gpu() && !op.has_cuda(); }
+
 struct Decision {
   Placement placement = Placement::cpu;
   std::string reason;
@@ -263,7 +266,7 @@ Decision decide(detail::EngineCore& core, const Job& job, std::size_t workers, c
   const std::optional<Placement> env = forced_placement_from_env();
   if (opt.force) e.placement = opt.forced;
   else if (env) e.placement = *env;
-  if ((!allow_split || (op.has_staged_gpu() && !op.has_cuda())) && e.placement == Placement::split)
+  if ((!allow_split || staged(op)) && e.placement == Placement::split)
     e.placement = Placement::gpu;
   d.placement = e.placement;
   d.reason = e.describe();
@@ -409,8 +412,6 @@ void run_cpu(Task& t, Job& job, BatchReport& rep, Clock::time_point t0) {
     job.model->observe_cpu(job.work_per_item * n / w, bytes / w, rep.cpu_ms);
   }
 }
-
-bool staged(const BatchOp& op) { return op.has_staged_gpu() && !op.has_cuda(); }
 
 // A staged op's whole batch on the devices: the op drives its own stages through the
 // engine; the call's wall time is one device's host-to-host time per device.

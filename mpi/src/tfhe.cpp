@@ -1,7 +1,6 @@
 // TFHE batches over the ranks: the family's public ops through the generic run().
 #include <tempo/mpi/tfhe.hpp>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,31 +11,6 @@ namespace tempo::mpi::tfhe {
 namespace {
 using tempo::tfhe::Ciphertext;
 using tempo::tfhe::Params;
-
-// The ops' item: n + 1 little-endian u32, the mask then b (the host order on every platform
-// tempo builds for).
-std::size_t stride_of(const Params& p) { return 4 * (p.n + 1); }
-
-std::vector<std::uint8_t> pack(std::span<const Ciphertext> cs, const Params& p) {
-  const std::size_t stride = stride_of(p);
-  std::vector<std::uint8_t> v(cs.size() * stride);
-  for (std::size_t i = 0; i < cs.size(); ++i) {
-    std::memcpy(v.data() + i * stride, cs[i].a.data(), 4 * p.n);
-    std::memcpy(v.data() + i * stride + 4 * p.n, &cs[i].b, 4);
-  }
-  return v;
-}
-
-void unpack(std::span<const std::uint8_t> v, const Params& p, std::span<Ciphertext> out) {
-  const std::size_t stride = stride_of(p);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    Ciphertext& c = out[i];
-    c.params_id = p.id;
-    c.a.resize(p.n);
-    std::memcpy(c.a.data(), v.data() + i * stride, 4 * p.n);
-    std::memcpy(&c.b, v.data() + i * stride + 4 * p.n, 4);
-  }
-}
 
 std::string check(const char* fn, const Params& p, std::initializer_list<std::span<const Ciphertext>> ins,
                   std::size_t out_size) {
@@ -57,13 +31,16 @@ Report run_on(Task& t, MPI_Comm comm, const gpu::BatchOp& op, const Params& p,
   if (!detail::is_root(comm, opt.root)) return detail::run_checked(t, comm, op, {}, {}, opt, {});
   const std::string error = check(fn, p, ins, out.size());
   if (!error.empty()) return detail::run_checked(t, comm, op, {}, {}, opt, error);
-  std::vector<std::vector<std::uint8_t>> packed;
+  // Items as the ops take them (tempo::tfhe::to_items), checked above.
+  std::vector<std::vector<std::uint32_t>> items;
   std::vector<gpu::Operand> operands;
-  for (auto in : ins) packed.push_back(pack(in, p));
-  for (const auto& v : packed) operands.push_back(gpu::Operand::fixed(v, stride_of(p)));
-  std::vector<std::uint8_t> result(out.size() * stride_of(p));
-  Report r = detail::run_checked(t, comm, op, operands, result, opt, {});
-  unpack(result, p, out);
+  for (auto in : ins) items.push_back(tempo::tfhe::to_items(t, p, in));
+  for (const auto& v : items)
+    operands.push_back(gpu::Operand::fixed({reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * 4}, op.out_stride()));
+  std::vector<std::uint32_t> result(out.size() * (p.n + 1));
+  Report r = detail::run_checked(t, comm, op, operands,
+                                 {reinterpret_cast<std::uint8_t*>(result.data()), result.size() * 4}, opt, {});
+  tempo::tfhe::from_items(t, p, result, out);
   return r;
 }
 }  // namespace

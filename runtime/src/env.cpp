@@ -38,6 +38,12 @@ std::optional<std::size_t> env_choice(const char* variable, std::initializer_lis
                               ")");
 }
 
+std::optional<bool> env_flag(const char* variable) {
+  const auto i = env_choice(variable, {"0", "off", "false", "1", "on", "true"});
+  if (!i) return std::nullopt;
+  return *i >= 3;
+}
+
 std::optional<unsigned long long> env_integer(const char* variable, unsigned long long min, unsigned long long max) {
   const char* text = std::getenv(variable);
   if (text == nullptr || *text == '\0') return std::nullopt;

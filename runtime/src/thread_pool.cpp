@@ -53,10 +53,7 @@ Task* current_task() noexcept { return current; }
 // ---------------------------------------------------------------- PoolCore
 
 namespace {
-bool env_flag(const char* name, bool fallback) {
-  const auto i = tempo::env_choice(name, {"0", "off", "false", "1", "on", "true"});
-  return i ? *i >= 3 : fallback;
-}
+bool env_flag(const char* name, bool fallback) { return tempo::env_flag(name).value_or(fallback); }
 }  // namespace
 
 PoolCore::PoolCore(std::size_t threads, std::chrono::nanoseconds heartbeat)

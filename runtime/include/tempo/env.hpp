@@ -16,6 +16,9 @@ namespace tempo {
 // The index in `accepted` of the variable's value, or nullopt when it is unset or empty.
 std::optional<std::size_t> env_choice(const char* variable, std::initializer_list<std::string_view> accepted);
 
+// An on/off switch: 0, off, false or 1, on, true; nullopt when unset or empty.
+std::optional<bool> env_flag(const char* variable);
+
 // An integer in [min, max], or nullopt when unset or empty.
 std::optional<unsigned long long> env_integer(const char* variable, unsigned long long min, unsigned long long max);
 

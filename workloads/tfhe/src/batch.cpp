@@ -205,32 +205,6 @@ constexpr bool kHaveCuda = false;
 }
 #endif
 
-// Ciphertexts as op items, checked against the key's parameter set before any work.
-std::vector<std::uint32_t> pack(Task& t, const Params& p, std::span<const Ciphertext> cs, const char* what) {
-  const std::size_t words = p.n + 1;
-  std::vector<std::uint32_t> buf(cs.size() * words);
-  tempo::parallel_for(t, std::size_t{0}, cs.size(), [&](std::size_t i) {
-    const Ciphertext& c = cs[i];
-    detail::check_same_params(p, c.params_id, what);
-    if (c.a.size() != p.n)
-      throw std::invalid_argument(std::string("tempo::tfhe: ") + what + " " + std::to_string(i) +
-                                  " has the wrong dimension");
-    std::memcpy(buf.data() + i * words, c.a.data(), p.n * sizeof(std::uint32_t));
-    buf[i * words + p.n] = c.b;
-  });
-  return buf;
-}
-
-void unpack(Task& t, const Params& p, const std::vector<std::uint32_t>& buf, std::span<Ciphertext> out) {
-  const std::size_t words = p.n + 1;
-  tempo::parallel_for(t, std::size_t{0}, out.size(), [&](std::size_t i) {
-    Ciphertext& c = out[i];
-    c.params_id = p.id;
-    c.a.assign(buf.data() + i * words, buf.data() + i * words + p.n);
-    c.b = buf[i * words + p.n];
-  });
-}
-
 std::span<const std::uint8_t> in_bytes(const std::vector<std::uint32_t>& v) {
   return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(std::uint32_t)};
 }
@@ -267,18 +241,43 @@ void GateOp::cpu_forked(Task& t, const gpu::Chunk& c) const { run_forked(t, *s_,
 bool GateOp::has_cuda() const { return kHaveCuda; }
 int GateOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const { return run_cuda(*s_, c, ctx); }
 
+std::vector<std::uint32_t> to_items(Task& t, const Params& p, std::span<const Ciphertext> cs, const char* what) {
+  const std::size_t words = p.n + 1;
+  std::vector<std::uint32_t> buf(cs.size() * words);
+  tempo::parallel_for(t, std::size_t{0}, cs.size(), [&](std::size_t i) {
+    const Ciphertext& c = cs[i];
+    detail::check_same_params(p, c.params_id, what);
+    if (c.a.size() != p.n)
+      throw std::invalid_argument(std::string("tempo::tfhe: ") + what + " " + std::to_string(i) +
+                                  " has the wrong dimension");
+    std::memcpy(buf.data() + i * words, c.a.data(), p.n * sizeof(std::uint32_t));
+    buf[i * words + p.n] = c.b;
+  });
+  return buf;
+}
+
+void from_items(Task& t, const Params& p, std::span<const std::uint32_t> items, std::span<Ciphertext> out) {
+  const std::size_t words = p.n + 1;
+  tempo::parallel_for(t, std::size_t{0}, out.size(), [&](std::size_t i) {
+    Ciphertext& c = out[i];
+    c.params_id = p.id;
+    c.a.assign(items.data() + i * words, items.data() + i * words + p.n);
+    c.b = items[i * words + p.n];
+  });
+}
+
 gpu::BatchReport eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<const Ciphertext> xs,
                             std::span<const Ciphertext> ys, std::span<Ciphertext> out, gpu::RunOptions opt) {
   if (xs.size() != ys.size() || out.size() != xs.size())
     throw std::invalid_argument("tempo::tfhe::eval_gates: xs, ys and out must have the same length");
   const Params& p = ek.params();
-  const std::vector<std::uint32_t> x = pack(t, p, xs, "gate input x"), y = pack(t, p, ys, "gate input y");
+  const std::vector<std::uint32_t> x = to_items(t, p, xs, "gate input x"), y = to_items(t, p, ys, "gate input y");
   std::vector<std::uint32_t> r(x.size());
   const GateOp op(ek, g);
   const std::size_t stride = op.out_stride();
   const gpu::BatchReport rep = gpu::Engine::shared().run(
       t, op, {gpu::Operand::fixed(in_bytes(x), stride), gpu::Operand::fixed(in_bytes(y), stride)}, out_bytes(r), opt);
-  unpack(t, p, r, out);
+  from_items(t, p, r, out);
   return rep;
 }
 
@@ -287,11 +286,11 @@ gpu::BatchReport eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<con
   if (out.size() != cs.size())
     throw std::invalid_argument("tempo::tfhe::eval_bootstraps: cs and out must have the same length");
   const Params& p = ek.params();
-  std::vector<std::uint32_t> buf = pack(t, p, cs, "bootstrap input");
+  std::vector<std::uint32_t> buf = to_items(t, p, cs, "bootstrap input");
   const BootstrapOp op(ek);
   const gpu::BatchReport rep =
       gpu::Engine::shared().run(t, op, {gpu::Operand::fixed(in_bytes(buf), op.out_stride())}, out_bytes(buf), opt);
-  unpack(t, p, buf, out);
+  from_items(t, p, buf, out);
   return rep;
 }
 

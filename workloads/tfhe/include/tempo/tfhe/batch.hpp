@@ -24,6 +24,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <tempo/gpu/engine.hpp>
 #include <tempo/tfhe.hpp>
@@ -42,6 +43,14 @@ gpu::BatchReport eval_gates(Task& t, const EvaluationKey& ek, Gate g, std::span<
 // out[i] = eval_bootstrap(cs[i]): a fresh-noise encryption of the same bit.
 gpu::BatchReport eval_bootstraps(Task& t, const EvaluationKey& ek, std::span<const Ciphertext> cs,
                                  std::span<Ciphertext> out, gpu::RunOptions opt = {});
+
+// Ciphertexts as the ops' items below (n + 1 uint32 each, back to back) and back, spread
+// over the pool. to_items checks every ciphertext against p first (std::invalid_argument
+// naming `what` and its index).
+std::vector<std::uint32_t> to_items(Task& t, const Params& p, std::span<const Ciphertext> cs,
+                                    const char* what = "ciphertext");
+// out[i] from item i of `items` (out.size() items), tagged with p.
+void from_items(Task& t, const Params& p, std::span<const std::uint32_t> items, std::span<Ciphertext> out);
 
 // The batch operations themselves, for users who drive an engine directly (their own
 // engine, pipelines, Offload). An item is a ciphertext as n + 1 little-endian uint32: the
