@@ -13,6 +13,9 @@
 //
 //   bench_ntt --benchmark_out=ntt.json --benchmark_out_format=json
 //   bench_ntt --ntt_quick=1        tiny sizes and reps (CI smoke)
+//
+// Against Intel HEXL: ntt_peer.cpp beside this file times tempo with the method of HEXL's
+// own driver; scripts/device/ntt_peers.sh runs both on one pinned core (peer_ratios.py).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

@@ -9,7 +9,7 @@
 #   runtime  tempo_overhead tempo_paired tempo_idle_cpu tempo_bench rayon_bench
 #   engine   tempo_gpu_tests tempo_keccak_offload_tests tempo_engine_bench tempo_gpu_bench
 #            tempo_offload_example bench_keccak
-#   ntt      tempo_ntt_tests bench_ntt
+#   ntt      tempo_ntt_tests bench_ntt ntt_peer   (ntt.sh and ntt_peers.sh)
 #   tfhe     tempo_tfhe_tests bench_tfhe
 #   faest    tempo_faest_tests bench_faest
 #   fanout   tempo-fanout tempo_fanout_tests
@@ -30,7 +30,7 @@ family() {
     runtime) echo tempo_overhead tempo_paired tempo_idle_cpu tempo_bench rayon_bench ;;
     engine) echo tempo_gpu_tests tempo_keccak_offload_tests tempo_engine_bench tempo_gpu_bench \
                  tempo_offload_example bench_keccak ;;
-    ntt) echo tempo_ntt_tests bench_ntt ;;
+    ntt) echo tempo_ntt_tests bench_ntt ntt_peer ;;
     tfhe) echo tempo_tfhe_tests bench_tfhe ;;
     faest) echo tempo_faest_tests bench_faest ;;
     fanout) echo tempo-fanout tempo_fanout_tests ;;

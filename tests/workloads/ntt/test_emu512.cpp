@@ -61,7 +61,8 @@ namespace d = tempo::ntt::detail;
 template <int S>
 static void check(u64 q) {
   using V = emu::Ops512<S>;
-  const d::Kernels k{"emu", d::simd::forward<V>, d::simd::inverse<V>, d::simd::pointwise<V>, d::simd::prepare<V>, 62};
+  const d::Kernels k{"emu", d::simd::forward<V>, d::simd::inverse<V>, d::simd::pointwise<V>, d::simd::prepare<V>, 62,
+                     d::scan_then<d::simd::forward<V>>, d::scan_then<d::simd::inverse<V>>};
   for (std::size_t n = 16; n <= 4096; n *= 2) {
     if (q % (2 * n) != 1) continue;
     INFO("S = " << S << ", n = " << n << ", q = " << q);

@@ -8,7 +8,8 @@ namespace {
 template <int S>
 Kernels make(const char* name, unsigned bits) {
   using V = avx2::Ops<S>;
-  return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits};
+  return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
+                 scan_then<simd::forward<V>>, scan_then<simd::inverse<V>>};
 }
 
 }  // namespace

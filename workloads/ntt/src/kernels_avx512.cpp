@@ -15,7 +15,27 @@ namespace {
 template <int S>
 Kernels make(const char* name, unsigned bits) {
   using V = avx512::Ops512<S>;
-  return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits};
+  return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
+                 scan_then<simd::forward<V>>, scan_then<simd::inverse<V>>};
+}
+
+// The 32-bit-word path (kernels_avx512_w32.cpp) for n >= 32; n = 16 (one register) takes
+// the portable loops, which read only the common tables.
+void w32_fwd(const Tables& t, u64* a) {
+  if (t.n < 32) return portable_kernels().forward(t, a);
+  w32_forward(t, a, false);
+}
+void w32_inv(const Tables& t, u64* a) {
+  if (t.n < 32) return portable_kernels().inverse(t, a);
+  w32_inverse(t, a, false);
+}
+bool w32_fwd_checked(const Tables& t, u64* a) {
+  if (t.n < 32) return scan_then<w32_fwd>(t, a);
+  return w32_forward(t, a, true);
+}
+bool w32_inv_checked(const Tables& t, u64* a) {
+  if (t.n < 32) return scan_then<w32_inv>(t, a);
+  return w32_inverse(t, a, true);
 }
 
 }  // namespace
@@ -25,7 +45,9 @@ Kernels make(const char* name, unsigned bits) {
 std::vector<const Kernels*> avx512_kernels_checked(bool ifma) {
   static const Kernels k64 = make<64>("avx512", 62);
   static const Kernels k52 = make<52>("avx512ifma", 50);
-  static const Kernels k32 = make<32>("avx512-q30", 30);
+  // Pointwise products stay on 64-bit lanes (the operands are uint64 in memory).
+  static const Kernels k32{"avx512-w32", w32_fwd, w32_inv, simd::pointwise<avx512::Ops512<32>>, w32_prepare, 30,
+                           w32_fwd_checked, w32_inv_checked};
   std::vector<const Kernels*> v{&k32};
   if (ifma) v.push_back(&k52);
   v.push_back(&k64);

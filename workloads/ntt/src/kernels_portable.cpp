@@ -90,7 +90,7 @@ void pointwise(const Tables& t, const u64* a, const u64* b, u64* out, bool accum
   }
 }
 
-const Kernels kPortable{"portable", forward, inverse, pointwise, nullptr, 62};
+const Kernels kPortable{"portable", forward, inverse, pointwise, nullptr, 62, scan_then<forward>, scan_then<inverse>};
 
 }  // namespace
 

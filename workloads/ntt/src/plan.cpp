@@ -209,13 +209,17 @@ std::uint64_t Plan::psi() const noexcept { return tables_->psi; }
 std::uint64_t Plan::n_inv() const noexcept { return tables_->n_inv; }
 std::string_view Plan::cpu_path() const noexcept { return tables_->kernels->name; }
 
+// The kernels check values in the pass that reads them; only a failure scans again to
+// name the culprit (a is still untouched then).
 void Plan::forward(std::span<std::uint64_t> a) const {
-  detail::check_span("forward", "a", a, *tables_, true);
-  tables_->kernels->forward(*tables_, a.data());
+  const detail::Tables& t = *tables_;
+  detail::check_span("forward", "a", a, t, false);
+  if (!t.kernels->forward_checked(t, a.data())) detail::check_values("forward", "a", a.data(), t.n, t.q);
 }
 void Plan::inverse(std::span<std::uint64_t> a) const {
-  detail::check_span("inverse", "a", a, *tables_, true);
-  tables_->kernels->inverse(*tables_, a.data());
+  const detail::Tables& t = *tables_;
+  detail::check_span("inverse", "a", a, t, false);
+  if (!t.kernels->inverse_checked(t, a.data())) detail::check_values("inverse", "a", a.data(), t.n, t.q);
 }
 void Plan::forward_unchecked(std::span<std::uint64_t> a) const {
   detail::check_span("forward_unchecked", "a", a, *tables_, false);

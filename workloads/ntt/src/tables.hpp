@@ -25,7 +25,17 @@ struct Kernels {
   void (*prepare)(Tables& t);
   // Largest modulus bound it handles: q < 2^max_q_bits.
   unsigned max_q_bits;
+  // forward/inverse with the range check of the checked entry points: false, with `a`
+  // untouched, when some a[i] >= q (the caller then names the culprit). A kernel fuses the
+  // check with its first pass where it can (the pass that reads `a` anyway).
+  bool (*forward_checked)(const Tables&, u64* a);
+  bool (*inverse_checked)(const Tables&, u64* a);
 };
+
+// The checked forms for kernels without a fused check: a branch-free scan, then the kernel.
+bool any_out_of_range(const u64* a, std::size_t n, u64 q);
+template <void (*F)(const Tables&, u64*)>
+bool scan_then(const Tables& t, u64* a);
 
 struct Tables {
   std::size_t n = 0;
@@ -41,12 +51,20 @@ struct Tables {
   Barrett barrett;
   // Layout and Shoup companions (of the kernel's shift) private to the chosen kernel.
   std::vector<u64> kfwd, kfwd_s, kinv, kinv_s;
+  std::vector<std::uint32_t> kfwd32, kinv32;  // the 32-bit-word path's layout
   const Kernels* kernels = nullptr;
   // The device copies of the tables on Engine::shared() (a gpu::DeviceConstants, made on
   // first use; type-erased to keep the gpu headers out of here).
   mutable std::mutex device_mu;
   mutable std::shared_ptr<void> shared_device_tables;
 };
+
+template <void (*F)(const Tables&, u64*)>
+bool scan_then(const Tables& t, u64* a) {
+  if (any_out_of_range(a, t.n, t.q)) return false;
+  F(t, a);
+  return true;
+}
 
 // Kernel sets; the SIMD ones exist only on x86-64 builds (nullptr otherwise or when
 // the CPU lacks the ISA). pick_kernels honours TEMPO_NTT_ISA.
@@ -59,6 +77,11 @@ std::vector<const Kernels*> avx2_kernels();
 std::vector<const Kernels*> avx512_kernels();
 std::vector<const Kernels*> avx2_kernels_checked();
 std::vector<const Kernels*> avx512_kernels_checked(bool ifma);
+// kernels_avx512_w32.cpp: 16 lanes of 32 bits for q < 2^30, n >= 32; the checked forms
+// return false (a untouched) when some a[i] >= q.
+bool w32_forward(const Tables& t, u64* a, bool check);
+bool w32_inverse(const Tables& t, u64* a, bool check);
+void w32_prepare(Tables& t);
 // Every set usable here for q (portable last); pick_kernels takes the first that
 // TEMPO_NTT_ISA allows (std::invalid_argument for a value it does not accept).
 std::vector<const Kernels*> kernels_for(u64 q);

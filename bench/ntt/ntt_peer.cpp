@@ -1,0 +1,235 @@
+// ntt_peer: tempo::ntt timed with the method of the Intel HEXL NTT driver of the peers
+// folder (its hexl_ntt), so that the two print comparable lines. For each (n, bits) below,
+// q is the largest prime q = 1 (mod 2n) under 2^bits and the Plan is Plan(n, q) (the
+// smallest primitive 2n-th root, as HEXL picks); each row is the median over REPS runs of
+// 16 transforms, after WARM transforms discarded.
+//
+//   tempo           the public API as a user writes it: plan.forward(x) / plan.inverse(x) on
+//                   a std::vector<uint64_t>, in place (checks the length and every value;
+//                   HEXL's ComputeForward is out of place and checks nothing)
+//   tempo-unchecked the same kernel without the value scan: forward_unchecked on the Plan
+//                   bound to the same path (detail::with_cpu_path), so that checked /
+//                   unchecked shows what the public call costs
+//
+// Configs: HEXL's (1024,27) (1024,50) (2048,50) (1024,60) (2048,60), plus (2048,27) (HEXL
+// does not time it; its IFMA path costs the same for any q < 2^50, so scripts/device/
+// ntt_peers.sh compares it with HEXL's n=2048 bits=50 row) and ML-DSA (n=256, q=8380417,
+// psi=1753: Plan::preset("MLDSA"), printed with bits=23).
+//
+// Output, one line per row (lines starting with '#' are information):
+//   tempo n=1024 bits=27 q=134215681 path=avx512-q30 fwd_us=0.812 inv_us=0.790 correct=yes
+// correct: inverse(forward(x)) == x, forward is negacyclic (X^(n-1) * b, as HEXL's driver
+// checks), and the unchecked kernel gives the same bytes. Exit status 1 when a row is NO.
+//
+// Env: REPS (default 2001), WARM (default 2000), TEMPO_PEER_ONLY: a comma-separated subset of
+// n1024_q27 n2048_q27 n1024_q50 n2048_q50 n1024_q60 n2048_q60 mldsa (case-insensitive; default
+// all; an unknown name exits 2), TEMPO_NTT_ISA (caps the path, as for any Plan).
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tempo/ntt.hpp>
+#include <tempo/ntt/detail/cpu_paths.hpp>
+
+namespace ntt = tempo::ntt;
+using u64 = std::uint64_t;
+using u128 = unsigned __int128;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile u64 g_sink;
+
+// The driver's median_us: warm calls, then reps samples of `inner` calls each; the median
+// of the per-call times.
+template <class F>
+double median_us(F&& f, int warm, int reps, int inner) {
+  for (int i = 0; i < warm; ++i) f();
+  std::vector<double> t(static_cast<std::size_t>(reps));
+  for (auto& s : t) {
+    const auto a = Clock::now();
+    for (int i = 0; i < inner; ++i) f();
+    const auto b = Clock::now();
+    s = std::chrono::duration<double, std::micro>(b - a).count() / inner;
+  }
+  const auto mid = t.begin() + reps / 2;
+  std::nth_element(t.begin(), mid, t.end());
+  return *mid;
+}
+
+u64 mul_mod(u64 a, u64 b, u64 m) { return static_cast<u64>(static_cast<u128>(a) * b % m); }
+
+u64 pow_mod(u64 b, u64 e, u64 m) {
+  u64 r = 1 % m;
+  for (b %= m; e; e >>= 1, b = mul_mod(b, b, m))
+    if (e & 1) r = mul_mod(r, b, m);
+  return r;
+}
+
+// Deterministic Miller-Rabin for 64-bit integers (these 12 bases cover every n < 3.3e24).
+bool is_prime(u64 n) {
+  if (n < 2) return false;
+  for (u64 p : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u})
+    if (n % p == 0) return n == p;
+  u64 d = n - 1;
+  int s = 0;
+  while ((d & 1) == 0) d >>= 1, ++s;
+  for (u64 a : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u}) {
+    u64 x = pow_mod(a, d, n);
+    if (x == 1 || x == n - 1) continue;
+    bool composite = true;
+    for (int r = 1; r < s && composite; ++r) {
+      x = mul_mod(x, x, n);
+      if (x == n - 1) composite = false;
+    }
+    if (composite) return false;
+  }
+  return true;
+}
+
+// The largest prime q = 1 (mod 2n) below 2^bits (HEXL's GeneratePrimes(1, bits - 1, false, n)).
+u64 largest_ntt_prime(std::size_t n, unsigned bits) {
+  const u64 step = 2 * static_cast<u64>(n);
+  u64 q = ((u64{1} << bits) - 1) / step * step + 1;  // the largest 1 mod 2n below 2^bits
+  if (q >= (u64{1} << bits)) q -= step;
+  for (; q > step; q -= step)
+    if (is_prime(q)) return q;
+  return 0;
+}
+
+struct Config {
+  std::string name;  // for TEMPO_PEER_ONLY
+  std::size_t n;
+  unsigned bits;
+  bool mldsa;
+};
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return r;
+}
+
+// TEMPO_PEER_ONLY's names (lower case); empty: every config.
+std::vector<std::string> only_names() {
+  std::vector<std::string> names;
+  const char* only = std::getenv("TEMPO_PEER_ONLY");
+  std::string_view rest(only ? only : "");
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    if (std::string item = lower(rest.substr(0, comma)); !item.empty()) names.push_back(item);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return names;
+}
+
+int env_int(const char* name, int fallback, int min) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (*end != '\0' || x < min || x > 1000000000L) {
+    std::fprintf(stderr, "ntt_peer: %s=%s is not an integer >= %d\n", name, v, min);
+    std::exit(2);
+  }
+  return static_cast<int>(x);
+}
+
+// inverse(forward(x)) == x, and forward(X^(n-1) * b mod X^n + 1) == forward(X^(n-1)) .* forward(b).
+bool check(const ntt::Plan& plan, const ntt::Plan& raw, std::mt19937_64& rng) {
+  const std::size_t n = plan.n();
+  const u64 q = plan.q();
+  std::vector<u64> x(n), y, z;
+  for (auto& v : x) v = rng() % q;
+  y = x;
+  plan.forward(y);
+  z = y;
+  plan.inverse(z);
+  bool ok = z == x;
+  std::vector<u64> y2 = x, z2 = y;
+  raw.forward_unchecked(y2);
+  raw.inverse_unchecked(z2);
+  ok = ok && y2 == y && z2 == x;
+
+  std::vector<u64> a(n, 0), b(n), ab(n, 0), prod(n);
+  a[n - 1] = 1;
+  for (auto& v : b) v = rng() % q;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k = i + n - 1;
+    if (k < n) ab[k] = b[i];
+    else ab[k - n] = (q - b[i]) % q;
+  }
+  plan.forward(a);
+  plan.forward(b);
+  plan.forward(ab);
+  plan.pointwise(a, b, prod);
+  return ok && prod == ab;
+}
+
+}  // namespace
+
+int main() try {
+  const int reps = env_int("REPS", 2001, 1);
+  const int warm = env_int("WARM", 2000, 0);
+  constexpr int inner = 16;
+  const Config configs[] = {{"n1024_q27", 1024, 27, false}, {"n2048_q27", 2048, 27, false},
+                            {"n1024_q50", 1024, 50, false}, {"n2048_q50", 2048, 50, false},
+                            {"n1024_q60", 1024, 60, false}, {"n2048_q60", 2048, 60, false},
+                            {"mldsa", 256, 23, true}};
+  const std::vector<std::string> only = only_names();
+  for (const std::string& name : only) {
+    if (std::none_of(std::begin(configs), std::end(configs), [&](const Config& c) { return c.name == name; })) {
+      std::fprintf(stderr, "ntt_peer: TEMPO_PEER_ONLY names '%s'; the configs are", name.c_str());
+      for (const Config& c : configs) std::fprintf(stderr, " %s", c.name.c_str());
+      std::fprintf(stderr, "\n");
+      return 2;
+    }
+  }
+  std::printf("# tempo ntt_peer reps=%d warm=%d inner=%d cpu_avx512ifma=%d TEMPO_NTT_ISA=%s in_place=yes\n", reps,
+              warm, inner, static_cast<int>(!!__builtin_cpu_supports("avx512ifma")),
+              std::getenv("TEMPO_NTT_ISA") ? std::getenv("TEMPO_NTT_ISA") : "");
+  bool all_ok = true;
+  for (const Config& c : configs) {
+    if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
+    const u64 q = c.mldsa ? 8380417 : largest_ntt_prime(c.n, c.bits);
+    if (q == 0 || q >= (u64{1} << c.bits) || q % (2 * c.n) != 1) {
+      std::printf("bad prime for n=%zu bits=%u\n", c.n, c.bits);
+      return 2;
+    }
+    const ntt::Plan plan = c.mldsa ? ntt::Plan::preset("MLDSA") : ntt::Plan(c.n, q);
+    const ntt::Plan raw = ntt::detail::with_cpu_path(plan, plan.cpu_path());
+    std::mt19937_64 rng(12345 + c.n + c.bits);
+    const bool ok = check(plan, raw, rng);
+    all_ok = all_ok && ok;
+
+    std::vector<u64> x(c.n);
+    for (auto& v : x) v = rng() % q;
+    // In place: each call transforms the previous call's output (always in [0, q), so the
+    // checked calls accept it); the work does not depend on the values.
+    const auto row = [&](const char* who, auto&& fwd, auto&& inv) {
+      const double f = median_us([&] { fwd(x); g_sink = x[1]; }, warm, reps, inner);
+      const double i = median_us([&] { inv(x); g_sink = x[1]; }, warm, reps, inner);
+      std::printf("%s n=%zu bits=%u q=%llu path=%.*s fwd_us=%.3f inv_us=%.3f correct=%s\n", who, c.n, c.bits,
+                  static_cast<unsigned long long>(q), static_cast<int>(plan.cpu_path().size()),
+                  plan.cpu_path().data(), f, i, ok ? "yes" : "NO");
+      std::fflush(stdout);
+    };
+    row("tempo", [&](std::vector<u64>& v) { plan.forward(v); }, [&](std::vector<u64>& v) { plan.inverse(v); });
+    row("tempo-unchecked", [&](std::vector<u64>& v) { raw.forward_unchecked(v); },
+        [&](std::vector<u64>& v) { raw.inverse_unchecked(v); });
+  }
+  return all_ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "ntt_peer: %s\n", e.what());
+  return 2;
+}

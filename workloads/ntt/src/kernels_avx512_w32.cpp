@@ -1,0 +1,438 @@
+// The 32-bit-word AVX-512 path ("avx512-w32"), for q < 2^30: 16 coefficients per register
+// (twice the 64-bit paths' 8), Harvey butterflies with 32-bit Shoup companions.
+//
+// Data flow. Coefficients live in memory as uint64; the transform runs on uint32 copies in
+// a scratch array. The first pass reads the caller's array (narrowing, and taking the
+// running maximum for the range check), every later pass works in the scratch, and the
+// last pass widens back into the caller's array. So the range check costs one max per
+// load, and a failed check returns before the caller's array was written.
+//
+// Passes (forward; the inverse runs them mirrored). Stages with len >= 16 broadcast one
+// twiddle per block and run two at a time (radix 4; a lone stage when their count is odd).
+// The four stages with len 8, 4, 2, 1 run in one pass over 32-coefficient blocks held in
+// two registers: before each stage one two-source permute per register puts the pairs
+// (i, i + len) into matching lanes, and the last permute also widens to uint64 for the
+// store. Twiddles of those stages are per lane, laid out by prepare() in the order read.
+//
+// Lazy ranges. Forward keeps values in [0, 4q) (inputs to the Shoup product are then
+// < 2^32); inverse in [0, 2q). 4q < 2^32 is why q < 2^30. The Shoup product w*y mod q with
+// ws = floor(w * 2^32 / q) is exact up to one q: hi = floor(ws*y / 2^32), w*y - hi*q in
+// [0, 2q), computed mod 2^32. AVX-512 has no 32-bit high multiply: even and odd lanes go
+// through vpmuludq separately and a blend joins the high halves.
+#include <immintrin.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tables.hpp"
+
+namespace tempo::ntt::detail {
+namespace {
+
+using u32 = std::uint32_t;
+using R = __m512i;
+
+// ---- lane layouts of a 32-coefficient block held in two registers (x, y)
+// Layout h (h = 16, 8, 4, 2, 1): x holds the coefficients i < 32 with (i & h) == 0 in
+// increasing order, y holds i + h in the same lanes: the butterfly pairs of len h.
+// Layout 16 is the natural one (x = 0..15, y = 16..31).
+constexpr std::array<int, 32> layout(int h) {  // [lane] = coefficient; lanes 16..31: y
+  std::array<int, 32> v{};
+  int k = 0;
+  for (int i = 0; i < 32; ++i)
+    if ((i & h) == 0) v[static_cast<std::size_t>(k)] = i, v[static_cast<std::size_t>(k + 16)] = i + h, ++k;
+  return v;
+}
+constexpr int pos_in(const std::array<int, 32>& l, int coeff) {
+  for (int p = 0; p < 32; ++p)
+    if (l[static_cast<std::size_t>(p)] == coeff) return p;
+  return -1;
+}
+// Permute indices (vpermt2d: < 16 from the first source, >= 16 from the second) taking
+// layout `from` to layout `to`: out_x = idx[0..15], out_y = idx[16..31].
+struct alignas(64) Perm {
+  int x[16], y[16];
+};
+constexpr Perm transition(int from, int to) {
+  const auto f = layout(from), t = layout(to);
+  Perm p{};
+  for (int k = 0; k < 16; ++k) {
+    p.x[k] = pos_in(f, t[static_cast<std::size_t>(k)]);
+    p.y[k] = pos_in(f, t[static_cast<std::size_t>(k + 16)]);
+  }
+  return p;
+}
+// Widening store: uint64 register r (coefficients 8r .. 8r + 7) from layout `from`, in the
+// even dword lanes (odd lanes zeroed by the mask).
+struct alignas(64) Widen {
+  int r[4][16];
+};
+constexpr Widen widen_from(int from) {
+  const auto f = layout(from);
+  Widen w{};
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < 8; ++j) w.r[r][2 * j] = pos_in(f, 8 * r + j), w.r[r][2 * j + 1] = 0;
+  return w;
+}
+
+constexpr Perm kFwdPerm[4] = {transition(16, 8), transition(8, 4), transition(4, 2), transition(2, 1)};
+constexpr Perm kInvPerm[4] = {transition(16, 1), transition(1, 2), transition(2, 4), transition(4, 8)};
+constexpr Perm kInvLast = transition(8, 16);
+constexpr Widen kFwdWiden = widen_from(1);
+// Narrowing: the even dwords of two uint64 registers, in order; widening a natural-order
+// register: dword k of each half to lane 2k.
+struct alignas(64) Idx16 {
+  int v[16];
+};
+constexpr Idx16 kNarrow = {{0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30}};
+constexpr Idx16 kWidenLo = {{0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0}};
+constexpr Idx16 kWidenHi = {{8, 0, 9, 0, 10, 0, 11, 0, 12, 0, 13, 0, 14, 0, 15, 0}};
+constexpr __mmask16 kEven = 0x5555, kOdd = 0xAAAA;
+
+inline R ld(const void* p) { return _mm512_loadu_si512(p); }
+inline R idx(const int* p) { return _mm512_load_si512(p); }
+
+// ---- arithmetic on 16 lanes
+struct Mod {
+  R q, q2;
+  explicit Mod(u64 modulus)
+      : q(_mm512_set1_epi32(static_cast<int>(modulus))), q2(_mm512_set1_epi32(static_cast<int>(2 * modulus))) {}
+};
+// x - m when x >= m (x < 2m): the wrapped difference is larger than x otherwise.
+inline R csub(R x, R m) { return _mm512_min_epu32(x, _mm512_sub_epi32(x, m)); }
+// w*y mod q in [0, 2q) for y < 2^32. wso: ws's odd lanes moved to the even ones (equal to
+// ws for a broadcast twiddle).
+inline R mul_lazy(R y, R w, R ws, R wso, const Mod& m) {
+  const R pe = _mm512_mul_epu32(y, ws);
+  const R po = _mm512_mul_epu32(_mm512_shuffle_epi32(y, _MM_PERM_DDBB), wso);
+  const R hi = _mm512_mask_blend_epi32(kOdd, _mm512_shuffle_epi32(pe, _MM_PERM_DDBB), po);
+  return _mm512_sub_epi32(_mm512_mullo_epi32(w, y), _mm512_mullo_epi32(hi, m.q));
+}
+// Cooley-Tukey, [0, 4q) -> [0, 4q).
+inline void ct(R& x, R& y, R w, R ws, R wso, const Mod& m) {
+  const R u = csub(x, m.q2), v = mul_lazy(y, w, ws, wso, m);
+  x = _mm512_add_epi32(u, v);
+  y = _mm512_add_epi32(_mm512_sub_epi32(u, v), m.q2);
+}
+// Gentleman-Sande, [0, 2q) -> [0, 2q).
+inline void gs(R& x, R& y, R w, R ws, R wso, const Mod& m) {
+  const R u = csub(_mm512_add_epi32(x, y), m.q2);
+  y = mul_lazy(_mm512_add_epi32(_mm512_sub_epi32(x, y), m.q2), w, ws, wso, m);
+  x = u;
+}
+
+// A broadcast twiddle: (w, ws) as two consecutive uint32 in the table.
+struct Bc {
+  R w, ws;
+  explicit Bc(const u32* p) : w(_mm512_set1_epi32(static_cast<int>(p[0]))), ws(_mm512_set1_epi32(static_cast<int>(p[1]))) {}
+};
+
+// ---- memory forms: the caller's uint64 array, or the uint32 scratch
+// 16 coefficients from uint64 memory (and the running maximum for the range check).
+inline R load_narrow(const u64* p, R& mx) {
+  const R a = ld(p), b = ld(p + 8);
+  mx = _mm512_max_epu64(mx, _mm512_max_epu64(a, b));
+  return _mm512_permutex2var_epi32(a, idx(kNarrow.v), b);
+}
+inline R load_w(const u64* p, R& mx) { return load_narrow(p, mx); }
+inline R load_w(const u32* p, R&) { return ld(p); }
+inline void store_wide(u64* p, R v) {
+  _mm512_storeu_si512(p, _mm512_maskz_permutexvar_epi32(kEven, idx(kWidenLo.v), v));
+  _mm512_storeu_si512(p + 8, _mm512_maskz_permutexvar_epi32(kEven, idx(kWidenHi.v), v));
+}
+
+// Scratch: on the stack up to 4096 coefficients, else one growing buffer per thread.
+constexpr std::size_t kStackWords = 4096;
+u32* heap_scratch(std::size_t n) {
+  thread_local std::vector<u32> s;
+  if (s.size() < n) s.resize(n);
+  return s.data();
+}
+
+// Twiddle table layout (Tables::kfwd32 / kinv32), written by prepare() in read order:
+//   radix-4 pass, per block: (wA, wsA, wB, wsB, wC, wsC); lone stage, per block: (w, ws);
+//   small-stage pass, per 32 coefficients, per stage: w[16], ws[16], wso[16];
+//   inverse ends with (n^-1, its ws, inv[1] * n^-1, its ws).
+
+// One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
+template <class Src>
+void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
+  const std::size_t h = len / 2;
+  for (std::size_t start = 0; start < n; start += 2 * len, tw += 6) {
+    const Bc A(tw), B(tw + 2), C(tw + 4);
+    const Src* s = src + start;
+    u32* d = dst + start;
+    for (std::size_t j = 0; j < h; j += 16) {
+      R x0 = load_w(s + j, mx), x1 = load_w(s + j + h, mx), x2 = load_w(s + j + 2 * h, mx),
+        x3 = load_w(s + j + 3 * h, mx);
+      ct(x0, x2, A.w, A.ws, A.ws, m);
+      ct(x1, x3, A.w, A.ws, A.ws, m);
+      ct(x0, x1, B.w, B.ws, B.ws, m);
+      ct(x2, x3, C.w, C.ws, C.ws, m);
+      _mm512_storeu_si512(d + j, x0);
+      _mm512_storeu_si512(d + j + h, x1);
+      _mm512_storeu_si512(d + j + 2 * h, x2);
+      _mm512_storeu_si512(d + j + 3 * h, x3);
+    }
+  }
+}
+
+template <class Src>
+void fwd_single(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
+  for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
+    const Bc W(tw);
+    for (std::size_t j = start; j < start + len; j += 16) {
+      R x = load_w(src + j, mx), y = load_w(src + j + len, mx);
+      ct(x, y, W.w, W.ws, W.ws, m);
+      _mm512_storeu_si512(dst + j, x);
+      _mm512_storeu_si512(dst + j + len, y);
+    }
+  }
+}
+
+inline void permute(R& x, R& y, const Perm& p) {
+  const R nx = _mm512_permutex2var_epi32(x, idx(p.x), y);
+  y = _mm512_permutex2var_epi32(x, idx(p.y), y);
+  x = nx;
+}
+
+// The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
+// the widening store into the caller's array.
+void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+  for (std::size_t j = 0; j < n; j += 32) {
+    R x = ld(s + j), y = ld(s + j + 16);
+    for (int st = 0; st < 4; ++st, tw += 48) {
+      permute(x, y, kFwdPerm[st]);
+      ct(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+    }
+    x = csub(csub(x, m.q2), m.q);
+    y = csub(csub(y, m.q2), m.q);
+    for (int r = 0; r < 4; ++r)
+      _mm512_storeu_si512(a + j + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x, idx(kFwdWiden.r[r]), y));
+  }
+}
+
+bool out_of_range(R mx, u64 q) { return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0; }
+
+bool forward_impl(const Tables& t, u64* a, bool check) {
+  const std::size_t n = t.n;
+  alignas(64) u32 stack[kStackWords];
+  u32* s = n <= kStackWords ? stack : heap_scratch(n);
+  const Mod m(t.q);
+  const u32* tw = t.kfwd32.data();
+  R mx = _mm512_setzero_si512();
+  const unsigned large = t.log_n - 4;  // stages with len >= 16
+  std::size_t len = n / 2;
+  unsigned done = 0;
+  if (large >= 2) {
+    fwd_radix4(a, s, n, len, tw, m, mx);
+    len >>= 2, done = 2;
+  } else {
+    fwd_single(a, s, n, len, tw, m, mx);
+    len >>= 1, done = 1;
+  }
+  if (check && out_of_range(mx, t.q)) {
+    tempo::secure_zero(s, n * sizeof(u32));
+    return false;
+  }
+  for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4(s, s, n, len, tw, m, mx);
+  if (done < large) fwd_single(s, s, n, len, tw, m, mx);
+  fwd_small(s, a, n, tw, m);
+  tempo::secure_zero(s, n * sizeof(u32));
+  return true;
+}
+
+// ---- inverse
+// The stages len = 1, 2, 4, 8 per 32-coefficient block, narrowing from the caller's array.
+void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
+  for (std::size_t j = 0; j < n; j += 32, tw += 4 * 48) {
+    R x = load_narrow(a + j, mx), y = load_narrow(a + j + 16, mx);
+    const u32* w = tw;
+    for (int st = 0; st < 4; ++st, w += 48) {
+      permute(x, y, kInvPerm[st]);
+      gs(x, y, ld(w), ld(w + 16), ld(w + 32), m);
+    }
+    permute(x, y, kInvLast);
+    _mm512_storeu_si512(s + j, x);
+    _mm512_storeu_si512(s + j + 16, y);
+  }
+}
+
+void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m) {
+  for (std::size_t start = 0; start < n; start += 4 * len, tw += 6) {
+    const Bc A(tw), B(tw + 2), C(tw + 4);
+    u32* p = s + start;
+    for (std::size_t j = 0; j < len; j += 16) {
+      R x0 = ld(p + j), x1 = ld(p + j + len), x2 = ld(p + j + 2 * len), x3 = ld(p + j + 3 * len);
+      gs(x0, x1, A.w, A.ws, A.ws, m);
+      gs(x2, x3, B.w, B.ws, B.ws, m);
+      gs(x0, x2, C.w, C.ws, C.ws, m);
+      gs(x1, x3, C.w, C.ws, C.ws, m);
+      _mm512_storeu_si512(p + j, x0);
+      _mm512_storeu_si512(p + j + len, x1);
+      _mm512_storeu_si512(p + j + 2 * len, x2);
+      _mm512_storeu_si512(p + j + 3 * len, x3);
+    }
+  }
+}
+
+void inv_single(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m) {
+  for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
+    const Bc W(tw);
+    for (std::size_t j = start; j < start + len; j += 16) {
+      R x = ld(s + j), y = ld(s + j + len);
+      gs(x, y, W.w, W.ws, W.ws, m);
+      _mm512_storeu_si512(s + j, x);
+      _mm512_storeu_si512(s + j + len, y);
+    }
+  }
+}
+
+// The last stage (len = n/2) with 1/n folded in (inv[1] is stored times 1/n), fully
+// reduced, widened into the caller's array.
+inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
+  const R sum = _mm512_add_epi32(x, y), dif = _mm512_add_epi32(_mm512_sub_epi32(x, y), m.q2);
+  x = csub(mul_lazy(sum, ni.w, ni.ws, ni.ws, m), m.q);
+  y = csub(mul_lazy(dif, w1.w, w1.ws, w1.ws, m), m.q);
+}
+
+// Stages n/4 and n/2 (the last, with 1/n) in one pass.
+void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+  const std::size_t len = n / 4;
+  const Bc A(tw), B(tw + 2), ni(tw + 6), w1(tw + 8);  // tw + 4: unused C slot
+  for (std::size_t j = 0; j < len; j += 16) {
+    R x0 = ld(s + j), x1 = ld(s + j + len), x2 = ld(s + j + 2 * len), x3 = ld(s + j + 3 * len);
+    gs(x0, x1, A.w, A.ws, A.ws, m);
+    gs(x2, x3, B.w, B.ws, B.ws, m);
+    last_pair(x0, x2, ni, w1, m);
+    last_pair(x1, x3, ni, w1, m);
+    store_wide(a + j, x0);
+    store_wide(a + j + len, x1);
+    store_wide(a + j + 2 * len, x2);
+    store_wide(a + j + 3 * len, x3);
+  }
+}
+
+void inv_final_single(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+  const std::size_t h = n / 2;
+  const Bc ni(tw), w1(tw + 2);
+  for (std::size_t j = 0; j < h; j += 16) {
+    R x = ld(s + j), y = ld(s + j + h);
+    last_pair(x, y, ni, w1, m);
+    store_wide(a + j, x);
+    store_wide(a + j + h, y);
+  }
+}
+
+bool inverse_impl(const Tables& t, u64* a, bool check) {
+  const std::size_t n = t.n;
+  alignas(64) u32 stack[kStackWords];
+  u32* s = n <= kStackWords ? stack : heap_scratch(n);
+  const Mod m(t.q);
+  const u32* tw = t.kinv32.data();
+  R mx = _mm512_setzero_si512();
+  inv_small(a, s, n, tw, m, mx);
+  if (check && out_of_range(mx, t.q)) {
+    tempo::secure_zero(s, n * sizeof(u32));
+    return false;
+  }
+  const unsigned large = t.log_n - 4;  // stages len = 16 .. n/2; the last one is final
+  std::size_t len = 16;
+  unsigned left = large;
+  if (left % 2 == 1 && left > 1) inv_single(s, n, len, tw, m), len <<= 1, --left;
+  for (; left > 2; left -= 2, len <<= 2) inv_radix4(s, n, len, tw, m);
+  if (left == 2) inv_final_radix4(s, a, n, tw, m);
+  else inv_final_single(s, a, n, tw, m);
+  tempo::secure_zero(s, n * sizeof(u32));
+  return true;
+}
+
+// ---- tables
+inline u32 shoup32(u64 w, u64 q) { return static_cast<u32>((w << 32) / q); }
+void push_bc(std::vector<u32>& v, u64 w, u64 q) {
+  v.push_back(static_cast<u32>(w));
+  v.push_back(shoup32(w, q));
+}
+// 16 per-lane twiddles: w, ws, and ws's odd lanes moved to the even ones.
+void push_lanes(std::vector<u32>& v, const u64 (&w)[16], u64 q) {
+  for (u64 x : w) v.push_back(static_cast<u32>(x));
+  for (u64 x : w) v.push_back(shoup32(x, q));
+  for (int k = 0; k < 16; ++k) v.push_back(k % 2 == 0 ? shoup32(w[k + 1], q) : 0);
+}
+
+void prepare(Tables& t) {
+  const std::size_t n = t.n;
+  const u64 q = t.q;
+  auto& f = t.kfwd32;
+  f.clear();
+  const unsigned large = t.log_n - 4;
+  // Forward: the same pass order as forward_impl (radix 4 first, a lone stage last).
+  std::size_t len = n / 2;
+  unsigned done = 0;
+  auto fwd_r4 = [&] {
+    for (std::size_t b = 0; b < n / (2 * len); ++b) {
+      push_bc(f, t.fwd[n / (2 * len) + b], q);
+      push_bc(f, t.fwd[n / len + 2 * b], q);
+      push_bc(f, t.fwd[n / len + 2 * b + 1], q);
+    }
+  };
+  if (large >= 2) fwd_r4(), len >>= 2, done = 2;
+  else {
+    for (std::size_t b = 0; b < n / (2 * len); ++b) push_bc(f, t.fwd[n / (2 * len) + b], q);
+    len >>= 1, done = 1;
+  }
+  for (; done + 2 <= large; done += 2, len >>= 2) fwd_r4();
+  if (done < large)
+    for (std::size_t b = 0; b < n / (2 * len); ++b) push_bc(f, t.fwd[n / (2 * len) + b], q);
+  for (std::size_t j = 0; j < n; j += 32)
+    for (int h = 8; h >= 1; h >>= 1) {  // lane k of x holds coefficient j + layout(h)[k]
+      const auto l = layout(h);
+      u64 w[16];
+      for (int k = 0; k < 16; ++k)
+        w[k] = t.fwd[n / (2 * static_cast<std::size_t>(h)) + (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
+      push_lanes(f, w, q);
+    }
+  // Inverse: stage len, block b uses inv[n/len - 1 - b] (FIPS 204 Algorithm 42's order).
+  auto& v = t.kinv32;
+  v.clear();
+  for (std::size_t j = 0; j < n; j += 32)
+    for (int h = 1; h <= 8; h <<= 1) {
+      const auto l = layout(h);
+      u64 w[16];
+      for (int k = 0; k < 16; ++k)
+        w[k] = t.inv[n / static_cast<std::size_t>(h) - 1 - (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
+      push_lanes(v, w, q);
+    }
+  std::size_t ilen = 16;
+  unsigned left = large;
+  if (left % 2 == 1 && left > 1) {
+    for (std::size_t b = 0; b < n / (2 * ilen); ++b) push_bc(v, t.inv[n / ilen - 1 - b], q);
+    ilen <<= 1, --left;
+  }
+  for (; left > 2; left -= 2, ilen <<= 2)
+    for (std::size_t b = 0; b < n / (4 * ilen); ++b) {
+      push_bc(v, t.inv[n / ilen - 1 - 2 * b], q);
+      push_bc(v, t.inv[n / ilen - 2 - 2 * b], q);
+      push_bc(v, t.inv[n / (2 * ilen) - 1 - b], q);
+    }
+  if (left == 2) {  // stage n/4 (two blocks), an unused slot, then the last stage's pair
+    push_bc(v, t.inv[3], q);
+    push_bc(v, t.inv[2], q);
+    push_bc(v, 0, q);
+  }
+  push_bc(v, t.n_inv, q);
+  push_bc(v, t.inv[1], q);  // already times 1/n
+}
+
+}  // namespace
+
+// Out-of-line entry points; n >= 32 (the Kernels wrapper sends n = 16 to the portable path).
+bool w32_forward(const Tables& t, u64* a, bool check) { return forward_impl(t, a, check); }
+bool w32_inverse(const Tables& t, u64* a, bool check) { return inverse_impl(t, a, check); }
+void w32_prepare(Tables& t) {
+  if (t.n >= 32) prepare(t);
+}
+
+}  // namespace tempo::ntt::detail
