@@ -58,9 +58,9 @@ inline __m512i _mm512_permutex2var_epi64(__m512i a, __m512i idx, __m512i b) {
 using namespace ntt_test;
 namespace d = tempo::ntt::detail;
 
-template <int S>
+template <int S, bool Approx = false>
 static void check(u64 q) {
-  using V = emu::Ops512<S>;
+  using V = emu::Ops512<S, Approx>;
   const d::Kernels k{"emu", d::simd::forward<V>, d::simd::inverse<V>, d::simd::pointwise<V>, d::simd::prepare<V>, 62,
                      d::scan_then<d::simd::forward<V>>, d::scan_then<d::simd::inverse<V>>};
   for (std::size_t n = 16; n <= 4096; n *= 2) {
@@ -98,4 +98,6 @@ TEST_CASE("AVX-512 lane logic, emulated", "[paths]") {
   check<52>(1125899903827969ull);
   check<64>(18014398509404161ull);
   check<64>(4611686018425815041ull);
+  check<64, true>(18014398509404161ull);
+  check<64, true>(2305843009211662337ull);  // just below 2^61: the widest q of the three-product form
 }

@@ -16,7 +16,11 @@ using namespace ntt_test;
 namespace d = tempo::ntt::detail;
 
 TEST_CASE("every CPU path equals the portable one", "[paths]") {
-  const u64 primes[] = {8380417, 134215681, 1125899903827969ull, 18014398509404161ull, 4611686018425815041ull};
+  // Each path's edges: 268369921 and 1073643521 (q > 2^27: the 32-bit path's Harvey
+  // schedule, not the lazy one), 2305843009211662337 (just below 2^61).
+  const u64 primes[] = {8380417,          134215681,           268369921,
+                        1073643521,       1125899903827969ull, 18014398509404161ull,
+                        2305843009211662337ull, 4611686018425815041ull};
   const int reps = 3 * sweep();
   for (u64 q : primes) {
     const auto kernels = d::kernels_for(q);
@@ -39,6 +43,20 @@ TEST_CASE("every CPU path equals the portable one", "[paths]") {
           k->inverse(*t, y.data());
           REQUIRE(y == a);
           REQUIRE(x == y);
+          // the checked forms: the same bytes, and on a value >= q false with a untouched
+          auto z = a;
+          REQUIRE(k->forward_checked(*t, z.data()));
+          k->forward(*t, y.data());
+          REQUIRE(z == y);
+          REQUIRE(k->inverse_checked(*t, z.data()));
+          REQUIRE(z == a);
+          auto bad = a;
+          bad[(static_cast<std::size_t>(rep) * 7919) % n] = q + static_cast<u64>(rep);
+          const auto bad_copy = bad;
+          REQUIRE_FALSE(k->forward_checked(*t, bad.data()));
+          REQUIRE(bad == bad_copy);
+          REQUIRE_FALSE(k->inverse_checked(*t, bad.data()));
+          REQUIRE(bad == bad_copy);
           // pointwise products against the portable Barrett, plain and accumulating
           auto b = random_poly(r, n, q);
           if (rep == 0) std::fill(b.begin(), b.end(), q - 1);

@@ -12,11 +12,26 @@ namespace avx512 {
 }  // namespace avx512
 namespace {
 
-template <int S>
+// The range check of the checked entry points at this ISA's width (a separate scan: the
+// 64-bit-lane kernels transform in place, and a failed check must leave `a` untouched).
+bool any_out_of_range_512(const u64* a, std::size_t n, u64 q) {
+  __m512i mx = _mm512_setzero_si512();
+  for (std::size_t i = 0; i < n; i += 16)
+    mx = _mm512_max_epu64(mx, _mm512_max_epu64(_mm512_loadu_si512(a + i), _mm512_loadu_si512(a + i + 8)));
+  return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0;
+}
+template <void (*F)(const Tables&, u64*)>
+bool scan512_then(const Tables& t, u64* a) {
+  if (any_out_of_range_512(a, t.n, t.q)) return false;
+  F(t, a);
+  return true;
+}
+
+template <int S, bool Approx = false>
 Kernels make(const char* name, unsigned bits) {
-  using V = avx512::Ops512<S>;
+  using V = avx512::Ops512<S, Approx>;
   return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
-                 scan_then<simd::forward<V>>, scan_then<simd::inverse<V>>};
+                 scan512_then<simd::forward<V>>, scan512_then<simd::inverse<V>>};
 }
 
 // The 32-bit-word path (kernels_avx512_w32.cpp) for n >= 32; n = 16 (one register) takes
@@ -43,7 +58,9 @@ bool w32_inv_checked(const Tables& t, u64* a) {
 // Called only after dispatch.cpp (compiled without AVX-512) checked the CPU: code here may
 // use AVX-512 anywhere, static initialisers included, so nothing runs before that check.
 std::vector<const Kernels*> avx512_kernels_checked(bool ifma) {
-  static const Kernels k64 = make<64>("avx512", 62);
+  // 64-bit products: the three-product quotient up to q < 2^61, the exact one above.
+  static const Kernels k64 = make<64, true>("avx512", 61);
+  static const Kernels k64exact = make<64>("avx512-q62", 62);
   static const Kernels k52 = make<52>("avx512ifma", 50);
   // Pointwise products stay on 64-bit lanes (the operands are uint64 in memory).
   static const Kernels k32{"avx512-w32", w32_fwd, w32_inv, simd::pointwise<avx512::Ops512<32>>, w32_prepare, 30,
@@ -51,6 +68,7 @@ std::vector<const Kernels*> avx512_kernels_checked(bool ifma) {
   std::vector<const Kernels*> v{&k32};
   if (ifma) v.push_back(&k52);
   v.push_back(&k64);
+  v.push_back(&k64exact);
   return v;
 }
 

@@ -95,10 +95,25 @@ inline R ld(const void* p) { return _mm512_loadu_si512(p); }
 inline R idx(const int* p) { return _mm512_load_si512(p); }
 
 // ---- arithmetic on 16 lanes
+// Lazy schedules (chosen per plan, see lazy_forward/lazy_inverse): with q small enough
+// the forward skips the subtraction of 2q in every stage but the last (values grow by 2q
+// per stage: below (2 log n - 1) q < 2^32 before the last one, which brings x below 2q
+// with a chain of conditional subtractions of 2^j q), and the inverse skips it in the
+// four small stages (sums double per stage: below 32 q < 2^32) and then keeps sums below
+// 16 q instead of 2 q. Each saves two of the fifteen instructions of a butterfly.
 struct Mod {
   R q, q2;
-  explicit Mod(u64 modulus)
-      : q(_mm512_set1_epi32(static_cast<int>(modulus))), q2(_mm512_set1_epi32(static_cast<int>(2 * modulus))) {}
+  R c;         // inverse: sums are brought below c = P q; differences get + c
+  R chain[5];  // forward, last stage: subtract 2^j q for j = levels .. 1
+  int levels = 0;
+  Mod(u64 modulus, u64 p_mult, int chain_levels)
+      : q(_mm512_set1_epi32(static_cast<int>(modulus))),
+        q2(_mm512_set1_epi32(static_cast<int>(2 * modulus))),
+        c(_mm512_set1_epi32(static_cast<int>(p_mult * modulus))),
+        levels(chain_levels) {
+    for (int j = 0; j < 5; ++j)
+      chain[j] = j < levels ? _mm512_set1_epi32(static_cast<int>((u64{2} << (levels - 1 - j)) * modulus)) : q;
+  }
 };
 // x - m when x >= m (x < 2m): the wrapped difference is larger than x otherwise.
 inline R csub(R x, R m) { return _mm512_min_epu32(x, _mm512_sub_epi32(x, m)); }
@@ -110,16 +125,29 @@ inline R mul_lazy(R y, R w, R ws, R wso, const Mod& m) {
   const R hi = _mm512_mask_blend_epi32(kOdd, _mm512_shuffle_epi32(pe, _MM_PERM_DDBB), po);
   return _mm512_sub_epi32(_mm512_mullo_epi32(w, y), _mm512_mullo_epi32(hi, m.q));
 }
-// Cooley-Tukey, [0, 4q) -> [0, 4q).
+// Cooley-Tukey. Harvey: [0, 4q) -> [0, 4q). Lazy: [0, k q) -> [0, (k + 2) q).
+template <bool Lazy>
 inline void ct(R& x, R& y, R w, R ws, R wso, const Mod& m) {
-  const R u = csub(x, m.q2), v = mul_lazy(y, w, ws, wso, m);
+  const R u = Lazy ? x : csub(x, m.q2), v = mul_lazy(y, w, ws, wso, m);
   x = _mm512_add_epi32(u, v);
   y = _mm512_add_epi32(_mm512_sub_epi32(u, v), m.q2);
 }
-// Gentleman-Sande, [0, 2q) -> [0, 2q).
+// The last forward stage of the lazy schedule: x brought below 2q first.
+inline void ct_last(R& x, R& y, R w, R ws, R wso, const Mod& m) {
+  for (int j = 0; j < m.levels; ++j) x = csub(x, m.chain[j]);
+  ct<true>(x, y, w, ws, wso, m);
+}
+// Gentleman-Sande with sums reduced below c and differences offset by c (inputs < c):
+// Harvey's [0, 2q) when c = 2q.
 inline void gs(R& x, R& y, R w, R ws, R wso, const Mod& m) {
-  const R u = csub(_mm512_add_epi32(x, y), m.q2);
-  y = mul_lazy(_mm512_add_epi32(_mm512_sub_epi32(x, y), m.q2), w, ws, wso, m);
+  const R u = csub(_mm512_add_epi32(x, y), m.c);
+  y = mul_lazy(_mm512_add_epi32(_mm512_sub_epi32(x, y), m.c), w, ws, wso, m);
+  x = u;
+}
+// The growing stages of the lazy inverse: no reduction, inputs < b q, offset b q.
+inline void gs_grow(R& x, R& y, R w, R ws, R wso, R bq, const Mod& m) {
+  const R u = _mm512_add_epi32(x, y);
+  y = mul_lazy(_mm512_add_epi32(_mm512_sub_epi32(x, y), bq), w, ws, wso, m);
   x = u;
 }
 
@@ -157,7 +185,7 @@ u32* heap_scratch(std::size_t n) {
 //   inverse ends with (n^-1, its ws, inv[1] * n^-1, its ws).
 
 // One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
-template <class Src>
+template <bool Lazy, class Src>
 void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
   const std::size_t h = len / 2;
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 6) {
@@ -167,10 +195,10 @@ void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
     for (std::size_t j = 0; j < h; j += 16) {
       R x0 = load_w(s + j, mx), x1 = load_w(s + j + h, mx), x2 = load_w(s + j + 2 * h, mx),
         x3 = load_w(s + j + 3 * h, mx);
-      ct(x0, x2, A.w, A.ws, A.ws, m);
-      ct(x1, x3, A.w, A.ws, A.ws, m);
-      ct(x0, x1, B.w, B.ws, B.ws, m);
-      ct(x2, x3, C.w, C.ws, C.ws, m);
+      ct<Lazy>(x0, x2, A.w, A.ws, A.ws, m);
+      ct<Lazy>(x1, x3, A.w, A.ws, A.ws, m);
+      ct<Lazy>(x0, x1, B.w, B.ws, B.ws, m);
+      ct<Lazy>(x2, x3, C.w, C.ws, C.ws, m);
       _mm512_storeu_si512(d + j, x0);
       _mm512_storeu_si512(d + j + h, x1);
       _mm512_storeu_si512(d + j + 2 * h, x2);
@@ -179,13 +207,13 @@ void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
   }
 }
 
-template <class Src>
+template <bool Lazy, class Src>
 void fwd_single(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
     const Bc W(tw);
     for (std::size_t j = start; j < start + len; j += 16) {
       R x = load_w(src + j, mx), y = load_w(src + j + len, mx);
-      ct(x, y, W.w, W.ws, W.ws, m);
+      ct<Lazy>(x, y, W.w, W.ws, W.ws, m);
       _mm512_storeu_si512(dst + j, x);
       _mm512_storeu_si512(dst + j + len, y);
     }
@@ -200,13 +228,18 @@ inline void permute(R& x, R& y, const Perm& p) {
 
 // The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
 // the widening store into the caller's array.
+template <bool Lazy>
 void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
   for (std::size_t j = 0; j < n; j += 32) {
     R x = ld(s + j), y = ld(s + j + 16);
-    for (int st = 0; st < 4; ++st, tw += 48) {
+    for (int st = 0; st < 3; ++st, tw += 48) {
       permute(x, y, kFwdPerm[st]);
-      ct(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+      ct<Lazy>(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
     }
+    permute(x, y, kFwdPerm[3]);
+    if constexpr (Lazy) ct_last(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+    else ct<false>(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+    tw += 48;
     x = csub(csub(x, m.q2), m.q);
     y = csub(csub(y, m.q2), m.q);
     for (int r = 0; r < 4; ++r)
@@ -216,43 +249,56 @@ void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m)
 
 bool out_of_range(R mx, u64 q) { return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0; }
 
+// Lazy forward: values stay below (2 log n - 1) q before the last stage, 2^32 at most.
+bool lazy_forward(const Tables& t) { return (2 * u64{t.log_n} + 1) * t.q < (u64{1} << 32); }
+int chain_levels(const Tables& t) {  // 2^levels >= (2 log n - 1) / 2 > 2^(levels - 1)
+  int levels = 0;
+  while ((u64{2} << levels) < 2 * u64{t.log_n} - 1) ++levels;
+  return levels;
+}
+
+template <bool Lazy>
 bool forward_impl(const Tables& t, u64* a, bool check) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[kStackWords];
   u32* s = n <= kStackWords ? stack : heap_scratch(n);
-  const Mod m(t.q);
+  const Mod m(t.q, 2, Lazy ? chain_levels(t) : 0);
   const u32* tw = t.kfwd32.data();
   R mx = _mm512_setzero_si512();
   const unsigned large = t.log_n - 4;  // stages with len >= 16
   std::size_t len = n / 2;
   unsigned done = 0;
   if (large >= 2) {
-    fwd_radix4(a, s, n, len, tw, m, mx);
+    fwd_radix4<Lazy>(a, s, n, len, tw, m, mx);
     len >>= 2, done = 2;
   } else {
-    fwd_single(a, s, n, len, tw, m, mx);
+    fwd_single<Lazy>(a, s, n, len, tw, m, mx);
     len >>= 1, done = 1;
   }
   if (check && out_of_range(mx, t.q)) {
     tempo::secure_zero(s, n * sizeof(u32));
     return false;
   }
-  for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4(s, s, n, len, tw, m, mx);
-  if (done < large) fwd_single(s, s, n, len, tw, m, mx);
-  fwd_small(s, a, n, tw, m);
+  for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<Lazy>(s, s, n, len, tw, m, mx);
+  if (done < large) fwd_single<Lazy>(s, s, n, len, tw, m, mx);
+  fwd_small<Lazy>(s, a, n, tw, m);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
 }
 
 // ---- inverse
 // The stages len = 1, 2, 4, 8 per 32-coefficient block, narrowing from the caller's array.
+template <bool Lazy>
 void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
+  const R q4 = _mm512_add_epi32(m.q2, m.q2);
+  const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
   for (std::size_t j = 0; j < n; j += 32, tw += 4 * 48) {
     R x = load_narrow(a + j, mx), y = load_narrow(a + j + 16, mx);
     const u32* w = tw;
     for (int st = 0; st < 4; ++st, w += 48) {
       permute(x, y, kInvPerm[st]);
-      gs(x, y, ld(w), ld(w + 16), ld(w + 32), m);
+      if constexpr (Lazy) gs_grow(x, y, ld(w), ld(w + 16), ld(w + 32), bq[st], m);
+      else gs(x, y, ld(w), ld(w + 16), ld(w + 32), m);
     }
     permute(x, y, kInvLast);
     _mm512_storeu_si512(s + j, x);
@@ -293,7 +339,7 @@ void inv_single(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mo
 // The last stage (len = n/2) with 1/n folded in (inv[1] is stored times 1/n), fully
 // reduced, widened into the caller's array.
 inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
-  const R sum = _mm512_add_epi32(x, y), dif = _mm512_add_epi32(_mm512_sub_epi32(x, y), m.q2);
+  const R sum = _mm512_add_epi32(x, y), dif = _mm512_add_epi32(_mm512_sub_epi32(x, y), m.c);
   x = csub(mul_lazy(sum, ni.w, ni.ws, ni.ws, m), m.q);
   y = csub(mul_lazy(dif, w1.w, w1.ws, w1.ws, m), m.q);
 }
@@ -326,14 +372,18 @@ void inv_final_single(const u32* s, u64* a, std::size_t n, const u32* tw, const 
   }
 }
 
+// Lazy inverse: sums below 32 q < 2^32.
+bool lazy_inverse(const Tables& t) { return t.q < (u64{1} << 27); }
+
+template <bool Lazy>
 bool inverse_impl(const Tables& t, u64* a, bool check) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[kStackWords];
   u32* s = n <= kStackWords ? stack : heap_scratch(n);
-  const Mod m(t.q);
+  const Mod m(t.q, Lazy ? 16 : 2, 0);
   const u32* tw = t.kinv32.data();
   R mx = _mm512_setzero_si512();
-  inv_small(a, s, n, tw, m, mx);
+  inv_small<Lazy>(a, s, n, tw, m, mx);
   if (check && out_of_range(mx, t.q)) {
     tempo::secure_zero(s, n * sizeof(u32));
     return false;
@@ -429,8 +479,12 @@ void prepare(Tables& t) {
 }  // namespace
 
 // Out-of-line entry points; n >= 32 (the Kernels wrapper sends n = 16 to the portable path).
-bool w32_forward(const Tables& t, u64* a, bool check) { return forward_impl(t, a, check); }
-bool w32_inverse(const Tables& t, u64* a, bool check) { return inverse_impl(t, a, check); }
+bool w32_forward(const Tables& t, u64* a, bool check) {
+  return lazy_forward(t) ? forward_impl<true>(t, a, check) : forward_impl<false>(t, a, check);
+}
+bool w32_inverse(const Tables& t, u64* a, bool check) {
+  return lazy_inverse(t) ? inverse_impl<true>(t, a, check) : inverse_impl<false>(t, a, check);
+}
 void w32_prepare(Tables& t) {
   if (t.n >= 32) prepare(t);
 }

@@ -32,6 +32,7 @@ struct Ops {
   using reg = __m256i;
   static constexpr std::size_t L = 4;
   static constexpr int S = Shift;
+  static constexpr int mul_bound = 2;  // mul_lazy's result is below 2q
   static constexpr int small_stages = 2;
   struct K {
     __m256i q;

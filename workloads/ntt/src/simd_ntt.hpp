@@ -77,20 +77,24 @@ void prepare(Tables& t) {
   for (std::size_t i = 0; i < t.kinv.size(); ++i) t.kinv_s[i] = shoup_shift(t.kinv[i], t.q, V::S);
 }
 
+// Ranges: mul_lazy's results are below C q (C = V::mul_bound, 2 or 4). The forward keeps
+// values below 2 C q (Harvey's 4q for C = 2), the inverse below C q.
 template <class V>
 void forward(const Tables& t, u64* a) {
   using R = typename V::reg;
   constexpr std::size_t L = V::L;
+  constexpr int C = V::mul_bound;
   const typename V::K k = V::make(t.q);
-  const R q = V::set1(t.q), q2 = V::set1(2 * t.q);
+  const R q = V::set1(t.q), cq = V::set1(C * t.q);
+  const R q2 = V::set1(2 * t.q);
   const std::size_t n = t.n;
   const u64* w = t.kfwd.data();
   const u64* ws = t.kfwd_s.data();
   auto ct = [&](R& x, R& y, R W, R WS) {
-    const R u = V::csub(x, q2);
+    const R u = V::csub(x, cq);
     const R v = V::mul_lazy(y, W, WS, k);
     x = V::add(u, v);
-    y = V::add(V::sub(u, v), q2);
+    y = V::add(V::sub(u, v), cq);
   };
   std::size_t len = n / 2;
   for (; len >= 2 * L; len >>= 2) {  // radix 4: stages len and len/2 in one pass
@@ -130,10 +134,11 @@ void forward(const Tables& t, u64* a) {
     for (std::size_t j = 0; j < n; j += 2 * L, w += L, ws += L) {
       R x, y;
       V::split(s, V::load(a + j), V::load(a + j + L), x, y);
-      const R u = V::csub(x, q2);
+      const R u = V::csub(x, cq);
       const R v = V::mul_lazy(y, V::load(w), V::load(ws), k);
-      R hi = V::add(u, v), lo = V::add(V::sub(u, v), q2);
+      R hi = V::add(u, v), lo = V::add(V::sub(u, v), cq);
       if (last) {  // the final reduction to [0, q), fused
+        if constexpr (C == 4) hi = V::csub(hi, cq), lo = V::csub(lo, cq);
         hi = V::csub(V::csub(hi, q2), q);
         lo = V::csub(V::csub(lo, q2), q);
       }
@@ -149,8 +154,14 @@ template <class V>
 void inverse(const Tables& t, u64* a) {
   using R = typename V::reg;
   constexpr std::size_t L = V::L;
+  constexpr int C = V::mul_bound;
   const typename V::K k = V::make(t.q);
-  const R q = V::set1(t.q), q2 = V::set1(2 * t.q);
+  const R q = V::set1(t.q), cq = V::set1(C * t.q);  
+  const R q2 = V::set1(2 * t.q);
+  auto reduce_product = [&](R x) {  // [0, C q) -> [0, q)
+    if constexpr (C == 4) x = V::csub(x, q2);
+    return V::csub(x, q);
+  };
   const std::size_t n = t.n;
   const u64* w = t.kinv.data();
   const u64* ws = t.kinv_s.data();
@@ -158,8 +169,8 @@ void inverse(const Tables& t, u64* a) {
     for (std::size_t j = 0; j < n; j += 2 * L, w += L, ws += L) {
       R x, y;
       V::split(s, V::load(a + j), V::load(a + j + L), x, y);
-      const R u = V::csub(V::add(x, y), q2);
-      const R v = V::mul_lazy(V::add(V::sub(x, y), q2), V::load(w), V::load(ws), k);
+      const R u = V::csub(V::add(x, y), cq);
+      const R v = V::mul_lazy(V::add(V::sub(x, y), cq), V::load(w), V::load(ws), k);
       R v0, v1;
       V::merge(s, u, v, v0, v1);
       V::store(a + j, v0);
@@ -167,8 +178,8 @@ void inverse(const Tables& t, u64* a) {
     }
   }
   auto gs = [&](R& x, R& y, R W, R WS) {
-    const R u = V::csub(V::add(x, y), q2);
-    y = V::mul_lazy(V::add(V::sub(x, y), q2), W, WS, k);
+    const R u = V::csub(V::add(x, y), cq);
+    y = V::mul_lazy(V::add(V::sub(x, y), cq), W, WS, k);
     x = u;
   };
   std::size_t len = L;
@@ -207,8 +218,8 @@ void inverse(const Tables& t, u64* a) {
   const R NI = V::set1(w[0]), NIS = V::set1(ws[0]), W1 = V::set1(w[1]), W1S = V::set1(ws[1]);
   for (std::size_t j = 0; j < h; j += L) {
     const R xv = V::load(a + j), yv = V::load(a + j + h);
-    V::store(a + j, V::csub(V::mul_lazy(V::add(xv, yv), NI, NIS, k), q));
-    V::store(a + j + h, V::csub(V::mul_lazy(V::add(V::sub(xv, yv), q2), W1, W1S, k), q));
+    V::store(a + j, reduce_product(V::mul_lazy(V::add(xv, yv), NI, NIS, k)));
+    V::store(a + j + h, reduce_product(V::mul_lazy(V::add(V::sub(xv, yv), cq), W1, W1S, k)));
   }
 }
 
