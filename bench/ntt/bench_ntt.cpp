@@ -195,6 +195,37 @@ void reg_cpu_batch(const Case& c, std::size_t threads, std::size_t count) {
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
 }
 
+// ---- the hardware's ceiling for the batch rows: T plain std::threads, each transforming
+// its own contiguous share of the same batch in a loop (no runtime, no check), and the
+// same with every thread on a private 16-polynomial set that stays in its L1/L2 (the
+// clock's share of the scaling, without memory). Shows how far cpu_batch is from what
+// the machine gives (workloads/ntt/README.md, "Scaling").
+void reg_cpu_ceiling(const Case& c, std::size_t threads, std::size_t count, bool hot) {
+  const std::string name = std::string(hot ? "cpu_ceiling_hot/" : "cpu_ceiling/") + c.name + "/threads:" +
+                           std::to_string(threads) + "/count:" + std::to_string(count);
+  benchmark::RegisterBenchmark(name.c_str(), [c, threads, count, hot](benchmark::State& st) {
+    const ntt::Plan& plan = c.plan;
+    const std::size_t n = plan.n();
+    auto a = random_polys(count, plan, 4), x = a;
+    std::vector<std::vector<u64>> priv(threads, random_polys(16, plan, 5));
+    lux(st, [&] {
+      std::copy(a.begin(), a.end(), x.begin());
+      return time_us([&] {
+        std::vector<std::thread> ts;
+        for (std::size_t w = 0; w < threads; ++w)
+          ts.emplace_back([&, w] {
+            const std::size_t lo = count * w / threads, hi = count * (w + 1) / threads;
+            for (std::size_t i = lo; i < hi; ++i) {
+              u64* p = hot ? priv[w].data() + (i % 16) * n : x.data() + i * n;
+              plan.forward_unchecked(std::span(p, n));
+            }
+          });
+        for (auto& t : ts) t.join();
+      });
+    }, static_cast<double>(count));
+  })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
+}
+
 #if defined(BENCH_NTT_CUDA)
 // ---- the device
 void reg_gpu_floor() {
@@ -325,8 +356,12 @@ int main(int argc, char** argv) {
       if (cores > 1) reg_cpu_batch(c, cores, g_quick ? 4 : (std::size_t{1} << 22) / c.plan.n());
       continue;
     }
-    reg_cpu_batch(c, 1, g_quick ? 8 : 1024);
+    // The same batch of 4096 on one thread and on all: the scaling target's ratio.
+    reg_cpu_batch(c, 1, g_quick ? 8 : 4096);
     if (cores > 1) reg_cpu_batch(c, cores, g_quick ? 8 : 4096);
+    if (c.plan.n() == 1024 && !g_quick)
+      for (std::size_t th : {std::size_t{1}, cores})
+        for (bool hot : {false, true}) reg_cpu_ceiling(c, th, 4096, hot);
   }
 #if defined(BENCH_NTT_CUDA)
   if (gpu::device_count() > 0) {

@@ -72,3 +72,37 @@ TEST_CASE("batch errors", "[batch]") {
              Catch::Contains("same size"));
   CHECK(msg([&](tempo::Task& t) { tempo::ntt::forward_batch_unchecked(t, p, a); }).empty());
 }
+
+// The pool's batches check each polynomial inside its transform; a failed check must
+// still leave the whole batch as it was (the polynomials done before it are transformed
+// back), wherever the bad value sits and however the pool splits the work.
+TEST_CASE("a failed batch check leaves the batch unchanged", "[batch]") {
+  tempo::ThreadPool pool(tempo::Options{.threads = 4});
+  for (const char* name : {"MLDSA", "PN10QP27", "PN11QP54"}) {
+    const Plan p = Plan::preset(name);
+    const std::size_t n = p.n(), count = 257;
+    Rng r(n);
+    std::vector<u64> polys(count * n);
+    for (auto& v : polys) v = r.below(p.q());
+    for (std::size_t bad : {std::size_t{0}, std::size_t{1}, count / 2, count - 1}) {
+      for (bool inverse : {false, true}) {
+        INFO(name << ", bad polynomial " << bad << (inverse ? ", inverse" : ", forward"));
+        auto x = polys;
+        x[bad * n + n / 3] = p.q() + bad;
+        const auto before = x;
+        std::string what;
+        try {
+          pool.run([&](tempo::Task& t) {
+            inverse ? tempo::ntt::inverse_batch(t, p, x, tempo::Backend::cpu)
+                    : tempo::ntt::forward_batch(t, p, x, tempo::Backend::cpu);
+          });
+        } catch (const std::invalid_argument& e) {
+          what = e.what();
+        }
+        CHECK_THAT(what, Catch::Contains("(polynomial " + std::to_string(bad) + ", coefficient " +
+                                         std::to_string(n / 3) + ")"));
+        CHECK(x == before);
+      }
+    }
+  }
+}

@@ -1,5 +1,7 @@
 // The NTT batch operation on the offload engine and the batch entry points.
+#include <atomic>
 #include <cstring>
+#include <vector>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -167,14 +169,66 @@ std::span<std::uint8_t> as_bytes(std::span<u64> v) {
   return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
 }
 
+// A forward or inverse batch that stays on the CPU with the value check fused into each
+// polynomial's transform (the kernels check in the pass that reads the values), instead
+// of a separate scan: a scan is a second trip through memory, as long as the transform's
+// own on a large batch, and it stops the batch from scaling with the cores. A polynomial
+// that fails its check is left untouched; the batch then stops taking new polynomials,
+// and the caller transforms back the ones already done (the transforms are exact
+// inverses), so a failed batch leaves `polys` as it was.
+class FusedCheckOp final : public gpu::BatchOp {
+ public:
+  FusedCheckOp(const NttOp& op, std::size_t count) : op_(op), done_(count, 0) {}
+  std::string key() const override { return op_.key(); }  // the same cost model
+  std::size_t out_stride() const override { return op_.out_stride(); }
+  bool in_place_ok() const override { return true; }
+  double work(double in_bytes) const override { return op_.work(in_bytes); }
+  gpu::CostPrior prior() const override { return op_.prior(); }
+  void cpu(const gpu::Chunk& c) const override {
+    const detail::Tables& t = op_.plan().tables();
+    const auto check = op_.kind() == OpKind::forward ? t.kernels->forward_checked : t.kernels->inverse_checked;
+    for (std::size_t i = 0; i < c.count; ++i) {
+      // Relaxed: a stale false only transforms one more polynomial, which is undone.
+      if (failed_.load(std::memory_order_relaxed)) return;
+      auto* p = reinterpret_cast<u64*>(c.out + i * c.out_stride);  // in place: out is the input
+      if (check(t, p)) done_[c.begin + i] = 1;  // each item has one writer; read after run()
+      else failed_.store(true, std::memory_order_relaxed);
+    }
+  }
+  bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
+  const std::vector<std::uint8_t>& done() const noexcept { return done_; }
+
+ private:
+  const NttOp& op_;
+  mutable std::vector<std::uint8_t> done_;
+  mutable std::atomic<bool> failed_{false};
+};
+
+// Only the pool can run a batch: the fused check applies (the GPU kernels do not check).
+bool cpu_only(const gpu::RunOptions& opt) {
+  return opt.backend == Backend::cpu || (opt.backend == Backend::auto_select && gpu::device_count() == 0);
+}
+
 gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, const gpu::RunOptions& opt, OpKind kind,
                        bool check) {
   const char* fn = kind == OpKind::forward ? "forward_batch" : "inverse_batch";
-  poly_count(fn, "polys", polys.size(), plan.n());
-  if (check) check_batch(t, fn, "polys", polys, plan.tables());
+  const std::size_t count = poly_count(fn, "polys", polys.size(), plan.n());
   const NttOp op(plan, kind);
-  return gpu::Engine::shared().run(t, op, {gpu::Operand::fixed(as_bytes(std::span<const u64>(polys)), op.out_stride())},
-                                   as_bytes(polys), opt);
+  const auto items = std::vector<gpu::Operand>{gpu::Operand::fixed(as_bytes(std::span<const u64>(polys)), op.out_stride())};
+  if (check && cpu_only(opt)) {
+    FusedCheckOp fused(op, count);
+    gpu::BatchReport r = gpu::Engine::shared().run(t, fused, items, as_bytes(polys), opt);
+    if (!fused.failed()) return r;
+    const detail::Tables& tb = plan.tables();
+    const auto undo = kind == OpKind::forward ? tb.kernels->inverse : tb.kernels->forward;
+    tempo::parallel_for(t, 0, count, [&](std::size_t i) {
+      if (fused.done()[i]) undo(tb, polys.data() + i * tb.n);
+    });
+    check_batch(t, fn, "polys", polys, tb);  // names the first bad value, then throws
+    throw std::logic_error("tempo::ntt: a failed value check found no bad value");
+  }
+  if (check) check_batch(t, fn, "polys", polys, plan.tables());
+  return gpu::Engine::shared().run(t, op, items, as_bytes(polys), opt);
 }
 
 }  // namespace
