@@ -27,6 +27,19 @@ inline u64 shoup_shift(u64 w, u64 q, int s) {
   return static_cast<u64>((static_cast<u128>(w) << s) / q);
 }
 
+// From the layout after split(f) to the one after split(t): the ops' own two-permute
+// transition where they have one, else merge and split.
+template <class V>
+inline void transition(int f, int t, typename V::reg& x, typename V::reg& y) {
+  if constexpr (requires { V::transition(f, t, x, y); }) {
+    V::transition(f, t, x, y);
+  } else {
+    typename V::reg v0, v1;
+    V::merge(f, x, y, v0, v1);
+    V::split(t, v0, v1, x, y);
+  }
+}
+
 template <class V>
 void prepare(Tables& t) {
   constexpr std::size_t L = V::L;
@@ -44,20 +57,22 @@ void prepare(Tables& t) {
     }
   if (len >= L)
     for (std::size_t b = 0; b < n / (2 * len); ++b) t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
-  for (int s = 0; (L >> (s + 1)) >= 1; ++s) {
-    const std::size_t slen = L >> (s + 1);
-    for (std::size_t base = 0; base < n; base += 2 * L)
+  // Small stages: per block of 2L coefficients, each stage's L per-lane twiddles (the
+  // fused pass reads them block by block).
+  for (std::size_t base = 0; base < n; base += 2 * L)
+    for (int s = 0; s < V::small_stages; ++s) {
+      const std::size_t slen = L >> (s + 1);
       for (std::size_t k = 0; k < L; ++k)
         t.kfwd.push_back(t.fwd[n / (2 * slen) + (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
-  }
+    }
   // Inverse: stage len uses inv[n/len - 1 - block]; small stages run len = 1, 2, ..., L/2.
   // (m = 1, whose inv[] entry carries 1/n, only occurs in the last stage.)
-  for (int s = V::small_stages - 1; s >= 0; --s) {
-    const std::size_t slen = L >> (s + 1);
-    for (std::size_t base = 0; base < n; base += 2 * L)
+  for (std::size_t base = 0; base < n; base += 2 * L)
+    for (int s = V::small_stages - 1; s >= 0; --s) {
+      const std::size_t slen = L >> (s + 1);
       for (std::size_t k = 0; k < L; ++k)
         t.kinv.push_back(t.inv[n / slen - 1 - (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
-  }
+    }
   // Large stages len = L, 2L, ... below n/2, fused in pairs (len, 2 len) while 2 len < n/2:
   // per block of 4 len, the two twiddles of len, then the one of 2 len.
   std::size_t ilen = L;
@@ -129,24 +144,25 @@ void forward(const Tables& t, u64* a) {
       }
     }
   }
-  for (int s = 0; s < V::small_stages; ++s) {
-    const bool last = s == V::small_stages - 1;
-    for (std::size_t j = 0; j < n; j += 2 * L, w += L, ws += L) {
-      R x, y;
-      V::split(s, V::load(a + j), V::load(a + j + L), x, y);
+  // The small stages, all in one pass per block of 2L coefficients held in two registers.
+  for (std::size_t j = 0; j < n; j += 2 * L) {
+    R x, y;
+    V::split(0, V::load(a + j), V::load(a + j + L), x, y);
+    for (int s = 0; s < V::small_stages; ++s, w += L, ws += L) {
+      if (s > 0) transition<V>(s - 1, s, x, y);
       const R u = V::csub(x, cq);
       const R v = V::mul_lazy(y, V::load(w), V::load(ws), k);
-      R hi = V::add(u, v), lo = V::add(V::sub(u, v), cq);
-      if (last) {  // the final reduction to [0, q), fused
-        if constexpr (C == 4) hi = V::csub(hi, cq), lo = V::csub(lo, cq);
-        hi = V::csub(V::csub(hi, q2), q);
-        lo = V::csub(V::csub(lo, q2), q);
-      }
-      R v0, v1;
-      V::merge(s, hi, lo, v0, v1);
-      V::store(a + j, v0);
-      V::store(a + j + L, v1);
+      x = V::add(u, v);
+      y = V::add(V::sub(u, v), cq);
     }
+    // the final reduction to [0, q), fused
+    if constexpr (C == 4) x = V::csub(x, cq), y = V::csub(y, cq);
+    x = V::csub(V::csub(x, q2), q);
+    y = V::csub(V::csub(y, q2), q);
+    R v0, v1;
+    V::merge(V::small_stages - 1, x, y, v0, v1);
+    V::store(a + j, v0);
+    V::store(a + j + L, v1);
   }
 }
 
@@ -165,17 +181,19 @@ void inverse(const Tables& t, u64* a) {
   const std::size_t n = t.n;
   const u64* w = t.kinv.data();
   const u64* ws = t.kinv_s.data();
-  for (int s = V::small_stages - 1; s >= 0; --s) {
-    for (std::size_t j = 0; j < n; j += 2 * L, w += L, ws += L) {
-      R x, y;
-      V::split(s, V::load(a + j), V::load(a + j + L), x, y);
+  for (std::size_t j = 0; j < n; j += 2 * L) {
+    R x, y;
+    V::split(V::small_stages - 1, V::load(a + j), V::load(a + j + L), x, y);
+    for (int s = V::small_stages - 1; s >= 0; --s, w += L, ws += L) {
+      if (s < V::small_stages - 1) transition<V>(s + 1, s, x, y);
       const R u = V::csub(V::add(x, y), cq);
-      const R v = V::mul_lazy(V::add(V::sub(x, y), cq), V::load(w), V::load(ws), k);
-      R v0, v1;
-      V::merge(s, u, v, v0, v1);
-      V::store(a + j, v0);
-      V::store(a + j + L, v1);
+      y = V::mul_lazy(V::add(V::sub(x, y), cq), V::load(w), V::load(ws), k);
+      x = u;
     }
+    R v0, v1;
+    V::merge(0, x, y, v0, v1);
+    V::store(a + j, v0);
+    V::store(a + j + L, v1);
   }
   auto gs = [&](R& x, R& y, R W, R WS) {
     const R u = V::csub(V::add(x, y), cq);
