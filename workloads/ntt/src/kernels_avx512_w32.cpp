@@ -181,7 +181,7 @@ u32* heap_scratch(std::size_t n) {
 
 // Twiddle table layout (Tables::kfwd32 / kinv32), written by prepare() in read order:
 //   radix-4 pass, per block: (wA, wsA, wB, wsB, wC, wsC); lone stage, per block: (w, ws);
-//   small-stage pass, per 32 coefficients, per stage: w[16], ws[16], wso[16];
+//   small-stage pass, per 32 coefficients, per stage: w[16], ws[16], and for len 1 wso[16];
 //   inverse ends with (n^-1, its ws, inv[1] * n^-1, its ws).
 
 // One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
@@ -232,9 +232,10 @@ template <bool Lazy>
 void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
   for (std::size_t j = 0; j < n; j += 32) {
     R x = ld(s + j), y = ld(s + j + 16);
-    for (int st = 0; st < 3; ++st, tw += 48) {
+    for (int st = 0; st < 3; ++st, tw += 32) {  // len 8, 4, 2: lane pairs share a twiddle
       permute(x, y, kFwdPerm[st]);
-      ct<Lazy>(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+      const R ws = ld(tw + 16);
+      ct<Lazy>(x, y, ld(tw), ws, ws, m);
     }
     permute(x, y, kFwdPerm[3]);
     if constexpr (Lazy) ct_last(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
@@ -292,13 +293,14 @@ template <bool Lazy>
 void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
   const R q4 = _mm512_add_epi32(m.q2, m.q2);
   const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
-  for (std::size_t j = 0; j < n; j += 32, tw += 4 * 48) {
+  for (std::size_t j = 0; j < n; j += 32, tw += 48 + 3 * 32) {
     R x = load_narrow(a + j, mx), y = load_narrow(a + j + 16, mx);
     const u32* w = tw;
-    for (int st = 0; st < 4; ++st, w += 48) {
+    for (int st = 0; st < 4; w += st == 0 ? 48 : 32, ++st) {  // len 1 has a third row (wso)
       permute(x, y, kInvPerm[st]);
-      if constexpr (Lazy) gs_grow(x, y, ld(w), ld(w + 16), ld(w + 32), bq[st], m);
-      else gs(x, y, ld(w), ld(w + 16), ld(w + 32), m);
+      const R ws = ld(w + 16), wso = st == 0 ? ld(w + 32) : ws;
+      if constexpr (Lazy) gs_grow(x, y, ld(w), ws, wso, bq[st], m);
+      else gs(x, y, ld(w), ws, wso, m);
     }
     permute(x, y, kInvLast);
     _mm512_storeu_si512(s + j, x);
@@ -306,21 +308,52 @@ void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m
   }
 }
 
-void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m) {
+// The inverse's radix-4 group: stages len (pairs x0,x1 and x2,x3) and 2 len (x0,x2 and
+// x1,x3). x1 and x3 are products (< 2q) when the second stage meets them, so their sum
+// never needs reducing (< 4q); under the lazy schedule the others need it only when the
+// group's inputs may reach 16q (Reduce), see inv_radix4.
+template <bool Lazy, bool Reduce>
+inline void inv_group(R& x0, R& x1, R& x2, R& x3, const Bc& A, const Bc& B, const Bc& C, const Mod& m) {
+  if constexpr (!Lazy || Reduce) {
+    gs(x0, x1, A.w, A.ws, A.ws, m);
+    gs(x2, x3, B.w, B.ws, B.ws, m);
+    gs(x0, x2, C.w, C.ws, C.ws, m);
+  } else {
+    gs_grow(x0, x1, A.w, A.ws, A.ws, m.c, m);
+    gs_grow(x2, x3, B.w, B.ws, B.ws, m.c, m);
+    gs_grow(x0, x2, C.w, C.ws, C.ws, m.c, m);
+  }
+  if constexpr (Lazy) gs_grow(x1, x3, C.w, C.ws, C.ws, m.c, m);
+  else gs(x1, x3, C.w, C.ws, C.ws, m);
+}
+
+// Bounds under the lazy schedule (c = 16q). A radix-4 pass leaves x0 (a sum of sums,
+// reduced) below 16q, x1 (a sum of two products) below 4q, x2 and x3 (products) below
+// 2q. The next radix-4 pass (len = 4 len') groups coefficients of one such class: class
+// k = j / len' for the group at offset j. Only class 0 can reach 16q; the others stay
+// below 4q, so their sums (< 8q, then < 16q) need no reduction. `classes`: the previous
+// pass was a radix-4 pass (else every group reduces).
+template <bool Lazy>
+void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, bool reduce, const Bc& A, const Bc& B,
+                       const Bc& C, const Mod& m) {
+  for (std::size_t j = j0; j < j1; j += 16) {
+    R x0 = ld(p + j), x1 = ld(p + j + len), x2 = ld(p + j + 2 * len), x3 = ld(p + j + 3 * len);
+    if (reduce) inv_group<Lazy, true>(x0, x1, x2, x3, A, B, C, m);
+    else inv_group<Lazy, false>(x0, x1, x2, x3, A, B, C, m);
+    _mm512_storeu_si512(p + j, x0);
+    _mm512_storeu_si512(p + j + len, x1);
+    _mm512_storeu_si512(p + j + 2 * len, x2);
+    _mm512_storeu_si512(p + j + 3 * len, x3);
+  }
+}
+
+template <bool Lazy>
+void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, bool classes) {
+  const std::size_t split = Lazy && classes ? len / 4 : len;  // groups below `split` reduce
   for (std::size_t start = 0; start < n; start += 4 * len, tw += 6) {
     const Bc A(tw), B(tw + 2), C(tw + 4);
-    u32* p = s + start;
-    for (std::size_t j = 0; j < len; j += 16) {
-      R x0 = ld(p + j), x1 = ld(p + j + len), x2 = ld(p + j + 2 * len), x3 = ld(p + j + 3 * len);
-      gs(x0, x1, A.w, A.ws, A.ws, m);
-      gs(x2, x3, B.w, B.ws, B.ws, m);
-      gs(x0, x2, C.w, C.ws, C.ws, m);
-      gs(x1, x3, C.w, C.ws, C.ws, m);
-      _mm512_storeu_si512(p + j, x0);
-      _mm512_storeu_si512(p + j + len, x1);
-      _mm512_storeu_si512(p + j + 2 * len, x2);
-      _mm512_storeu_si512(p + j + 3 * len, x3);
-    }
+    inv_radix4_groups<Lazy>(s + start, len, 0, split, true, A, B, C, m);
+    inv_radix4_groups<Lazy>(s + start, len, split, len, false, A, B, C, m);
   }
 }
 
@@ -344,14 +377,21 @@ inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
   y = csub(mul_lazy(dif, w1.w, w1.ws, w1.ws, m), m.q);
 }
 
-// Stages n/4 and n/2 (the last, with 1/n) in one pass.
-void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
-  const std::size_t len = n / 4;
+// Stages n/4 and n/2 (the last, with 1/n) in one pass. The last stage's sums go to the
+// multiplication by 1/n unreduced (any value below 2^32 is fine there).
+template <bool Lazy>
+void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m, bool classes) {
+  const std::size_t len = n / 4, split = Lazy && classes ? len / 4 : len;
   const Bc A(tw), B(tw + 2), ni(tw + 6), w1(tw + 8);  // tw + 4: unused C slot
   for (std::size_t j = 0; j < len; j += 16) {
     R x0 = ld(s + j), x1 = ld(s + j + len), x2 = ld(s + j + 2 * len), x3 = ld(s + j + 3 * len);
-    gs(x0, x1, A.w, A.ws, A.ws, m);
-    gs(x2, x3, B.w, B.ws, B.ws, m);
+    if (!Lazy || j < split) {
+      gs(x0, x1, A.w, A.ws, A.ws, m);
+      gs(x2, x3, B.w, B.ws, B.ws, m);
+    } else {
+      gs_grow(x0, x1, A.w, A.ws, A.ws, m.c, m);
+      gs_grow(x2, x3, B.w, B.ws, B.ws, m.c, m);
+    }
     last_pair(x0, x2, ni, w1, m);
     last_pair(x1, x3, ni, w1, m);
     store_wide(a + j, x0);
@@ -391,9 +431,10 @@ bool inverse_impl(const Tables& t, u64* a, bool check) {
   const unsigned large = t.log_n - 4;  // stages len = 16 .. n/2; the last one is final
   std::size_t len = 16;
   unsigned left = large;
+  bool classes = false;  // whether the previous pass was a radix-4 pass (inv_radix4)
   if (left % 2 == 1 && left > 1) inv_single(s, n, len, tw, m), len <<= 1, --left;
-  for (; left > 2; left -= 2, len <<= 2) inv_radix4(s, n, len, tw, m);
-  if (left == 2) inv_final_radix4(s, a, n, tw, m);
+  for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<Lazy>(s, n, len, tw, m, classes);
+  if (left == 2) inv_final_radix4<Lazy>(s, a, n, tw, m, classes);
   else inv_final_single(s, a, n, tw, m);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
@@ -406,10 +447,13 @@ void push_bc(std::vector<u32>& v, u64 w, u64 q) {
   v.push_back(shoup32(w, q));
 }
 // 16 per-lane twiddles: w, ws, and ws's odd lanes moved to the even ones.
-void push_lanes(std::vector<u32>& v, const u64 (&w)[16], u64 q) {
+// wso only for len 1: for len >= 2 the lanes 2i and 2i + 1 hold the coefficients c and
+// c + 1 of one block, so they share a twiddle and wso would equal ws.
+void push_lanes(std::vector<u32>& v, const u64 (&w)[16], u64 q, bool with_odd) {
   for (u64 x : w) v.push_back(static_cast<u32>(x));
   for (u64 x : w) v.push_back(shoup32(x, q));
-  for (int k = 0; k < 16; ++k) v.push_back(k % 2 == 0 ? shoup32(w[k + 1], q) : 0);
+  if (with_odd)
+    for (int k = 0; k < 16; ++k) v.push_back(k % 2 == 0 ? shoup32(w[k + 1], q) : 0);
 }
 
 void prepare(Tables& t) {
@@ -442,7 +486,7 @@ void prepare(Tables& t) {
       u64 w[16];
       for (int k = 0; k < 16; ++k)
         w[k] = t.fwd[n / (2 * static_cast<std::size_t>(h)) + (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
-      push_lanes(f, w, q);
+      push_lanes(f, w, q, h == 1);
     }
   // Inverse: stage len, block b uses inv[n/len - 1 - b] (FIPS 204 Algorithm 42's order).
   auto& v = t.kinv32;
@@ -453,7 +497,7 @@ void prepare(Tables& t) {
       u64 w[16];
       for (int k = 0; k < 16; ++k)
         w[k] = t.inv[n / static_cast<std::size_t>(h) - 1 - (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
-      push_lanes(v, w, q);
+      push_lanes(v, w, q, h == 1);
     }
   std::size_t ilen = 16;
   unsigned left = large;
