@@ -359,9 +359,11 @@ int main(int argc, char** argv) {
     // The same batch of 4096 on one thread and on all: the scaling target's ratio.
     reg_cpu_batch(c, 1, g_quick ? 8 : 4096);
     if (cores > 1) reg_cpu_batch(c, cores, g_quick ? 8 : 4096);
-    if (c.plan.n() == 1024 && !g_quick)
-      for (std::size_t th : {std::size_t{1}, cores})
-        for (bool hot : {false, true}) reg_cpu_ceiling(c, th, 4096, hot);
+    if (c.plan.n() == 1024 && !g_quick) {
+      for (std::size_t th : {std::size_t{1}, cores}) reg_cpu_ceiling(c, th, 4096, false);
+      for (std::size_t th = 1; th <= cores; th *= 2) reg_cpu_ceiling(c, th, 4096, true);  // the clock's curve
+      if ((cores & (cores - 1)) != 0) reg_cpu_ceiling(c, cores, 4096, true);
+    }
   }
 #if defined(BENCH_NTT_CUDA)
   if (gpu::device_count() > 0) {
