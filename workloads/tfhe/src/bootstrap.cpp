@@ -62,30 +62,38 @@ struct SmallReducer {
   }
 };
 
-// u = R(R(sp) * mp + R(sm) * mm) for both columns (Q < 2^32).
+// The external product of both keys with the digits, and the combination with
+// (X^alpha - 1) and (X^-alpha - 1), in one pass over the coefficients (Q < 2^27):
+//   u0 = R(R(sum_r d_r kp_r0) * mp + R(sum_r d_r km_r0) * mm), u1 likewise with the
+//   second column of each key (kp = BK+_i, km = BK-_i; row r, column c at key + (2r + c) N).
+// Per block of 16 coefficients the four sums stay in registers across the rows: the
+// digits and keys are read once and nothing else goes to memory. Products < 2^54, sums
+// of up to 16 of them < 2^58, exact in 64 bits (then SmallReducer).
 TEMPO_TFHE_CLONES
-void combine_small(const u64* __restrict s, const u64* __restrict mp, const u64* __restrict mm, std::size_t N,
-                   SmallReducer red, u64* __restrict u0, u64* __restrict u1) {
-  for (std::size_t j = 0; j < N; ++j) {
-    const u64 a0 = red(s[j]), a1 = red(s[N + j]), b0 = red(s[2 * N + j]), b1 = red(s[3 * N + j]);
-    u0[j] = red(a0 * static_cast<std::uint32_t>(mp[j]) + b0 * static_cast<std::uint32_t>(mm[j]));
-    u1[j] = red(a1 * static_cast<std::uint32_t>(mp[j]) + b1 * static_cast<std::uint32_t>(mm[j]));
-  }
-}
-
-// Q < 2^32: products < 2^54, sums of 2L <= 10 of them < 2^58, so 64-bit lazy sums.
-TEMPO_TFHE_CLONES
-void mac_small(const u64* __restrict d, const std::uint32_t* __restrict key, std::size_t rows, std::size_t N,
-               u64* __restrict s0, u64* __restrict s1) {
-  for (std::size_t j = 0; j < N; ++j) { s0[j] = 0; s1[j] = 0; }
-  for (std::size_t r = 0; r < rows; ++r) {
-    const u64* dr = d + r * N;
-    const std::uint32_t* k0 = key + (2 * r) * N;
-    const std::uint32_t* k1 = key + (2 * r + 1) * N;
-    for (std::size_t j = 0; j < N; ++j) {
-      const u64 x = static_cast<std::uint32_t>(dr[j]);
-      s0[j] += x * k0[j];
-      s1[j] += x * k1[j];
+void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict kp, const std::uint32_t* __restrict km,
+                       std::size_t rows, std::size_t N, const u64* __restrict mp, const u64* __restrict mm,
+                       SmallReducer red, u64* __restrict u0, u64* __restrict u1) {
+  constexpr std::size_t B = 16;
+  for (std::size_t j0 = 0; j0 < N; j0 += B) {
+    u64 p0[B] = {}, p1[B] = {}, m0[B] = {}, m1[B] = {};
+    for (std::size_t r = 0; r < rows; ++r) {
+      const u64* dr = d + r * N + j0;
+      const std::uint32_t* kp0 = kp + (2 * r) * N + j0;
+      const std::uint32_t* kp1 = kp + (2 * r + 1) * N + j0;
+      const std::uint32_t* km0 = km + (2 * r) * N + j0;
+      const std::uint32_t* km1 = km + (2 * r + 1) * N + j0;
+      for (std::size_t l = 0; l < B; ++l) {
+        const u64 x = static_cast<std::uint32_t>(dr[l]);
+        p0[l] += x * kp0[l];
+        p1[l] += x * kp1[l];
+        m0[l] += x * km0[l];
+        m1[l] += x * km1[l];
+      }
+    }
+    for (std::size_t l = 0; l < B; ++l) {
+      const u64 a = static_cast<std::uint32_t>(mp[j0 + l]), b = static_cast<std::uint32_t>(mm[j0 + l]);
+      u0[j0 + l] = red(red(p0[l]) * a + red(m0[l]) * b);
+      u1[j0 + l] = red(red(p1[l]) * a + red(m1[l]) * b);
     }
   }
 }
@@ -106,7 +114,6 @@ void mac_large(const u64* d, const u64* key, std::size_t rows, std::size_t N, u1
 struct Workspace {
   std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
   std::vector<std::int64_t> scratch;
-  std::vector<u64> s64;    // 4N lazy sums (small modulus)
   std::vector<u128> s128;  // 4N lazy sums (large modulus)
   explicit Workspace(const Params& p)
       : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N), scratch(p.N) {}
@@ -125,11 +132,8 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
   ring.monomial_minus_one(2 * N - alpha, w.mm);
   const Modulus& m = ring.mod;
   if (m.small()) {
-    w.s64.resize(4 * N);
-    u64* s = w.s64.data();
-    mac_small(w.digits.data(), ek.rgsw32(i, 0), rows, N, s, s + N);
-    mac_small(w.digits.data(), ek.rgsw32(i, 1), rows, N, s + 2 * N, s + 3 * N);
-    combine_small(s, w.mp.data(), w.mm.data(), N, SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
+    mac_combine_small(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, w.mp.data(), w.mm.data(),
+                      SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
   } else {
     w.s128.resize(4 * N);
     u128* s = w.s128.data();
