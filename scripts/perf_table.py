@@ -547,6 +547,23 @@ def ntt():
             "", f"An empty kernel launch and synchronize takes {us(floor['host_median_us'])} us (host median) on this machine.",
             "", source("ntt", "bench_cpu_batch.json", "bench_gpu.json"), ""]
 
+    peers = load("ntt", "bench_peers.json")
+    rows = []
+    for r in peers["ratios"]:
+        if r["kind"] != "tempo/hexl":
+            continue
+        path = next((x["path"] for x in peers["runs"] if x["impl"] == "tempo" and x["config"] == r["config"]), "")
+        rows.append((r["config"], r["op"], path, us(r["tempo_us"]), r["against"].replace("hexl ", ""), us(r["against_us"]),
+                     f"{r['median']:.2f} [{r['min']:.2f}, {r['max']:.2f}]",
+                     f"<= {r['target']}" + (" (met)" if r["met"] else " (not met)") if r.get("target") else ""))
+    out += [f"tempo against Intel HEXL on one pinned core, alternating, {len(peers['rounds'])} rounds "
+            "(each side's time: its median over the rounds; ratio: tempo / HEXL within each round, median [min, max]). "
+            "tempo runs in place through `Plan::forward`/`inverse` with the value check, HEXL out of place unchecked; "
+            "HEXL has no n = 2048 row with a 27-bit q, so its n = 2048, 50-bit IFMA row (the same cost for any q < 2^50) "
+            "stands in:", "",
+            table(["config", "op", "tempo path", "tempo, us", "HEXL row", "HEXL, us", "ratio", "target"], rows), "",
+            source("ntt", "bench_peers.json"), ""]
+
     nd = gbench("ntt", "bench_nodevice.json")
     rows = []
     for k in sorted(nd):
