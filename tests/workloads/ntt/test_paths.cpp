@@ -18,9 +18,10 @@ namespace d = tempo::ntt::detail;
 TEST_CASE("every CPU path equals the portable one", "[paths]") {
   // Each path's edges: 133857281 (below 2^27, 1 mod 2^15: the lazy 32-bit schedules up to
   // n = 16384), 268369921 and 1073643521 (q > 2^27: the 32-bit path's Harvey
-  // schedule, not the lazy one), 2305843009211662337 (just below 2^61).
+  // schedule, not the lazy one), 2147352577 (above 2^30: its full schedule),
+  // 2305843009211662337 (just below 2^61).
   const u64 primes[] = {8380417,          134215681,           133857281,  268369921,
-                        1073643521,       1125899903827969ull, 18014398509404161ull,
+                        1073643521,       2147352577,       1125899903827969ull, 18014398509404161ull,
                         2305843009211662337ull, 4611686018425815041ull};
   const int reps = 3 * sweep();
   for (u64 q : primes) {

@@ -1,5 +1,5 @@
 // AVX-512 kernel sets (this file alone is compiled with -mavx512f -mavx512dq -mavx512ifma;
-// chosen at run time). IFMA needs q < 2^50, the 32-bit form q < 2^30.
+// chosen at run time). IFMA needs q < 2^50, the 32-bit-word path q < 2^31.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -63,7 +63,7 @@ std::vector<const Kernels*> avx512_kernels_checked(bool ifma) {
   static const Kernels k64exact = make<64>("avx512-q62", 62);
   static const Kernels k52 = make<52>("avx512ifma", 50);
   // Pointwise products stay on 64-bit lanes (the operands are uint64 in memory).
-  static const Kernels k32{"avx512-w32", w32_fwd, w32_inv, simd::pointwise<avx512::Ops512<32>>, w32_prepare, 30,
+  static const Kernels k32{"avx512-w32", w32_fwd, w32_inv, simd::pointwise<avx512::Ops512<32>>, w32_prepare, 31,
                            w32_fwd_checked, w32_inv_checked};
   std::vector<const Kernels*> v{&k32};
   if (ifma) v.push_back(&k52);

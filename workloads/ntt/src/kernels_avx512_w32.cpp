@@ -1,4 +1,4 @@
-// The 32-bit-word AVX-512 path ("avx512-w32"), for q < 2^30: 16 coefficients per register
+// The 32-bit-word AVX-512 path ("avx512-w32"), for q < 2^31: 16 coefficients per register
 // (twice the 64-bit paths' 8), Harvey butterflies with 32-bit Shoup companions.
 //
 // Data flow. Coefficients live in memory as uint64; the transform runs on uint32 copies in
@@ -15,8 +15,8 @@
 // store. Twiddles of those stages are per lane, laid out by prepare() in the order read.
 //
 // Lazy ranges. Forward keeps values in [0, 4q) (inputs to the Shoup product are then
-// < 2^32); inverse in [0, 2q). 4q < 2^32 is why q < 2^30. The Shoup product w*y mod q with
-// ws = floor(w * 2^32 / q) is exact up to one q: hi = floor(ws*y / 2^32), w*y - hi*q in
+// < 2^32); inverse in [0, 2q). With 2^30 <= q < 2^31, where 4q no longer fits, both keep
+// [0, 2q) (kFull below). The Shoup product w*y mod q with ws = floor(w * 2^32 / q) is exact up to one q: hi = floor(ws*y / 2^32), w*y - hi*q in
 // [0, 2q), computed mod 2^32. AVX-512 has no 32-bit high multiply: even and odd lanes go
 // through vpmuludq separately and a blend joins the high halves.
 #include <immintrin.h>
@@ -95,6 +95,11 @@ inline R ld(const void* p) { return _mm512_loadu_si512(p); }
 inline R idx(const int* p) { return _mm512_load_si512(p); }
 
 // ---- arithmetic on 16 lanes
+// Schedules: Harvey's lazy ranges (q < 2^30: values below 4q < 2^32), the lazier one for
+// small q (below), and the full one for 2^30 <= q < 2^31 (values below 2q, sums and
+// differences taken mod 2q with a compare).
+constexpr int kHarvey = 0, kLazy = 1, kFull = 2;
+
 // Lazy schedules (chosen per plan, see lazy_forward/lazy_inverse): with q small enough
 // the forward skips the subtraction of 2q in every stage but the last (values grow by 2q
 // per stage: below (2 log n - 1) q < 2^32 before the last one, which brings x below 2q
@@ -125,24 +130,48 @@ inline R mul_lazy(R y, R w, R ws, R wso, const Mod& m) {
   const R hi = _mm512_mask_blend_epi32(kOdd, _mm512_shuffle_epi32(pe, _MM_PERM_DDBB), po);
   return _mm512_sub_epi32(_mm512_mullo_epi32(w, y), _mm512_mullo_epi32(hi, m.q));
 }
-// Cooley-Tukey. Harvey: [0, 4q) -> [0, 4q). Lazy: [0, k q) -> [0, (k + 2) q).
-template <bool Lazy>
+// Sums and differences mod 2q of a, b < 2q without leaving 32 bits (the full schedule,
+// 2^30 <= q < 2^31, where 4q does not fit): a compare picks the wrapped results.
+inline R add_mod2q(R a, R b, const Mod& m) {
+  const R c = _mm512_sub_epi32(m.q2, b);  // in (0, 2q]
+  return _mm512_mask_add_epi32(_mm512_sub_epi32(a, c), _mm512_cmplt_epu32_mask(a, c), _mm512_sub_epi32(a, c), m.q2);
+}
+inline R sub_mod2q(R a, R b, const Mod& m) {
+  const R d = _mm512_sub_epi32(a, b);
+  return _mm512_mask_add_epi32(d, _mm512_cmplt_epu32_mask(a, b), d, m.q2);
+}
+
+// Cooley-Tukey. Harvey: [0, 4q) -> [0, 4q). Lazy: [0, k q) -> [0, (k + 2) q). Full: [0, 2q).
+template <int M>
 inline void ct(R& x, R& y, R w, R ws, R wso, const Mod& m) {
-  const R u = Lazy ? x : csub(x, m.q2), v = mul_lazy(y, w, ws, wso, m);
-  x = _mm512_add_epi32(u, v);
-  y = _mm512_add_epi32(_mm512_sub_epi32(u, v), m.q2);
+  const R v = mul_lazy(y, w, ws, wso, m);
+  if constexpr (M == kFull) {
+    y = sub_mod2q(x, v, m);
+    x = add_mod2q(x, v, m);
+  } else {
+    const R u = M == kLazy ? x : csub(x, m.q2);
+    x = _mm512_add_epi32(u, v);
+    y = _mm512_add_epi32(_mm512_sub_epi32(u, v), m.q2);
+  }
 }
 // The last forward stage of the lazy schedule: x brought below 2q first.
 inline void ct_last(R& x, R& y, R w, R ws, R wso, const Mod& m) {
   for (int j = 0; j < m.levels; ++j) x = csub(x, m.chain[j]);
-  ct<true>(x, y, w, ws, wso, m);
+  ct<kLazy>(x, y, w, ws, wso, m);
 }
 // Gentleman-Sande with sums reduced below c and differences offset by c (inputs < c):
-// Harvey's [0, 2q) when c = 2q.
+// Harvey's [0, 2q) when c = 2q. Full: [0, 2q) with sums and differences mod 2q.
+template <int M>
 inline void gs(R& x, R& y, R w, R ws, R wso, const Mod& m) {
-  const R u = csub(_mm512_add_epi32(x, y), m.c);
-  y = mul_lazy(_mm512_add_epi32(_mm512_sub_epi32(x, y), m.c), w, ws, wso, m);
-  x = u;
+  if constexpr (M == kFull) {
+    const R u = add_mod2q(x, y, m);
+    y = mul_lazy(sub_mod2q(x, y, m), w, ws, wso, m);
+    x = u;
+  } else {
+    const R u = csub(_mm512_add_epi32(x, y), m.c);
+    y = mul_lazy(_mm512_add_epi32(_mm512_sub_epi32(x, y), m.c), w, ws, wso, m);
+    x = u;
+  }
 }
 // The growing stages of the lazy inverse: no reduction, inputs < b q, offset b q.
 inline void gs_grow(R& x, R& y, R w, R ws, R wso, R bq, const Mod& m) {
@@ -185,7 +214,7 @@ u32* heap_scratch(std::size_t n) {
 //   inverse ends with (n^-1, its ws, inv[1] * n^-1, its ws).
 
 // One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
-template <bool Lazy, class Src>
+template <int M, class Src>
 void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
   const std::size_t h = len / 2;
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 6) {
@@ -195,10 +224,10 @@ void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
     for (std::size_t j = 0; j < h; j += 16) {
       R x0 = load_w(s + j, mx), x1 = load_w(s + j + h, mx), x2 = load_w(s + j + 2 * h, mx),
         x3 = load_w(s + j + 3 * h, mx);
-      ct<Lazy>(x0, x2, A.w, A.ws, A.ws, m);
-      ct<Lazy>(x1, x3, A.w, A.ws, A.ws, m);
-      ct<Lazy>(x0, x1, B.w, B.ws, B.ws, m);
-      ct<Lazy>(x2, x3, C.w, C.ws, C.ws, m);
+      ct<M>(x0, x2, A.w, A.ws, A.ws, m);
+      ct<M>(x1, x3, A.w, A.ws, A.ws, m);
+      ct<M>(x0, x1, B.w, B.ws, B.ws, m);
+      ct<M>(x2, x3, C.w, C.ws, C.ws, m);
       _mm512_storeu_si512(d + j, x0);
       _mm512_storeu_si512(d + j + h, x1);
       _mm512_storeu_si512(d + j + 2 * h, x2);
@@ -207,13 +236,13 @@ void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
   }
 }
 
-template <bool Lazy, class Src>
+template <int M, class Src>
 void fwd_single(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
     const Bc W(tw);
     for (std::size_t j = start; j < start + len; j += 16) {
       R x = load_w(src + j, mx), y = load_w(src + j + len, mx);
-      ct<Lazy>(x, y, W.w, W.ws, W.ws, m);
+      ct<M>(x, y, W.w, W.ws, W.ws, m);
       _mm512_storeu_si512(dst + j, x);
       _mm512_storeu_si512(dst + j + len, y);
     }
@@ -228,21 +257,22 @@ inline void permute(R& x, R& y, const Perm& p) {
 
 // The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
 // the widening store into the caller's array.
-template <bool Lazy>
+template <int M>
 void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
   for (std::size_t j = 0; j < n; j += 32) {
     R x = ld(s + j), y = ld(s + j + 16);
     for (int st = 0; st < 3; ++st, tw += 32) {  // len 8, 4, 2: lane pairs share a twiddle
       permute(x, y, kFwdPerm[st]);
       const R ws = ld(tw + 16);
-      ct<Lazy>(x, y, ld(tw), ws, ws, m);
+      ct<M>(x, y, ld(tw), ws, ws, m);
     }
     permute(x, y, kFwdPerm[3]);
-    if constexpr (Lazy) ct_last(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
-    else ct<false>(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+    if constexpr (M == kLazy) ct_last(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
+    else ct<M>(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
     tw += 48;
-    x = csub(csub(x, m.q2), m.q);
-    y = csub(csub(y, m.q2), m.q);
+    if constexpr (M != kFull) x = csub(x, m.q2), y = csub(y, m.q2);
+    x = csub(x, m.q);
+    y = csub(y, m.q);
     for (int r = 0; r < 4; ++r)
       _mm512_storeu_si512(a + j + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x, idx(kFwdWiden.r[r]), y));
   }
@@ -258,38 +288,38 @@ int chain_levels(const Tables& t) {  // 2^levels >= (2 log n - 1) / 2 > 2^(level
   return levels;
 }
 
-template <bool Lazy>
+template <int M>
 bool forward_impl(const Tables& t, u64* a, bool check) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[kStackWords];
   u32* s = n <= kStackWords ? stack : heap_scratch(n);
-  const Mod m(t.q, 2, Lazy ? chain_levels(t) : 0);
+  const Mod m(t.q, 2, M == kLazy ? chain_levels(t) : 0);
   const u32* tw = t.kfwd32.data();
   R mx = _mm512_setzero_si512();
   const unsigned large = t.log_n - 4;  // stages with len >= 16
   std::size_t len = n / 2;
   unsigned done = 0;
   if (large >= 2) {
-    fwd_radix4<Lazy>(a, s, n, len, tw, m, mx);
+    fwd_radix4<M>(a, s, n, len, tw, m, mx);
     len >>= 2, done = 2;
   } else {
-    fwd_single<Lazy>(a, s, n, len, tw, m, mx);
+    fwd_single<M>(a, s, n, len, tw, m, mx);
     len >>= 1, done = 1;
   }
   if (check && out_of_range(mx, t.q)) {
     tempo::secure_zero(s, n * sizeof(u32));
     return false;
   }
-  for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<Lazy>(s, s, n, len, tw, m, mx);
-  if (done < large) fwd_single<Lazy>(s, s, n, len, tw, m, mx);
-  fwd_small<Lazy>(s, a, n, tw, m);
+  for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
+  if (done < large) fwd_single<M>(s, s, n, len, tw, m, mx);
+  fwd_small<M>(s, a, n, tw, m);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
 }
 
 // ---- inverse
 // The stages len = 1, 2, 4, 8 per 32-coefficient block, narrowing from the caller's array.
-template <bool Lazy>
+template <int M>
 void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
   const R q4 = _mm512_add_epi32(m.q2, m.q2);
   const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
@@ -299,8 +329,8 @@ void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m
     for (int st = 0; st < 4; w += st == 0 ? 48 : 32, ++st) {  // len 1 has a third row (wso)
       permute(x, y, kInvPerm[st]);
       const R ws = ld(w + 16), wso = st == 0 ? ld(w + 32) : ws;
-      if constexpr (Lazy) gs_grow(x, y, ld(w), ws, wso, bq[st], m);
-      else gs(x, y, ld(w), ws, wso, m);
+      if constexpr (M == kLazy) gs_grow(x, y, ld(w), ws, wso, bq[st], m);
+      else gs<M>(x, y, ld(w), ws, wso, m);
     }
     permute(x, y, kInvLast);
     _mm512_storeu_si512(s + j, x);
@@ -312,19 +342,19 @@ void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m
 // x1,x3). x1 and x3 are products (< 2q) when the second stage meets them, so their sum
 // never needs reducing (< 4q); under the lazy schedule the others need it only when the
 // group's inputs may reach 16q (Reduce), see inv_radix4.
-template <bool Lazy, bool Reduce>
+template <int M, bool Reduce>
 inline void inv_group(R& x0, R& x1, R& x2, R& x3, const Bc& A, const Bc& B, const Bc& C, const Mod& m) {
-  if constexpr (!Lazy || Reduce) {
-    gs(x0, x1, A.w, A.ws, A.ws, m);
-    gs(x2, x3, B.w, B.ws, B.ws, m);
-    gs(x0, x2, C.w, C.ws, C.ws, m);
+  if constexpr (M != kLazy || Reduce) {
+    gs<M>(x0, x1, A.w, A.ws, A.ws, m);
+    gs<M>(x2, x3, B.w, B.ws, B.ws, m);
+    gs<M>(x0, x2, C.w, C.ws, C.ws, m);
   } else {
     gs_grow(x0, x1, A.w, A.ws, A.ws, m.c, m);
     gs_grow(x2, x3, B.w, B.ws, B.ws, m.c, m);
     gs_grow(x0, x2, C.w, C.ws, C.ws, m.c, m);
   }
-  if constexpr (Lazy) gs_grow(x1, x3, C.w, C.ws, C.ws, m.c, m);
-  else gs(x1, x3, C.w, C.ws, C.ws, m);
+  if constexpr (M == kLazy) gs_grow(x1, x3, C.w, C.ws, C.ws, m.c, m);
+  else gs<M>(x1, x3, C.w, C.ws, C.ws, m);
 }
 
 // Bounds under the lazy schedule (c = 16q). A radix-4 pass leaves x0 (a sum of sums,
@@ -333,13 +363,13 @@ inline void inv_group(R& x0, R& x1, R& x2, R& x3, const Bc& A, const Bc& B, cons
 // k = j / len' for the group at offset j. Only class 0 can reach 16q; the others stay
 // below 4q, so their sums (< 8q, then < 16q) need no reduction. `classes`: the previous
 // pass was a radix-4 pass (else every group reduces).
-template <bool Lazy>
+template <int M>
 void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, bool reduce, const Bc& A, const Bc& B,
                        const Bc& C, const Mod& m) {
   for (std::size_t j = j0; j < j1; j += 16) {
     R x0 = ld(p + j), x1 = ld(p + j + len), x2 = ld(p + j + 2 * len), x3 = ld(p + j + 3 * len);
-    if (reduce) inv_group<Lazy, true>(x0, x1, x2, x3, A, B, C, m);
-    else inv_group<Lazy, false>(x0, x1, x2, x3, A, B, C, m);
+    if (reduce) inv_group<M, true>(x0, x1, x2, x3, A, B, C, m);
+    else inv_group<M, false>(x0, x1, x2, x3, A, B, C, m);
     _mm512_storeu_si512(p + j, x0);
     _mm512_storeu_si512(p + j + len, x1);
     _mm512_storeu_si512(p + j + 2 * len, x2);
@@ -347,22 +377,23 @@ void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, 
   }
 }
 
-template <bool Lazy>
+template <int M>
 void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, bool classes) {
-  const std::size_t split = Lazy && classes ? len / 4 : len;  // groups below `split` reduce
+  const std::size_t split = M == kLazy && classes ? len / 4 : len;  // groups below `split` reduce
   for (std::size_t start = 0; start < n; start += 4 * len, tw += 6) {
     const Bc A(tw), B(tw + 2), C(tw + 4);
-    inv_radix4_groups<Lazy>(s + start, len, 0, split, true, A, B, C, m);
-    inv_radix4_groups<Lazy>(s + start, len, split, len, false, A, B, C, m);
+    inv_radix4_groups<M>(s + start, len, 0, split, true, A, B, C, m);
+    inv_radix4_groups<M>(s + start, len, split, len, false, A, B, C, m);
   }
 }
 
+template <int M>
 void inv_single(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m) {
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
     const Bc W(tw);
     for (std::size_t j = start; j < start + len; j += 16) {
       R x = ld(s + j), y = ld(s + j + len);
-      gs(x, y, W.w, W.ws, W.ws, m);
+      gs<M>(x, y, W.w, W.ws, W.ws, m);
       _mm512_storeu_si512(s + j, x);
       _mm512_storeu_si512(s + j + len, y);
     }
@@ -371,29 +402,31 @@ void inv_single(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mo
 
 // The last stage (len = n/2) with 1/n folded in (inv[1] is stored times 1/n), fully
 // reduced, widened into the caller's array.
+template <int M>
 inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
-  const R sum = _mm512_add_epi32(x, y), dif = _mm512_add_epi32(_mm512_sub_epi32(x, y), m.c);
+  const R sum = M == kFull ? add_mod2q(x, y, m) : _mm512_add_epi32(x, y);
+  const R dif = M == kFull ? sub_mod2q(x, y, m) : _mm512_add_epi32(_mm512_sub_epi32(x, y), m.c);
   x = csub(mul_lazy(sum, ni.w, ni.ws, ni.ws, m), m.q);
   y = csub(mul_lazy(dif, w1.w, w1.ws, w1.ws, m), m.q);
 }
 
 // Stages n/4 and n/2 (the last, with 1/n) in one pass. The last stage's sums go to the
 // multiplication by 1/n unreduced (any value below 2^32 is fine there).
-template <bool Lazy>
+template <int M>
 void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m, bool classes) {
-  const std::size_t len = n / 4, split = Lazy && classes ? len / 4 : len;
+  const std::size_t len = n / 4, split = M == kLazy && classes ? len / 4 : len;
   const Bc A(tw), B(tw + 2), ni(tw + 6), w1(tw + 8);  // tw + 4: unused C slot
   for (std::size_t j = 0; j < len; j += 16) {
     R x0 = ld(s + j), x1 = ld(s + j + len), x2 = ld(s + j + 2 * len), x3 = ld(s + j + 3 * len);
-    if (!Lazy || j < split) {
-      gs(x0, x1, A.w, A.ws, A.ws, m);
-      gs(x2, x3, B.w, B.ws, B.ws, m);
+    if (M != kLazy || j < split) {
+      gs<M>(x0, x1, A.w, A.ws, A.ws, m);
+      gs<M>(x2, x3, B.w, B.ws, B.ws, m);
     } else {
       gs_grow(x0, x1, A.w, A.ws, A.ws, m.c, m);
       gs_grow(x2, x3, B.w, B.ws, B.ws, m.c, m);
     }
-    last_pair(x0, x2, ni, w1, m);
-    last_pair(x1, x3, ni, w1, m);
+    last_pair<M>(x0, x2, ni, w1, m);
+    last_pair<M>(x1, x3, ni, w1, m);
     store_wide(a + j, x0);
     store_wide(a + j + len, x1);
     store_wide(a + j + 2 * len, x2);
@@ -401,12 +434,13 @@ void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const 
   }
 }
 
+template <int M>
 void inv_final_single(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
   const std::size_t h = n / 2;
   const Bc ni(tw), w1(tw + 2);
   for (std::size_t j = 0; j < h; j += 16) {
     R x = ld(s + j), y = ld(s + j + h);
-    last_pair(x, y, ni, w1, m);
+    last_pair<M>(x, y, ni, w1, m);
     store_wide(a + j, x);
     store_wide(a + j + h, y);
   }
@@ -415,15 +449,15 @@ void inv_final_single(const u32* s, u64* a, std::size_t n, const u32* tw, const 
 // Lazy inverse: sums below 32 q < 2^32.
 bool lazy_inverse(const Tables& t) { return t.q < (u64{1} << 27); }
 
-template <bool Lazy>
+template <int M>
 bool inverse_impl(const Tables& t, u64* a, bool check) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[kStackWords];
   u32* s = n <= kStackWords ? stack : heap_scratch(n);
-  const Mod m(t.q, Lazy ? 16 : 2, 0);
+  const Mod m(t.q, M == kLazy ? 16 : 2, 0);
   const u32* tw = t.kinv32.data();
   R mx = _mm512_setzero_si512();
-  inv_small<Lazy>(a, s, n, tw, m, mx);
+  inv_small<M>(a, s, n, tw, m, mx);
   if (check && out_of_range(mx, t.q)) {
     tempo::secure_zero(s, n * sizeof(u32));
     return false;
@@ -432,10 +466,10 @@ bool inverse_impl(const Tables& t, u64* a, bool check) {
   std::size_t len = 16;
   unsigned left = large;
   bool classes = false;  // whether the previous pass was a radix-4 pass (inv_radix4)
-  if (left % 2 == 1 && left > 1) inv_single(s, n, len, tw, m), len <<= 1, --left;
-  for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<Lazy>(s, n, len, tw, m, classes);
-  if (left == 2) inv_final_radix4<Lazy>(s, a, n, tw, m, classes);
-  else inv_final_single(s, a, n, tw, m);
+  if (left % 2 == 1 && left > 1) inv_single<M>(s, n, len, tw, m), len <<= 1, --left;
+  for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<M>(s, n, len, tw, m, classes);
+  if (left == 2) inv_final_radix4<M>(s, a, n, tw, m, classes);
+  else inv_final_single<M>(s, a, n, tw, m);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
 }
@@ -524,10 +558,12 @@ void prepare(Tables& t) {
 
 // Out-of-line entry points; n >= 32 (the Kernels wrapper sends n = 16 to the portable path).
 bool w32_forward(const Tables& t, u64* a, bool check) {
-  return lazy_forward(t) ? forward_impl<true>(t, a, check) : forward_impl<false>(t, a, check);
+  if (lazy_forward(t)) return forward_impl<kLazy>(t, a, check);
+  return t.q < (u64{1} << 30) ? forward_impl<kHarvey>(t, a, check) : forward_impl<kFull>(t, a, check);
 }
 bool w32_inverse(const Tables& t, u64* a, bool check) {
-  return lazy_inverse(t) ? inverse_impl<true>(t, a, check) : inverse_impl<false>(t, a, check);
+  if (lazy_inverse(t)) return inverse_impl<kLazy>(t, a, check);
+  return t.q < (u64{1} << 30) ? inverse_impl<kHarvey>(t, a, check) : inverse_impl<kFull>(t, a, check);
 }
 void w32_prepare(Tables& t) {
   if (t.n >= 32) prepare(t);

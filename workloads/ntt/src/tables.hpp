@@ -77,7 +77,7 @@ std::vector<const Kernels*> avx2_kernels();
 std::vector<const Kernels*> avx512_kernels();
 std::vector<const Kernels*> avx2_kernels_checked();
 std::vector<const Kernels*> avx512_kernels_checked(bool ifma);
-// kernels_avx512_w32.cpp: 16 lanes of 32 bits for q < 2^30, n >= 32; the checked forms
+// kernels_avx512_w32.cpp: 16 lanes of 32 bits for q < 2^31, n >= 32; the checked forms
 // return false (a untouched) when some a[i] >= q.
 bool w32_forward(const Tables& t, u64* a, bool check);
 bool w32_inverse(const Tables& t, u64* a, bool check);

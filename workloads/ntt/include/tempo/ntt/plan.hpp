@@ -76,7 +76,7 @@ class Plan {
                      std::span<std::uint64_t> acc) const;
 
   // Which CPU kernel runs: "portable", "avx2", "avx2-q30" (q < 2^30), "avx512-w32" (16
-  // lanes of 32 bits, q < 2^30), "avx512ifma" (q < 2^50), "avx512" (q < 2^61) or
+  // lanes of 32 bits, q < 2^31), "avx512ifma" (q < 2^50), "avx512" (q < 2^61) or
   // "avx512-q62" (workloads/ntt/README.md, "CPU paths").
   // Picked from the CPU and q when the Plan is made; TEMPO_NTT_ISA (portable, avx2, avx512
   // or auto, case-insensitive) caps it; for any other value the constructors throw
