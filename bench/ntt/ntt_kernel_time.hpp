@@ -13,8 +13,9 @@ namespace ntt_bench {
 
 // `count` polynomials (from host_in, count * n values < q) resident on device 0, with the
 // twiddle tables `tables` (detail::device_table_bytes); `warmup` untimed then `reps` timed
-// launches of `kind` (0 forward, 1 inverse, 2 the resident product chain forward(a),
-// forward(b), pointwise, inverse; -1 an empty kernel, the launch floor), each timed by
+// launches of `kind` (0 forward, 1 inverse, 2 the product a * b through cuda::multiply:
+// both transforms, the pointwise product and the inverse; -1 an empty kernel, the launch
+// floor), each timed by
 // CUDA events around the launch (event_us[r]) and by the host clock around launch +
 // stream synchronize (host_us[r]). Outputs go to a separate buffer (inputs stay), so
 // every rep computes the same; the first polynomial's output comes back in first_out

@@ -133,9 +133,9 @@ TEST_CASE("Backend::cuda without a device is an error, not a fallback", "[gpu-co
 TEST_CASE("CPU and GPU agree at every size, both word sizes", "[gpu]") {
   if (!have_device()) return;
   tempo::ThreadPool pool;
-  // 32-bit kernels (q < 2^30) and 64-bit ones; n > 4096 (64-bit) / 8192 (32-bit) also
-  // runs the cross-chunk stage kernels.
-  for (u64 q : {1073479681ull, 4611686018425815041ull}) {
+  // 32-bit kernels (lazy for q < 2^30, fully reduced for q < 2^31) and 64-bit ones;
+  // n > 4096 also runs the column pass, and multiply its unfused composition.
+  for (u64 q : {1073479681ull, 2147352577ull, 4611686018425815041ull}) {
     for (std::size_t n = 16; n <= 65536; n *= 2) {
       INFO("n = " << n << ", q = " << q);
       const Plan p(n, q);

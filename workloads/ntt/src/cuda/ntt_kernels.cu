@@ -1,7 +1,10 @@
-// NTT kernels and their launchers; the per-thread code is in ntt_device.hpp.
+// NTT kernels and their launchers; the per-thread code and the geometry are in
+// ntt_device.hpp.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <tempo/ntt/detail/kernels.hpp>
 
@@ -10,114 +13,244 @@
 namespace tempo::ntt::cuda {
 namespace {
 
+using dev::Pass;
 using dev::u32;
 using dev::u64;
 
-// Up to 1024 threads (a 32-bit chunk of 8192 coefficients): the bound keeps registers
-// at <= 64 per thread so such a block always fits an SM.
-template <typename W, bool Forward>
-__global__ void __launch_bounds__(1024) chunk_kernel(const u64* in, u64* out, const void* tables, Params p, int log_c, std::size_t chunks) {
-  extern __shared__ u64 smem_raw[];
-  const u32 tpc = 1u << (log_c - 3);
-  const u32 slot = threadIdx.x / tpc;
-  const std::size_t chunk = static_cast<std::size_t>(blockIdx.x) * (blockDim.x / tpc) + slot;
-  const bool active = chunk < chunks;
-  W* sm = reinterpret_cast<W*>(smem_raw) + slot * dev::smem_words(log_c);
-  const u32 cpp = p.n >> log_c;  // chunks per polynomial
-  const dev::ChunkGeom g{in + (chunk << log_c), out + (chunk << log_c), static_cast<u32>(chunk % cpp) << log_c,
-                         threadIdx.x % tpc};
-  const dev::Tw<W> tw(tables, p.n);
-  dev::Phase ph = dev::first_phase(Forward, log_c);
-  if (!ph.in_global) {
-    if (active) dev::copy_in(g, sm, log_c);
-    __syncthreads();
+constexpr int kBlockThreads = 256;  // threads per block (fewer only when shared memory says so)
+
+// The twiddle tables a pass keeps in shared memory: forward, inverse or both.
+TEMPO_NTT_CHD int tables_of(Pass k) { return k == Pass::multiply ? 2 : 1; }
+TEMPO_NTT_CHD bool inverse_table(Pass k) { return k == Pass::inverse || k == Pass::inverse_part; }
+
+// Per-polynomial shared memory of a pass (bytes): the exchange buffer, and multiply's
+// stash (dev::park).
+template <typename W, int L, Pass K>
+TEMPO_NTT_CHD std::size_t slot_bytes() {
+  return (dev::buf_words(L) + (K == Pass::multiply ? (std::size_t{1} << L) : 0)) * sizeof(W);
+}
+template <typename W, int L, Pass K>
+TEMPO_NTT_CHD std::size_t table_bytes() {
+  return std::size_t{tables_of(K)} * sizeof(dev::Tw2<W>) << L;
+}
+
+// Blocks an SM must fit by registers (shared memory allows as many): the lazy 32-bit
+// transforms 4 (64 registers a thread: the memory-bound kernels want the warps), the
+// others 2 (128: 32 64-bit coefficients a thread, or multiply's two inputs); n <= 32,
+// where a thread holds a whole polynomial and no barrier bounds its live ranges, what
+// it takes. Each the most that ptxas fits without spilling.
+template <typename W, bool Strict, int L, Pass K>
+TEMPO_NTT_CHD int min_blocks() {
+  if (L <= 5) return sizeof(W) == 4 ? 2 : 1;
+  return sizeof(W) == 4 && !Strict && K != Pass::multiply ? 4 : 2;
+}
+
+// One block per group of ppb = blockDim.x / T polynomials (blockIdx.x) and chunk index c
+// (blockIdx.y; item: chunk c of polynomial i, 2^L coefficients at (i * n/2^L + c) * 2^L):
+// the block stages the chunk's twiddle table into shared memory while the coefficients'
+// loads are in flight, then runs dev::run. count: polynomials. Pass::product: slots
+// 2i and 2i+1 take a's and b's polynomial i. (Persistent blocks looping over groups
+// measured slower.)
+template <typename W, bool Strict, int L, Pass K>
+__global__ void __launch_bounds__(kBlockThreads, min_blocks<W, Strict, L, K>())
+    poly_kernel(const u64* a, const u64* b, u64* out, const void* tables, Params p, std::size_t count) {
+  using Lane = dev::Lane<W, L>;
+  constexpr u32 T = Lane::T;
+  extern __shared__ uint4 smem[];
+  auto* tw = reinterpret_cast<dev::Tw2<W>*>(smem);
+  W* bufs = reinterpret_cast<W*>(reinterpret_cast<unsigned char*>(smem) + table_bytes<W, L, K>());
+  constexpr u32 per_poly = K == Pass::product ? 2 : 1;  // slots a polynomial takes
+  const u32 ppb = blockDim.x / T, slot = threadIdx.x / T, c = blockIdx.y, cpp = gridDim.y;
+  const std::size_t poly = static_cast<std::size_t>(blockIdx.x) * (ppb / per_poly) + slot / per_poly;
+
+  Lane l;
+  l.t = threadIdx.x % T;
+  l.active = poly < count;
+  l.item = l.active ? static_cast<u32>(poly * cpp + c) : 0;
+  l.a = a;
+  l.b = b;
+  l.out = out;
+  l.buf = bufs + slot * dev::buf_words(L);
+  l.stash = bufs + ppb * dev::buf_words(L) + threadIdx.x;
+  l.stash_stride = blockDim.x;
+  if (K == Pass::product && slot % 2 == 1) {
+    l.a = b;
+    l.partner = l.buf - dev::buf_words(L);
   }
-  do {
-    if (active) dev::phase<W, Forward>(g, sm, tw, p, ph);
+  auto each = [&](auto&& f) { f(l); };
+  auto sync = [] {
+    if constexpr (T <= 32) __syncwarp();
+    else __syncthreads();
+  };
+  auto sync_all = [] { __syncthreads(); };
+  auto ready = [&] {
+    const std::size_t first = dev::chunk_table(c, L) + (inverse_table(K) ? std::size_t{1} << L : 0);
+    const auto* src = reinterpret_cast<const uint4*>(static_cast<const dev::Tw2<W>*>(tables) + first);
+#pragma unroll 1  // few registers: the coefficients' loads hold most of them
+    for (u32 i = threadIdx.x; i < table_bytes<W, L, K>() / sizeof(uint4); i += blockDim.x) smem[i] = src[i];
     __syncthreads();
-  } while (dev::next_phase(Forward, log_c, ph));
-  if (!ph.out_global && active) dev::copy_out(g, sm, log_c);
+  };
+  dev::run<K, W, Strict, L>(each, sync, sync_all, ready, tw, p);
 }
 
-template <typename W, bool Forward>
-__global__ void stage_kernel(const u64* in, u64* out, const void* tables, Params p, int log_len, std::size_t total) {
+// The column pass of n > 2^kMaxLogC: thread (polynomial, i) transforms the 2^LA
+// coefficients c * C + i (C = n >> LA). tables: the device table; its column part holds
+// this pass's twiddles (uniform across a warp: broadcast loads).
+template <typename W, bool Strict, int LA, bool Forward>
+__global__ void __launch_bounds__(kBlockThreads) column_kernel(const u64* in, u64* out, const void* tables, Params p,
+                                                               std::size_t count) {
+  const int log_c = static_cast<int>(p.log_n) - LA;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (tid >= total) return;
-  dev::stage_body<W, Forward>(tid, in, out, dev::Tw<W>(tables, p.n), p, log_len);
+  if (tid >= count << log_c) return;
+  const std::size_t at = ((tid >> log_c) << p.log_n) + (tid & ((std::size_t{1} << log_c) - 1));
+  const dev::Mod<W, Strict> mod{static_cast<W>(p.q), static_cast<W>(2 * p.q)};
+  const dev::Tw2<W> ninv{static_cast<W>(p.n_inv), static_cast<W>(p.n_inv_s)};
+  W x[1 << LA];
+#pragma unroll
+  for (int c = 0; c < (1 << LA); ++c) x[c] = static_cast<W>(in[at + (static_cast<std::size_t>(c) << log_c)]);
+  dev::column<Forward, LA>(x, static_cast<const dev::Tw2<W>*>(tables) + dev::column_table(static_cast<int>(p.log_n)),
+                           mod, ninv);
+#pragma unroll
+  for (int c = 0; c < (1 << LA); ++c) out[at + (static_cast<std::size_t>(c) << log_c)] = static_cast<u64>(x[c]);
 }
 
+template <typename W>
 __global__ void pointwise_kernel(const u64* a, const u64* b, u64* out, Params p, std::size_t total) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < total) out[i] = dev::mul_mod(a[i], b[i], p);
+  if (i < total) out[i] = static_cast<u64>(dev::mul_mod(static_cast<W>(a[i]), static_cast<W>(b[i]), p));
 }
 
-template <typename W, bool Forward>
-void launch_chunks(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
-  const int log_c = dev::chunk_log(p);
-  const int tpc = 1 << (log_c - 3);
-  const int per_block = tpc >= 256 ? 1 : 256 / tpc;  // blocks of at least 256 threads
-  const std::size_t chunks = count * (p.n >> log_c);
-  const std::size_t blocks = (chunks + per_block - 1) / per_block;
-  const std::size_t smem = static_cast<std::size_t>(per_block) * dev::smem_words(log_c) * sizeof(W);
-  chunk_kernel<W, Forward><<<static_cast<unsigned>(blocks), per_block * tpc, smem, s>>>(in, out, tables, p, log_c, chunks);
+int last_error() { return static_cast<int>(cudaGetLastError()); }
+
+// Launches poly_kernel<W, Strict, L, K> over count polynomials (n >> L chunks each).
+// Returns cudaErrorInvalidConfiguration, before launching anything, when not even one
+// polynomial's share of shared memory fits a block.
+template <typename W, bool Strict, int L, Pass K>
+int launch_poly(const Params& p, const void* tables, const u64* a, const u64* b, u64* out, std::size_t count,
+                cudaStream_t s) {
+  constexpr int T = static_cast<int>(dev::Lane<W, L>::T);
+  const auto kernel = poly_kernel<W, Strict, L, K>;
+  int device = 0, smem_max = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e != cudaSuccess) return static_cast<int>(e);
+  const std::size_t fixed = table_bytes<W, L, K>(), slot = slot_bytes<W, L, K>();
+  const std::size_t fit = (static_cast<std::size_t>(smem_max) - std::min<std::size_t>(fixed, smem_max)) / slot;
+  constexpr int per_poly = K == Pass::product ? 2 : 1;
+  const int ppb =
+      static_cast<int>(std::min<std::size_t>(fit, std::max(per_poly, kBlockThreads / T))) / per_poly * per_poly;
+  if (ppb < 1) return static_cast<int>(cudaErrorInvalidConfiguration);
+  const std::size_t smem = fixed + slot * static_cast<std::size_t>(ppb);
+  e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+  if (e != cudaSuccess) return static_cast<int>(e);
+  const std::size_t polys_per_block = static_cast<std::size_t>(ppb / per_poly);
+  const dim3 grid(static_cast<unsigned>((count + polys_per_block - 1) / polys_per_block), p.n >> L);
+  kernel<<<grid, ppb * T, smem, s>>>(a, b, out, tables, p, count);
+  return last_error();
 }
 
-template <typename W, bool Forward>
-void launch_stage(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, int log_len,
-                  cudaStream_t s) {
-  const std::size_t total = count * (p.n / 2);
-  const unsigned threads = 256;
-  stage_kernel<W, Forward><<<static_cast<unsigned>((total + threads - 1) / threads), threads, 0, s>>>(in, out, tables, p,
-                                                                                                     log_len, total);
+template <typename W, bool Strict, int LA, bool Forward>
+int launch_column(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
+  const std::size_t total = count << (p.log_n - LA);
+  const auto blocks = static_cast<unsigned>((total + kBlockThreads - 1) / kBlockThreads);
+  column_kernel<W, Strict, LA, Forward><<<blocks, kBlockThreads, 0, s>>>(in, out, tables, p, count);
+  return last_error();
 }
 
-template <typename W>
-int forward_t(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
-  const int log_c = dev::chunk_log(p);
-  const u64* src = in;
-  for (int ll = static_cast<int>(p.log_n) - 1; ll >= log_c; --ll) {
-    launch_stage<W, true>(p, tables, src, out, count, ll, s);
-    src = out;
+// Compile-time dispatch: the word (u32 lazy, u32 strict, u64) and log n.
+template <typename W, bool Strict>
+struct Word {
+  using type = W;
+  static constexpr bool strict = Strict;
+};
+template <class F>
+int with_word(const Params& p, F&& f) {
+  if (!p.word32) return f(Word<u64, false>{});
+  if (p.q < (u64{1} << 30)) return f(Word<u32, false>{});
+  return f(Word<u32, true>{});
+}
+template <int Lo, int Hi, class F>
+int with_log(int L, F&& f) {
+  if constexpr (Lo > Hi) {
+    return static_cast<int>(cudaErrorInvalidValue);
+  } else {
+    if (L == Lo) return f(std::integral_constant<int, Lo>{});
+    return with_log<Lo + 1, Hi>(L, f);
   }
-  launch_chunks<W, true>(p, tables, src, out, count, s);
-  return static_cast<int>(cudaGetLastError());
+}
+constexpr int kMinLog = 4, kMaxLogN = 16;
+
+// One pass of poly_kernel on the whole polynomials (n <= 2^kMaxLogC) or their chunks.
+template <Pass K>
+int poly_pass(const Params& p, const void* tables, const u64* a, const u64* b, u64* out, std::size_t count,
+              cudaStream_t s) {
+  const int L = dev::chunk_log(static_cast<int>(p.log_n));
+  return with_word(p, [&](auto w) {
+    using Wd = decltype(w);
+    constexpr bool wide = sizeof(typename Wd::type) == 8;
+    if constexpr ((K == Pass::multiply && wide) || (K == Pass::product && !wide)) {
+      return static_cast<int>(cudaErrorInvalidValue);  // not used (multiply())
+    } else {
+      return with_log<kMinLog, dev::kMaxLogC>(L, [&](auto lc) {
+        return launch_poly<typename Wd::type, Wd::strict, decltype(lc)::value, K>(p, tables, a, b, out, count, s);
+      });
+    }
+  });
+}
+template <bool Forward>
+int column_pass(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
+  return with_word(p, [&](auto w) {
+    using Wd = decltype(w);
+    return with_log<1, kMaxLogN - dev::kMaxLogC>(static_cast<int>(p.log_n) - dev::kMaxLogC, [&](auto la) {
+      return launch_column<typename Wd::type, Wd::strict, decltype(la)::value, Forward>(p, tables, in, out, count, s);
+    });
+  });
 }
 
-template <typename W>
-int inverse_t(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
-  const int log_c = dev::chunk_log(p);
-  launch_chunks<W, false>(p, tables, in, out, count, s);
-  for (int ll = log_c; ll < static_cast<int>(p.log_n); ++ll) launch_stage<W, false>(p, tables, out, out, count, ll, s);
-  return static_cast<int>(cudaGetLastError());
-}
+bool chunked(const Params& p) { return static_cast<int>(p.log_n) > dev::kMaxLogC; }
 
 }  // namespace
 
 int forward(const Params& p, const void* d_tables, const u64* in, u64* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
-  return p.word32 ? forward_t<u32>(p, d_tables, in, out, count, s) : forward_t<u64>(p, d_tables, in, out, count, s);
+  if (!chunked(p)) return poly_pass<Pass::forward>(p, d_tables, in, nullptr, out, count, s);
+  const int rc = column_pass<true>(p, d_tables, in, out, count, s);
+  return rc != 0 ? rc : poly_pass<Pass::forward>(p, d_tables, out, nullptr, out, count, s);
 }
 
 int inverse(const Params& p, const void* d_tables, const u64* in, u64* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
-  return p.word32 ? inverse_t<u32>(p, d_tables, in, out, count, s) : inverse_t<u64>(p, d_tables, in, out, count, s);
+  if (!chunked(p)) return poly_pass<Pass::inverse>(p, d_tables, in, nullptr, out, count, s);
+  const int rc = poly_pass<Pass::inverse_part>(p, d_tables, in, nullptr, out, count, s);
+  return rc != 0 ? rc : column_pass<false>(p, d_tables, out, out, count, s);
 }
 
 int pointwise(const Params& p, const u64* a, const u64* b, u64* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
   const std::size_t total = count * p.n;
-  const unsigned threads = 256;
-  pointwise_kernel<<<static_cast<unsigned>((total + threads - 1) / threads), threads, 0,
-                     static_cast<cudaStream_t>(stream)>>>(a, b, out, p, total);
-  return static_cast<int>(cudaGetLastError());
+  const auto blocks = static_cast<unsigned>((total + kBlockThreads - 1) / kBlockThreads);
+  auto s = static_cast<cudaStream_t>(stream);
+  if (p.word32)
+    pointwise_kernel<u32><<<blocks, kBlockThreads, 0, s>>>(a, b, out, p, total);
+  else
+    pointwise_kernel<u64><<<blocks, kBlockThreads, 0, s>>>(a, b, out, p, total);
+  return last_error();
 }
 
 int multiply(const Params& p, const void* d_tables, const u64* a, const u64* b, u64* out, std::size_t count,
              void* stream) {
   if (count == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
+  if (!chunked(p)) {
+    // 32-bit words: one launch. 64-bit: the product, then the inverse in place.
+    int rc = p.word32 ? poly_pass<Pass::multiply>(p, d_tables, a, b, out, count, s)
+                      : poly_pass<Pass::product>(p, d_tables, a, b, out, count, s);
+    if (rc == 0 && !p.word32) rc = poly_pass<Pass::inverse>(p, d_tables, out, nullptr, out, count, s);
+    if (rc != static_cast<int>(cudaErrorInvalidConfiguration)) return rc;
+  }
+  // Too large for one block: the four passes, b's transform in stream-ordered scratch.
   void* scratch = nullptr;
   const cudaError_t e = cudaMallocAsync(&scratch, count * p.n * sizeof(u64), s);
   if (e != cudaSuccess) return static_cast<int>(e);

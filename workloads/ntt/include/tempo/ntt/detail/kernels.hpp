@@ -26,15 +26,15 @@ namespace tempo::ntt::cuda {
 struct Params {
   std::uint32_t n = 0, log_n = 0;
   std::uint64_t q = 0;
-  bool word32 = false;                   // q < 2^30: 32-bit arithmetic and 32-bit tables
+  bool word32 = false;                   // q < 2^31: 32-bit arithmetic and 32-bit tables
   std::uint64_t n_inv = 0, n_inv_s = 0;  // n^-1 and its Shoup companion (word-sized shift)
   std::uint64_t mu = 0;                  // Barrett: floor(2^(2k) / q), k = bit width of q
   std::uint32_t k = 0;
 };
 
 // The launchers, defined in CUDA builds only. d_tables: the device copy of
-// detail::device_table_bytes (fwd, fwd_s, inv, inv_s; n words each, 4 or 8 bytes per
-// word). in may equal out.
+// detail::device_table_bytes. in may equal out. One launch per batch for n <= 4096
+// (a block transforms whole polynomials); larger n take two (column and chunk passes).
 int forward(const Params& p, const void* d_tables, const std::uint64_t* in, std::uint64_t* out,
             std::size_t count, void* stream);
 int inverse(const Params& p, const void* d_tables, const std::uint64_t* in, std::uint64_t* out,
@@ -42,8 +42,11 @@ int inverse(const Params& p, const void* d_tables, const std::uint64_t* in, std:
 // out[i] = a[i] * b[i] mod q over count * n coefficients (out may alias a or b).
 int pointwise(const Params& p, const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
               std::size_t count, void* stream);
-// out = a * b mod (X^n + 1, q) per polynomial; stream-ordered scratch (cudaMallocAsync)
-// holds b's transform. out may alias a (not b).
+// out = a * b mod (X^n + 1, q) per polynomial, n <= 4096: 32-bit words one fused launch
+// (both transforms, the product and the inverse in a block), 64-bit words two (both
+// transforms and the product, then the inverse in place). Larger n (or a device whose
+// blocks lack the shared memory): forward, forward, pointwise and inverse launches with
+// stream-ordered scratch (cudaMallocAsync) for b's transform. out may alias a (not b).
 int multiply(const Params& p, const void* d_tables, const std::uint64_t* a, const std::uint64_t* b,
              std::uint64_t* out, std::size_t count, void* stream);
 
@@ -54,8 +57,9 @@ namespace tempo::ntt::detail {
 // A Plan's launch parameters and the table bytes to upload once per device (plain C++:
 // every build has them; the emulation test uses them without a GPU).
 cuda::Params device_params(const Tables& t);
-// fwd, fwd_s, inv, inv_s: n words each (4 bytes when q < 2^30, else 8), in the CPU
-// portable order (inv[1] carries 1/n).
+// The twiddles and their Shoup companions as the kernels read them: (w, w') pairs of
+// words (4 bytes when q < 2^31, else 8), reordered per stage so that a warp's threads read
+// consecutive pairs (layout in src/cuda/ntt_device.hpp; inv[1] carries 1/n). 4n words.
 std::vector<std::uint8_t> device_table_bytes(const Tables& t);
 
 }  // namespace tempo::ntt::detail
