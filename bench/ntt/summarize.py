@@ -77,8 +77,8 @@ def main():
     for case in ["PN10QP27", "n1024_q60"]:  # one thread against all, alternating rounds
         ratios = []
         for r in range(100):
-            _, one = find(rows, r"cpu_scaling/%s/round:%d/threads:1/" % (case, r))
-            _, all_ = find(rows, r"cpu_scaling/%s/round:%d/threads:(?!1/)\d+/" % (case, r))
+            _, one = find(rows, r"cpu_scaling/%s/round:%d/threads:1/.*" % (case, r))
+            _, all_ = find(rows, r"cpu_scaling/%s/round:%d/threads:(?!1/)\d+/.*" % (case, r))
             if not one or not all_:
                 break
             ratios.append(one["median_us"] / all_["median_us"])
