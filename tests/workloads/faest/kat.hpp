@@ -1,5 +1,5 @@
-// Known-answer helpers: hex, the NIST .rsp reader, NIST's AES-256 CTR_DRBG (SP 800-90A, no
-// derivation function; the randombytes() of the NIST signature harness), the v2 vector file.
+// Known-answer helpers: the shared NIST ones (../nist_kat.hpp) on FAEST's data folder and
+// AES-256, the v2 vector file and the test switches.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 
 #include <tempo/env.hpp>
 
+#include "../nist_kat.hpp"
 #include "aes_portable.hpp"
 
 #ifndef TEMPO_FAEST_DATA_DIR
@@ -20,11 +21,8 @@
 
 namespace faest_test {
 
-inline std::vector<std::uint8_t> hex(const std::string& s) {
-  std::vector<std::uint8_t> out(s.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = std::uint8_t(std::stoul(s.substr(2 * i, 2), nullptr, 16));
-  return out;
-}
+using tempo_test::hex;
+using tempo_test::RspEntry;
 
 // TEMPO_FAEST_DATA_DIR in the environment overrides the compiled-in folder (a copied tree).
 inline std::string data_path(const std::string& name) {
@@ -32,37 +30,7 @@ inline std::string data_path(const std::string& name) {
   return std::string(env != nullptr && *env != '\0' ? env : TEMPO_FAEST_DATA_DIR) + "/" + name;
 }
 
-struct RspEntry {
-  int count = 0;
-  std::vector<std::uint8_t> seed, msg, pk, sk, sm;
-};
-
-inline std::vector<RspEntry> read_rsp(const std::string& file) {
-  std::ifstream in(data_path(file));
-  if (!in) throw std::runtime_error("cannot open " + data_path(file));
-  std::vector<RspEntry> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto eq = line.find(" = ");
-    if (eq == std::string::npos) continue;
-    const std::string key = line.substr(0, eq), val = line.substr(eq + 3);
-    if (key == "count") {
-      out.emplace_back();
-      out.back().count = std::stoi(val);
-    } else if (key == "seed") {
-      out.back().seed = hex(val);
-    } else if (key == "msg") {
-      out.back().msg = hex(val);
-    } else if (key == "pk") {
-      out.back().pk = hex(val);
-    } else if (key == "sk") {
-      out.back().sk = hex(val);
-    } else if (key == "sm") {
-      out.back().sm = hex(val);
-    }
-  }
-  return out;
-}
+inline std::vector<RspEntry> read_rsp(const std::string& file) { return tempo_test::read_rsp(data_path(file)); }
 
 // [section] -> key -> value, plus the shared keys (rho, msg) under "".
 inline std::map<std::string, std::map<std::string, std::string>> read_v2_vectors() {
@@ -82,48 +50,15 @@ inline std::map<std::string, std::map<std::string, std::string>> read_v2_vectors
   return out;
 }
 
-class CtrDrbg {
- public:
-  explicit CtrDrbg(const std::vector<std::uint8_t>& entropy48) {
-    update(entropy48.data());
-  }
-  void randombytes(std::uint8_t* x, std::size_t n) {
-    while (n > 0) {
-      std::uint8_t block[16];
-      next_block(block);
-      const std::size_t take = n < 16 ? n : 16;
-      std::copy(block, block + take, x);
-      x += take;
-      n -= take;
-    }
-    update(nullptr);
-  }
-
- private:
-  void next_block(std::uint8_t out[16]) {
-    for (int j = 15; j >= 0; --j) {
-      if (v_[j] == 0xff) {
-        v_[j] = 0;
-      } else {
-        ++v_[j];
-        break;
-      }
-    }
+// NIST's DRBG on FAEST's constant-time AES-256.
+struct Aes256 {
+  static void encrypt(const std::uint8_t key[32], std::uint8_t block[16]) {
     std::uint8_t rk[240];
-    tempo::faest::detail::ct::expand_keys(key_, 1, 8, rk);
-    std::copy(v_, v_ + 16, out);
-    tempo::faest::detail::ct::encrypt_blocks(rk, 240, 14, out, 1);
+    tempo::faest::detail::ct::expand_keys(key, 1, 8, rk);
+    tempo::faest::detail::ct::encrypt_blocks(rk, 240, 14, block, 1);
   }
-  void update(const std::uint8_t* provided) {
-    std::uint8_t temp[48];
-    for (int i = 0; i < 3; ++i) next_block(temp + 16 * i);
-    if (provided)
-      for (int i = 0; i < 48; ++i) temp[i] ^= provided[i];
-    std::copy(temp, temp + 32, key_);
-    std::copy(temp + 32, temp + 48, v_);
-  }
-  std::uint8_t key_[32] = {}, v_[16] = {};
 };
+using CtrDrbg = tempo_test::CtrDrbg<Aes256>;
 
 // A 0/1 switch of the tests' environment (unset or empty: 0; anything else: invalid_argument).
 inline bool env_flag(const char* name) { return tempo::env_choice(name, {"0", "1"}).value_or(0) == 1; }
