@@ -95,17 +95,28 @@ inline void gf_lambda_reduce(unsigned n, std::uint64_t* c) {
   }
 }
 
-inline void gf_lambda_mul_portable(unsigned n, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b) {
+// The GF(2^lambda) product (n words) over a 64x64-bit carry-less multiply
+// clmul(a, b, lo, hi): schoolbook, then gf_lambda_reduce. out may alias a or b.
+template <class Clmul>
+inline void gf_lambda_mul_with(Clmul clmul, unsigned n, std::uint64_t* out, const std::uint64_t* a,
+                               const std::uint64_t* b) {
   std::uint64_t c[8] = {};
   for (unsigned i = 0; i < n; ++i)
     for (unsigned j = 0; j < n; ++j) {
       std::uint64_t lo, hi;
-      clmul64_portable(a[i], b[j], lo, hi);
+      clmul(a[i], b[j], lo, hi);
       c[i + j] ^= lo;
       c[i + j + 1] ^= hi;
     }
   gf_lambda_reduce(n, c);
   for (unsigned i = 0; i < n; ++i) out[i] = c[i];
+}
+
+inline void gf_lambda_mul_portable(unsigned n, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b) {
+  // A lambda, not the function: its own specialization, apart from the AES-NI file's.
+  gf_lambda_mul_with([](std::uint64_t x, std::uint64_t y, std::uint64_t& lo, std::uint64_t& hi) {
+    clmul64_portable(x, y, lo, hi);
+  }, n, out, a, b);
 }
 
 inline std::uint64_t gf64_mul_portable(std::uint64_t a, std::uint64_t b) {

@@ -177,16 +177,10 @@ inline void clmul64(std::uint64_t a, std::uint64_t b, std::uint64_t& lo, std::ui
 }
 
 void gf_lambda_mul_ni(unsigned n, std::uint64_t* out, const std::uint64_t* a, const std::uint64_t* b) {
-  std::uint64_t c[8] = {};
-  for (unsigned i = 0; i < n; ++i)
-    for (unsigned j = 0; j < n; ++j) {
-      std::uint64_t lo, hi;
-      clmul64(a[i], b[j], lo, hi);
-      c[i + j] ^= lo;
-      c[i + j + 1] ^= hi;
-    }
-  gf_lambda_reduce(n, c);
-  for (unsigned i = 0; i < n; ++i) out[i] = c[i];
+  // A lambda: a specialization of this file's own, built with this file's instruction set.
+  gf_lambda_mul_with([](std::uint64_t x, std::uint64_t y, std::uint64_t& lo, std::uint64_t& hi) {
+    clmul64(x, y, lo, hi);
+  }, n, out, a, b);
 }
 
 std::uint64_t gf64_mul_ni(std::uint64_t a, std::uint64_t b) {
