@@ -37,12 +37,12 @@
 #include <string_view>
 #include <vector>
 
+#include <tempo/env.hpp>
 #include <tempo/ntt.hpp>
 #include <tempo/ntt/detail/cpu_paths.hpp>
 
 namespace ntt = tempo::ntt;
 using u64 = std::uint64_t;
-using u128 = unsigned __int128;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -66,50 +66,13 @@ double median_us(F&& f, int warm, int reps, int inner) {
   return *mid;
 }
 
-u64 mul_mod(u64 a, u64 b, u64 m) { return static_cast<u64>(static_cast<u128>(a) * b % m); }
-
-u64 pow_mod(u64 b, u64 e, u64 m) {
-  u64 r = 1 % m;
-  for (b %= m; e; e >>= 1, b = mul_mod(b, b, m))
-    if (e & 1) r = mul_mod(r, b, m);
-  return r;
-}
-
-// Deterministic Miller-Rabin for 64-bit integers (these 12 bases cover every n < 3.3e24).
-bool is_prime(u64 n) {
-  if (n < 2) return false;
-  for (u64 p : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u})
-    if (n % p == 0) return n == p;
-  u64 d = n - 1;
-  int s = 0;
-  while ((d & 1) == 0) d >>= 1, ++s;
-  for (u64 a : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u}) {
-    u64 x = pow_mod(a, d, n);
-    if (x == 1 || x == n - 1) continue;
-    bool composite = true;
-    for (int r = 1; r < s && composite; ++r) {
-      x = mul_mod(x, x, n);
-      if (x == n - 1) composite = false;
-    }
-    if (composite) return false;
-  }
-  return true;
-}
-
-// The largest prime q = 1 (mod 2n) below 2^bits (HEXL's GeneratePrimes(1, bits - 1, false, n)).
-u64 largest_ntt_prime(std::size_t n, unsigned bits) {
-  const u64 step = 2 * static_cast<u64>(n);
-  u64 q = ((u64{1} << bits) - 1) / step * step + 1;  // the largest 1 mod 2n below 2^bits
-  if (q >= (u64{1} << bits)) q -= step;
-  for (; q > step; q -= step)
-    if (is_prime(q)) return q;
-  return 0;
-}
-
+// q: the largest prime q = 1 (mod 2n) below 2^bits, the prime HEXL's driver prints for the
+// same (n, bits) (its GeneratePrimes(1, bits - 1, false, n)); Plan(n, q) checks primality.
 struct Config {
   std::string name;  // for TEMPO_PEER_ONLY
   std::size_t n;
   unsigned bits;
+  u64 q;
   bool mldsa;
 };
 
@@ -133,16 +96,8 @@ std::vector<std::string> only_names() {
   return names;
 }
 
-int env_int(const char* name, int fallback, int min) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const long x = std::strtol(v, &end, 10);
-  if (*end != '\0' || x < min || x > 1000000000L) {
-    std::fprintf(stderr, "ntt_peer: %s=%s is not an integer >= %d\n", name, v, min);
-    std::exit(2);
-  }
-  return static_cast<int>(x);
+int env_int(const char* name, int fallback, unsigned long long min) {
+  return static_cast<int>(tempo::env_integer(name, min, 1000000000ULL).value_or(static_cast<unsigned long long>(fallback)));
 }
 
 // inverse(forward(x)) == x, and forward(X^(n-1) * b mod X^n + 1) == forward(X^(n-1)) .* forward(b).
@@ -182,10 +137,13 @@ int main() try {
   const int reps = env_int("REPS", 2001, 1);
   const int warm = env_int("WARM", 2000, 0);
   constexpr int inner = 16;
-  const Config configs[] = {{"n1024_q27", 1024, 27, false}, {"n2048_q27", 2048, 27, false},
-                            {"n1024_q50", 1024, 50, false}, {"n2048_q50", 2048, 50, false},
-                            {"n1024_q60", 1024, 60, false}, {"n2048_q60", 2048, 60, false},
-                            {"mldsa", 256, 23, true}};
+  const Config configs[] = {{"n1024_q27", 1024, 27, 134215681, false},
+                            {"n2048_q27", 2048, 27, 134176769, false},
+                            {"n1024_q50", 1024, 50, 1125899906826241ull, false},
+                            {"n2048_q50", 2048, 50, 1125899906826241ull, false},
+                            {"n1024_q60", 1024, 60, 1152921504606830593ull, false},
+                            {"n2048_q60", 2048, 60, 1152921504606830593ull, false},
+                            {"mldsa", 256, 23, 8380417, true}};
   const std::vector<std::string> only = only_names();
   for (const std::string& name : only) {
     if (std::none_of(std::begin(configs), std::end(configs), [&](const Config& c) { return c.name == name; })) {
@@ -201,8 +159,8 @@ int main() try {
   bool all_ok = true;
   for (const Config& c : configs) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;
-    const u64 q = c.mldsa ? 8380417 : largest_ntt_prime(c.n, c.bits);
-    if (q == 0 || q >= (u64{1} << c.bits) || q % (2 * c.n) != 1) {
+    const u64 q = c.q;
+    if (q >= (u64{1} << c.bits) || q % (2 * c.n) != 1) {
       std::printf("bad prime for n=%zu bits=%u\n", c.n, c.bits);
       return 2;
     }
