@@ -20,18 +20,12 @@ bool any_out_of_range_512(const u64* a, std::size_t n, u64 q) {
     mx = _mm512_max_epu64(mx, _mm512_max_epu64(_mm512_loadu_si512(a + i), _mm512_loadu_si512(a + i + 8)));
   return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0;
 }
-template <void (*F)(const Tables&, u64*)>
-bool scan512_then(const Tables& t, u64* a) {
-  if (any_out_of_range_512(a, t.n, t.q)) return false;
-  F(t, a);
-  return true;
-}
 
 template <int S, bool Approx = false>
 Kernels make(const char* name, unsigned bits) {
   using V = avx512::Ops512<S, Approx>;
   return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
-                 scan512_then<simd::forward<V>>, scan512_then<simd::inverse<V>>};
+                 scan_then<simd::forward<V>, any_out_of_range_512>, scan_then<simd::inverse<V>, any_out_of_range_512>};
 }
 
 // The 32-bit-word path (kernels_avx512_w32.cpp) for n >= 32; n = 16 (one register) takes

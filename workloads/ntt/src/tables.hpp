@@ -32,9 +32,10 @@ struct Kernels {
   bool (*inverse_checked)(const Tables&, u64* a);
 };
 
-// The checked forms for kernels without a fused check: a branch-free scan, then the kernel.
+// The checked forms for kernels without a fused check: a branch-free scan (the baseline one,
+// or a wider one of the kernel's own instruction set), then the kernel.
 bool any_out_of_range(const u64* a, std::size_t n, u64 q);
-template <void (*F)(const Tables&, u64*)>
+template <void (*F)(const Tables&, u64*), bool (*Scan)(const u64*, std::size_t, u64) = any_out_of_range>
 bool scan_then(const Tables& t, u64* a);
 
 struct Tables {
@@ -59,9 +60,9 @@ struct Tables {
   mutable std::shared_ptr<void> shared_device_tables;
 };
 
-template <void (*F)(const Tables&, u64*)>
+template <void (*F)(const Tables&, u64*), bool (*Scan)(const u64*, std::size_t, u64)>
 bool scan_then(const Tables& t, u64* a) {
-  if (any_out_of_range(a, t.n, t.q)) return false;
+  if (Scan(a, t.n, t.q)) return false;
   F(t, a);
   return true;
 }
