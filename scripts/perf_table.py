@@ -652,6 +652,33 @@ def faest():
     return "\n".join(out)
 
 
+def perk():
+    pc = gbench("perk", "perk_cpu.json")
+    sets = ("perk-1-fast", "perk-1-short", "perk-3-fast", "perk-3-short", "perk-5-fast", "perk-5-short")
+    rows = []
+    for i, p in enumerate(sets):  # bench_perk's Single rows: the aes_aes sets in this order
+        s, v = row(pc, f"BM_Single_Sign/{i}/real_time"), row(pc, f"BM_Single_Verify/{i}/real_time")
+        b = f"BM_Batch_{{}}/{i}/16/{256 if i == 0 else 64}/real_time"
+        rows.append((p + "-aes_aes", f"{ms(s['median_us'])} ({ms(s['p99_us'])})",
+                     f"{ms(v['median_us'])} ({ms(v['p99_us'])})",
+                     f"{kilo(row(pc, b.format('Sign'))['sigs/s'])} / {kilo(row(pc, b.format('Verify'))['sigs/s'])}"))
+    out = [table(["set", "one core: sign, ms, median (p99)", "verify", "16 threads: signatures / verifications per s"],
+                 rows), ""]
+    # sign_batch of 16 signatures per thread on 1 thread and on 16, alternating: the median of the rounds' ratios.
+    ratios = []
+    for p in ("perk-1-fast-aes_aes", "perk-1-short-aes_aes"):
+        r = []
+        for rnd in range(5):
+            one, all16 = (row(pc, f"cpu_scaling/{p}/round:{rnd}/threads:{t}/count:256/iterations:1/manual_time")
+                          for t in (1, 16))
+            r.append(all16["sigs_per_s"] / one["sigs_per_s"])
+        ratios.append(f"{p} {sorted(r)[2]:.1f}x")
+    out += [f"`sign_batch` of 256 signatures, 16 threads against 1 (median of 5 alternating rounds): "
+            f"{', '.join(ratios)}. Batches: 256 signatures for perk-1-fast, 64 for the others.", "",
+            source("perk", "perk_cpu.json")]
+    return "\n".join(out)
+
+
 def mpi():
     data = load("mpi", "scaling.jsonl")
     backends = file_meta("mpi", "scaling.jsonl")["backend_per_row"]
@@ -676,7 +703,7 @@ def mpi():
 BLOCKS = {
     "README.md": {"summary": summary},
     "docs/benchmarks.md": {"runtime": runtime, "suite": suite, "engine": engine, "fanout": fanout, "keccak": keccak,
-                           "ntt": ntt, "tfhe": tfhe, "faest": faest, "mpi": mpi},
+                           "ntt": ntt, "tfhe": tfhe, "faest": faest, "perk": perk, "mpi": mpi},
 }
 
 

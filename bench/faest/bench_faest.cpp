@@ -12,17 +12,19 @@
 //   TEMPO_FAEST_ISA=portable bench_faest         the constant-time portable instruction set
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <tempo/faest.hpp>
 #include <tempo/gpu/backend.hpp>
 #include <tempo/tempo.hpp>
+
+#include "../common/latency.hpp"
 
 using tempo::faest::Params;
 
@@ -41,28 +43,13 @@ struct Fixture {
   }
 };
 
-// Times each call of f; reports median and p99 (microseconds).
+using bench_latency::pool_of;
+
+// bench_latency::timed_loop, labelled with the set and the instruction set.
 template <class F>
 void timed_loop(benchmark::State& st, F&& f) {
-  std::vector<double> us;
-  for (auto _ : st) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(us.begin(), us.end());
-  if (!us.empty()) {
-    st.counters["median_us"] = us[us.size() / 2];
-    st.counters["p99_us"] = us[std::min(us.size() - 1, us.size() * 99 / 100)];
-  }
+  bench_latency::timed_loop(st, std::forward<F>(f));
   st.SetLabel(std::string(tempo::faest::name(params_of(st))) + " " + tempo::faest::cpu_isa_name());
-}
-
-tempo::ThreadPool& pool_of(std::size_t threads) {
-  static std::vector<std::unique_ptr<tempo::ThreadPool>> pools(257);
-  auto& p = pools.at(threads);
-  if (!p) p = std::make_unique<tempo::ThreadPool>(tempo::Options{.threads = threads});
-  return *p;
 }
 
 // ---- one core, the plain API as a user writes it ----

@@ -146,7 +146,7 @@ void bind_report(nb::module_& m) {
         return nb::cast(*t_report);  // a copy: later calls do not change it
       },
       nb::sig("def last_report() -> BatchReport | None"),
-      "The report of this thread's last batch call of any family (keccak, ntt, tfhe, faest);\n"
+      "The report of this thread's last batch call of any family (keccak, ntt, tfhe, faest, perk);\n"
       "None before the first.");
 }
 

@@ -170,5 +170,8 @@ void bind_faest(nb::module_& m);
 #ifdef TEMPO_PY_HAVE_TFHE
 void bind_tfhe(nb::module_& m);
 #endif
+#ifdef TEMPO_PY_HAVE_PERK
+void bind_perk(nb::module_& m);
+#endif
 
 }  // namespace tempo_py

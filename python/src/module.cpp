@@ -1,5 +1,5 @@
 // The extension module tempo._tempo, with one submodule per family (tempo._tempo.keccak,
-// .ntt, .tfhe, .faest). The package tempo (python/tempo/) re-exports each as tempo.<family>.
+// .ntt, .tfhe, .faest, .perk). The package tempo (python/tempo/) re-exports each as tempo.<family>.
 #include <string>
 
 #include <tempo/gpu/gpu.hpp>
@@ -8,7 +8,7 @@
 
 NB_MODULE(_tempo, m) {
   using namespace tempo_py;
-  m.doc() = "tempo: batch hashing, NTTs, FAEST signatures and TFHE gates on tempo's fork/join runtime";
+  m.doc() = "tempo: batch hashing, NTTs, FAEST and PERK signatures and TFHE gates on tempo's fork/join runtime";
 
   m.def(
       "set_threads",
@@ -47,5 +47,8 @@ NB_MODULE(_tempo, m) {
 #endif
 #ifdef TEMPO_PY_HAVE_TFHE
   bind_tfhe(m);
+#endif
+#ifdef TEMPO_PY_HAVE_PERK
+  bind_perk(m);
 #endif
 }

@@ -2,4 +2,4 @@
 # is a regular expression over a qualified name; an empty body deletes the entry.
 
 # The family submodules: each has a stub of its own (tempo/<family>.pyi).
-^tempo\._tempo\.(keccak|ntt|tfhe|faest)$:
+^tempo\._tempo\.(keccak|ntt|tfhe|faest|perk)$:

@@ -1,8 +1,8 @@
-"""tempo: batch hashing (SHA3, SHAKE, TurboSHAKE, KangarooTwelve), NTTs, FAEST signatures
-and TFHE gates, run on tempo's heartbeat-scheduled fork/join runtime and CUDA devices.
+"""tempo: batch hashing (SHA3, SHAKE, TurboSHAKE, KangarooTwelve), NTTs, FAEST and PERK
+signatures and TFHE gates, run on tempo's heartbeat-scheduled fork/join runtime and CUDA devices.
 
 One submodule per family, named as in C++ (tempo::keccak, tempo::ntt, tempo::tfhe,
-tempo::faest):
+tempo::faest, tempo::perk):
 
     import tempo.keccak
     digests = tempo.keccak.hash_batch("shake_256", [b"abc", b"hello"], 32)   # (2, 32) uint8
@@ -36,6 +36,11 @@ except ImportError:
 try:
     from . import faest
     __all__.append("faest")
+except ImportError:
+    pass
+try:
+    from . import perk
+    __all__.append("perk")
 except ImportError:
     pass
 

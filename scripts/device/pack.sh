@@ -11,7 +11,8 @@
 #            tempo_offload_example bench_keccak
 #   ntt      tempo_ntt_tests bench_ntt ntt_peer   (ntt.sh and ntt_peers.sh)
 #   tfhe     tempo_tfhe_tests bench_tfhe
-#   faest    tempo_faest_tests bench_faest
+#   faest    tempo_faest_tests bench_faest sig_peer      (faest.sh and sig_peers.sh)
+#   perk     tempo_perk_tests bench_perk sig_peer        (perk.sh and sig_peers.sh)
 #   fanout   tempo-fanout tempo_fanout_tests
 #   all      all of the above
 # (mpi and python have packers of their own: scripts/device/mpi.sh --pack, and the wheels
@@ -32,9 +33,10 @@ family() {
                  tempo_offload_example bench_keccak ;;
     ntt) echo tempo_ntt_tests bench_ntt ntt_peer ;;
     tfhe) echo tempo_tfhe_tests bench_tfhe ;;
-    faest) echo tempo_faest_tests bench_faest ;;
+    faest) echo tempo_faest_tests bench_faest sig_peer ;;
+    perk) echo tempo_perk_tests bench_perk sig_peer ;;
     fanout) echo tempo-fanout tempo_fanout_tests ;;
-    all) for f in runtime engine ntt tfhe faest fanout; do family "$f"; done ;;
+    all) for f in runtime engine ntt tfhe faest perk fanout; do family "$f"; done ;;
   esac
 }
 

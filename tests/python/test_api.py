@@ -15,7 +15,7 @@ import tempo
 import tempo.keccak
 
 HERE = pathlib.Path(__file__).resolve().parent
-FAMILIES = [f for f in ("keccak", "ntt", "tfhe", "faest") if hasattr(tempo, f)]
+FAMILIES = [f for f in ("keccak", "ntt", "tfhe", "faest", "perk") if hasattr(tempo, f)]
 PKG = pathlib.Path(os.path.abspath(tempo.__file__)).parent  # not resolved: a build tree links the .py files
 
 
@@ -105,7 +105,7 @@ def test_stubs_match_the_module(module):
         assert stubbed[name] == runtime_parameters(fn), (module, name)
 
 
-ALL = pytest.mark.skipif(FAMILIES != ["keccak", "ntt", "tfhe", "faest"], reason="typed_user.py uses every family")
+ALL = pytest.mark.skipif(FAMILIES != ["keccak", "ntt", "tfhe", "faest", "perk"], reason="typed_user.py uses every family")
 
 
 @ALL
@@ -120,12 +120,13 @@ def test_typed_user_runs():
 
 MISUSE = """
 import numpy as np
-import tempo.faest, tempo.keccak, tempo.ntt, tempo.tfhe
+import tempo.faest, tempo.keccak, tempo.ntt, tempo.perk, tempo.tfhe
 tempo.keccak.hash_batch("shake_256", "text", 8)
 tempo.keccak.hash_batch("shake_256", [b"x"], "8")
 tempo.ntt.forward_batch(256, np.zeros((1, 256), np.uint64))
 tempo.tfhe.eval_gates("keys", "and", np.zeros((1, 2), np.uint32), np.zeros((1, 2), np.uint32))
 tempo.faest.sign("128f", "secret", b"m")
+tempo.perk.verify_batch("perk-1-fast-aes_aes", [b"k"], [b"m"], [b"s"], backend=1)
 n: str = tempo.get_threads()
 """
 
@@ -148,4 +149,4 @@ def test_mypy_strict(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     # The stubs' types are real: every line of the misuse is an error.
     run = mypy(tmp_path / "misuse.py")
-    assert run.returncode == 1 and "Found 6 errors" in run.stdout, run.stdout + run.stderr
+    assert run.returncode == 1 and "Found 7 errors" in run.stdout, run.stdout + run.stderr

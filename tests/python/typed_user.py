@@ -9,6 +9,7 @@ import tempo
 import tempo.faest
 import tempo.keccak
 import tempo.ntt
+import tempo.perk
 from tempo.tfhe import Keys, decrypt_bits, encrypt_bits, eval_bootstraps, eval_gates, keygen_deterministic
 
 
@@ -40,6 +41,15 @@ def signatures(count: int) -> bool:
     return bool(ok.all()) and tempo.faest.verify("128f", pk, b"m", one)
 
 
+def perk_signatures(count: int) -> bool:
+    p: str = tempo.perk.all_params()[0]
+    pk, sk = tempo.perk.keygen_deterministic(p, bytes(tempo.perk.keygen_seed_size(p)))
+    msgs = [b"message %d" % i for i in range(count)]
+    sigs: NDArray[np.uint8] = tempo.perk.sign_batch(p, [sk] * count, msgs, backend="cpu")
+    ok: NDArray[np.bool_] = tempo.perk.verify_batch(p, [pk] * count, msgs, sigs)
+    return bool(ok.all()) and tempo.perk.name(p) == tempo.perk.parse_params(p.upper())
+
+
 def main() -> None:
     assert digests([b"abc", b""]).shape == (2, 32)
     report: tempo.BatchReport | None = tempo.last_report()
@@ -53,6 +63,7 @@ def main() -> None:
     keys = keygen_deterministic("TOY256", bytes(32))
     assert nand(keys, [0, 0, 1, 1], [0, 1, 0, 1]) == [True, True, True, False]
     assert signatures(3)
+    assert perk_signatures(2)
     print("typed_user: ok")
 
 

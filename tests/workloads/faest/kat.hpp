@@ -13,7 +13,7 @@
 #include <tempo/env.hpp>
 
 #include "../nist_kat.hpp"
-#include "aes_portable.hpp"
+#include <tempo/voleith/detail/aes_portable.hpp>
 
 #ifndef TEMPO_FAEST_DATA_DIR
 #error "TEMPO_FAEST_DATA_DIR must name tests/data/faest"
@@ -54,8 +54,8 @@ inline std::map<std::string, std::map<std::string, std::string>> read_v2_vectors
 struct Aes256 {
   static void encrypt(const std::uint8_t key[32], std::uint8_t block[16]) {
     std::uint8_t rk[240];
-    tempo::faest::detail::ct::expand_keys(key, 1, 8, rk);
-    tempo::faest::detail::ct::encrypt_blocks(rk, 240, 14, block, 1);
+    tempo::voleith::ct::expand_keys(tempo::voleith::ct::aes256, key, 1, rk);
+    tempo::voleith::ct::encrypt_blocks(tempo::voleith::ct::aes256, rk, 240, block, 1);
   }
 };
 using CtrDrbg = tempo_test::CtrDrbg<Aes256>;

@@ -11,7 +11,7 @@
 #include <tempo/gpu/engine.hpp>
 #include <tempo/tempo.hpp>
 
-#include "aes_portable.hpp"
+#include <tempo/voleith/detail/aes_portable.hpp>
 #include "backend.hpp"
 #include "emulate.hpp"
 #include "gf_portable.hpp"

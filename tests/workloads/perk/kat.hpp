@@ -14,7 +14,7 @@
 #include <tempo/env.hpp>
 
 #include "../nist_kat.hpp"
-#include "aes_portable.hpp"
+#include <tempo/voleith/detail/aes_portable.hpp>
 
 #ifndef TEMPO_PERK_DATA_DIR
 #error "TEMPO_PERK_DATA_DIR must name tests/data/perk"
@@ -33,10 +33,10 @@ inline std::string data_path(const std::string& name) {
 
 inline std::vector<RspEntry> read_rsp(const std::string& file) { return tempo_test::read_rsp(data_path(file)); }
 
-// NIST's DRBG on PERK's constant-time AES-256.
+// NIST's DRBG on the constant-time AES-256 (tempo::voleith's, which PERK's PRG uses).
 struct Aes256 {
   static void encrypt(const std::uint8_t key[32], std::uint8_t block[16]) {
-    namespace ct = tempo::perk::detail::ct;
+    namespace ct = tempo::voleith::ct;
     std::uint8_t rk[240];
     ct::expand_keys(ct::aes256, key, 1, rk);
     ct::encrypt_blocks(ct::aes256, rk, 240, block, 1);

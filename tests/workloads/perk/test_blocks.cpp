@@ -6,13 +6,13 @@
 #include <random>
 #include <vector>
 
-#include "aes_portable.hpp"
+#include <tempo/voleith/detail/aes_portable.hpp>
 #include "field.hpp"
 #include "kernels.hpp"
 #include "kat.hpp"
 #include "params.hpp"
 
-namespace ct = tempo::perk::detail::ct;
+namespace ct = tempo::voleith::ct;
 using tempo::perk::detail::Kernels;
 using tempo::perk::detail::PrfStream;
 

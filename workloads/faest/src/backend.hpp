@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <tempo/voleith/prg.hpp>
+
 #include "common.hpp"
 
 namespace tempo {
@@ -56,5 +58,14 @@ inline void tweak_iv(std::uint8_t out[16], const std::uint8_t iv[16], std::uint3
   std::memcpy(out, iv, 16);
   put_le32(out + 12, get_le32(iv + 12) + tweak);
 }
+
+// The FAEST PRG on tempo::voleith's AES-128-CTR kernels of one instruction set.
+template <voleith::Isa I>
+struct VoleithPrg {
+  static void prg(const std::uint8_t* keys, std::size_t n, const std::uint8_t iv[16], const std::uint32_t* tweaks,
+                  std::uint32_t tweak, std::uint8_t* out, std::size_t outlen) {
+    voleith::aes128_ctr(I, keys, n, iv, tweaks, tweak, out, outlen);
+  }
+};
 
 }  // namespace tempo::faest::detail

@@ -13,26 +13,6 @@ namespace {
 inline __m128i ld(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 inline void st(void* p, __m128i v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
 
-// One AES-128 key-schedule step. SubWord through aesenclast on the broadcast last word
-// (ShiftRows is the identity on four equal columns), which pipelines far better than
-// aeskeygenassist; RotWord commutes with the bytewise S-box.
-inline __m128i key_step(__m128i k, int rc) {
-  __m128i t = _mm_aesenclast_si128(_mm_shuffle_epi32(k, 0xff), _mm_setzero_si128());
-  t = _mm_xor_si128(_mm_or_si128(_mm_srli_epi32(t, 8), _mm_slli_epi32(t, 24)), _mm_set1_epi32(rc));
-  k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
-  k = _mm_xor_si128(k, _mm_slli_si128(k, 8));
-  return _mm_xor_si128(k, t);
-}
-
-// Round keys of M keys, interleaved so the latencies overlap.
-template <std::size_t M>
-inline void expand_keys(const std::uint8_t* keys, __m128i (&rk)[M][11]) {
-  static constexpr int rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
-  for (std::size_t i = 0; i < M; ++i) rk[i][0] = ld(keys + 16 * i);
-  for (int r = 1; r <= 10; ++r)
-    for (std::size_t i = 0; i < M; ++i) rk[i][r] = key_step(rk[i][r - 1], rcon[r - 1]);
-}
-
 struct NiField {
   static gf128 mul(gf128 a, gf128 b) {
     const __m128i x = ld(&a), y = ld(&b);

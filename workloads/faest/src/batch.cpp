@@ -1,5 +1,4 @@
 // Batches: SignOp and VerifyOp on the offload engine, and the batch calls that run them.
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -12,6 +11,8 @@
 
 namespace tempo::faest {
 namespace {
+
+namespace rows = gpu::rows;
 
 const char* set_suffix(Params p) { return p == Params::faest_128f ? "128f" : "128s"; }
 
@@ -39,60 +40,6 @@ std::vector<std::span<const std::uint8_t>> items(const gpu::ChunkInput& in, std:
   for (std::size_t i = 0; i < n; ++i) v[i] = in.item(i);
   return v;
 }
-
-// Fewer items than workers: each signature forks inside (tree levels, VOLE instances) so
-// that the idle workers help; otherwise whole signatures per worker keep them all busy
-// without the inner loops' polling.
-template <class Item>
-void forked(Task& t, std::size_t n, Item&& item) {
-  const bool inner = n < t.thread_count();
-  tempo::parallel_for(t, std::size_t{0}, n, [&](Task& t2, std::size_t i) { item(inner ? &t2 : nullptr, i); });
-}
-
-void check_count(const char* fn, const char* what, std::size_t got, std::size_t want) {
-  if (got != want)
-    throw std::invalid_argument(std::string("tempo::faest::") + fn + ": " + what + " has " + std::to_string(got) +
-                                " entries, expected " + std::to_string(want));
-}
-
-// Every item of `o` is `len` bytes (fixed stride len, or offsets len apart).
-void check_items(const char* fn, const char* what, const gpu::Operand& o, std::size_t len) {
-  auto fail = [&](const std::string& why) {
-    throw std::invalid_argument(std::string("tempo::faest::") + fn + ": " + what + " " + why + ", expected " +
-                                std::to_string(len) + " bytes each");
-  };
-  if (o.is_fixed()) {
-    if (o.stride != len) fail("have a stride of " + std::to_string(o.stride));
-    return;
-  }
-  for (std::size_t i = 0; i + 1 < o.offsets.size(); ++i)
-    if (o.offsets[i + 1] - o.offsets[i] != len)
-      fail(std::to_string(i) + " is " + std::to_string(o.offsets[i + 1] - o.offsets[i]) + " bytes");
-}
-
-// Rows laid end to end with offsets: the engine's layout of the range forms' inputs.
-// Wiped when destroyed where it holds secrets.
-class Packed {
- public:
-  Packed(Task& t, detail::Rows rows, bool secret) : offsets_(rows.size() + 1, 0), secret_(secret) {
-    for (std::size_t i = 0; i < rows.size(); ++i) offsets_[i + 1] = offsets_[i] + rows[i].size();
-    data_.resize(offsets_.back());
-    tempo::parallel_for(t, std::size_t{0}, rows.size(), [&](std::size_t i) {
-      if (!rows[i].empty()) std::memcpy(data_.data() + offsets_[i], rows[i].data(), rows[i].size());
-    });
-  }
-  Packed(const Packed&) = delete;
-  Packed& operator=(const Packed&) = delete;
-  ~Packed() {
-    if (secret_) secure_zero(data_);
-  }
-  gpu::Operand operand() const { return gpu::Operand::variable(data_, offsets_); }
-
- private:
-  std::vector<std::uint8_t> data_;
-  std::vector<std::uint64_t> offsets_;
-  bool secret_;
-};
 
 }  // namespace
 
@@ -122,7 +69,7 @@ void SignOp::cpu(const gpu::Chunk& c) const {
 }
 
 void SignOp::cpu_forked(Task& t, const gpu::Chunk& c) const {
-  forked(t, c.count, [&](Task* ti, std::size_t i) { sign_item(ti, c, i); });
+  rows::for_each_item(t, c.count, [&](Task* ti, std::size_t i) { sign_item(ti, c, i); });
 }
 
 void SignOp::gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const {
@@ -148,7 +95,7 @@ void VerifyOp::cpu(const gpu::Chunk& c) const {
 }
 
 void VerifyOp::cpu_forked(Task& t, const gpu::Chunk& c) const {
-  forked(t, c.count, [&](Task* ti, std::size_t i) {
+  rows::for_each_item(t, c.count, [&](Task* ti, std::size_t i) {
     c.out[i] = detail::verify_impl(ti, p_, c.in[0].item(i), c.in[1].item(i), c.in[2].item(i)) ? 1 : 0;
   });
 }
@@ -168,7 +115,7 @@ void VerifyOp::gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) con
 gpu::BatchReport sign_batch(Task& t, Params p, gpu::Operand secret_keys, gpu::Operand messages,
                             std::span<std::uint8_t> signatures_out, gpu::RunOptions opt) {
   const SignOp op(p);
-  check_items("sign_batch", "secret keys", secret_keys, secret_key_size(p));
+  rows::check_lengths("tempo::faest::sign_batch", "secret key", secret_keys, secret_key_size(p));
   return gpu::Engine::shared().run(t, op, {secret_keys, messages}, signatures_out, opt);
 }
 
@@ -176,15 +123,15 @@ gpu::BatchReport sign_batch_deterministic(Task& t, Params p, gpu::Operand secret
                                           gpu::Operand rhos, std::span<std::uint8_t> signatures_out,
                                           gpu::RunOptions opt) {
   const SignOp op(p, RhoSource::input);
-  check_items("sign_batch_deterministic", "secret keys", secret_keys, secret_key_size(p));
+  rows::check_lengths("tempo::faest::sign_batch_deterministic", "secret key", secret_keys, secret_key_size(p));
   return gpu::Engine::shared().run(t, op, {secret_keys, messages, rhos}, signatures_out, opt);
 }
 
 gpu::BatchReport verify_batch(Task& t, Params p, gpu::Operand public_keys, gpu::Operand messages,
                               gpu::Operand signatures, std::span<std::uint8_t> results_out, gpu::RunOptions opt) {
   const VerifyOp op(p);
-  check_items("verify_batch", "public keys", public_keys, public_key_size(p));
-  check_items("verify_batch", "signatures", signatures, signature_size(p));
+  rows::check_lengths("tempo::faest::verify_batch", "public key", public_keys, public_key_size(p));
+  rows::check_lengths("tempo::faest::verify_batch", "signature", signatures, signature_size(p));
   return gpu::Engine::shared().run(t, op, {public_keys, messages, signatures}, results_out, opt);
 }
 
@@ -192,47 +139,21 @@ namespace detail {
 
 gpu::BatchReport sign_rows(Task& t, Params p, Rows sks, Rows msgs, const Rows* rhos, OutRows outs,
                            const gpu::RunOptions& opt) {
-  const char* fn = rhos != nullptr ? "sign_batch_deterministic" : "sign_batch";
-  const std::size_t n = sks.size(), sig = signature_size(p);
-  check_count(fn, "messages", msgs.size(), n);
-  check_count(fn, "signatures_out", outs.size(), n);
-  if (rhos != nullptr) check_count(fn, "rhos", rhos->size(), n);
-  for (std::size_t i = 0; i < n; ++i) {  // every check before any work
-    check_size("secret key", sks[i].size(), 32);
-    check_size("signature buffer", outs[i].size(), sig);
-  }
-  const Packed keys(t, sks, true), messages(t, msgs, false);
-  // Signatures go straight into the caller's rows when they are one array (numpy, a flat
-  // buffer), else through one buffer.
-  bool flat = true;
-  for (std::size_t i = 1; i < n && flat; ++i) flat = outs[i].data() == outs[0].data() + i * sig;
-  std::vector<std::uint8_t> buffer(flat ? 0 : n * sig);
-  const std::span<std::uint8_t> out = flat ? std::span<std::uint8_t>(n != 0 ? outs[0].data() : nullptr, n * sig)
-                                           : std::span<std::uint8_t>(buffer);
-  gpu::BatchReport report;
-  if (rhos != nullptr) {
-    const Packed r(t, *rhos, true);
-    report = sign_batch_deterministic(t, p, keys.operand(), messages.operand(), r.operand(), out, opt);
-  } else {
-    report = sign_batch(t, p, keys.operand(), messages.operand(), out, opt);
-  }
-  if (!flat)
-    tempo::parallel_for(t, std::size_t{0}, n, [&](std::size_t i) { std::memcpy(outs[i].data(), out.data() + i * sig, sig); });
-  return report;
+  const char* who = rhos != nullptr ? "tempo::faest::sign_batch_deterministic" : "tempo::faest::sign_batch";
+  auto flat = [&](gpu::Operand keys, gpu::Operand messages, const gpu::Operand* r, std::span<std::uint8_t> out) {
+    return r == nullptr ? sign_batch(t, p, keys, messages, out, opt)
+                        : sign_batch_deterministic(t, p, keys, messages, *r, out, opt);
+  };
+  return rows::sign_rows(t, who, "rhos", secret_key_size(p), signature_size(p), sks, msgs, rhos, outs, flat);
 }
 
 gpu::BatchReport verify_rows(Task& t, Params p, Rows pks, Rows msgs, Rows sigs, std::span<std::uint8_t> results,
                              const gpu::RunOptions& opt) {
-  const std::size_t n = pks.size(), sig = signature_size(p);
-  check_count("verify_batch", "messages", msgs.size(), n);
-  check_count("verify_batch", "signatures", sigs.size(), n);
-  check_count("verify_batch", "results_out", results.size(), n);
-  for (std::size_t i = 0; i < n; ++i) {
-    check_size("public key", pks[i].size(), 32);
-    check_size("signature", sigs[i].size(), sig);
-  }
-  const Packed keys(t, pks, false), messages(t, msgs, false), signatures(t, sigs, false);
-  return verify_batch(t, p, keys.operand(), messages.operand(), signatures.operand(), results, opt);
+  auto flat = [&](gpu::Operand keys, gpu::Operand messages, gpu::Operand signatures, std::span<std::uint8_t> out) {
+    return verify_batch(t, p, keys, messages, signatures, out, opt);
+  };
+  return rows::verify_rows(t, "tempo::faest::verify_batch", public_key_size(p), signature_size(p), pks, msgs, sigs,
+                           results, flat);
 }
 
 }  // namespace detail

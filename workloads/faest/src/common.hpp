@@ -10,8 +10,13 @@
 
 #include <tempo/faest.hpp>
 #include <tempo/secure_zero.hpp>
+#include <tempo/voleith/detail/aes_portable.hpp>
+#include <tempo/voleith/scratch.hpp>
 
 namespace tempo::faest::detail {
+
+namespace ct = tempo::voleith::ct;  // the portable constant-time AES (OWF, witness, tests)
+using voleith::Scratch;             // per-thread buffers for the tree, seeds and commitments
 
 inline constexpr unsigned lambda = 128;             // both supported sets are lambda = 128
 inline constexpr unsigned lambda_bytes = lambda / 8;
@@ -147,31 +152,6 @@ class SecretBuffer {
 
  private:
   std::vector<T> v_;
-};
-
-// Per-thread reusable buffers for one signature's big arrays (the GGM tree, leaf seeds,
-// commitments): no page faults and no zeroing per call. A nested use on the same thread (a
-// worker that runs another signature while it waits at a join) gets private heap buffers.
-// Slots marked secret are wiped when the Scratch goes out of scope.
-class Scratch {
- public:
-  static constexpr unsigned slots = 4;
-  Scratch();
-  ~Scratch();
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  std::uint8_t* get(unsigned slot, std::size_t n, bool secret);
-
-  struct Buffers {
-    std::vector<std::uint8_t> v[slots];
-    std::size_t used[slots] = {};
-    bool secret[slots] = {};
-    bool busy = false;
-  };
-
- private:
-  Buffers* b_;
-  Buffers own_;
 };
 
 // Wipes a fixed-size local array on scope exit.

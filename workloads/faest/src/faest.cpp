@@ -7,41 +7,15 @@
 #include <stdexcept>
 #include <string>
 
-#include <tempo/env.hpp>
+#include <tempo/voleith/isa.hpp>
 #include <tempo/os_random.hpp>
 #include <tempo/tempo.hpp>
 
-#include "aes_portable.hpp"
 #include "backend.hpp"
 #include "common.hpp"
 
 namespace tempo::faest {
 namespace detail {
-
-Scratch::Scratch() {
-  thread_local Buffers tls;
-  b_ = tls.busy ? &own_ : &tls;
-  b_->busy = true;
-}
-Scratch::~Scratch() {
-  for (unsigned i = 0; i < slots; ++i) {
-    if (b_->secret[i]) secure_zero(b_->v[i].data(), b_->used[i]);
-    b_->used[i] = 0;
-    b_->secret[i] = false;
-  }
-  b_->busy = false;
-}
-std::uint8_t* Scratch::get(unsigned slot, std::size_t n, bool secret) {
-  auto& v = b_->v[slot];
-  if (v.size() < n) {
-    secure_zero(v.data(), v.size());  // the old contents may be secret
-    std::vector<std::uint8_t>().swap(v);
-    v.resize(n);
-  }
-  b_->used[slot] = n;
-  b_->secret[slot] = b_->secret[slot] || secret;
-  return v.data();
-}
 
 const ParamSet& param_set(Params p) {
   switch (p) {
@@ -55,10 +29,7 @@ const BackendOps& active_backend() {
   static const BackendOps* const vaes = vaes_backend();
   static const BackendOps* const ni = ni_backend();
   // Read at every call, as every TEMPO_* variable: a getenv per signature is noise.
-  const std::size_t cap = tempo::env_choice("TEMPO_FAEST_ISA", {"portable", "aesni", "vaes"}).value_or(2);
-  if (cap >= 2 && vaes != nullptr) return *vaes;
-  if (cap >= 1 && ni != nullptr) return *ni;
-  return portable_backend();
+  return voleith::choose("TEMPO_FAEST_ISA", vaes, ni, portable_backend());
 }
 
 void check_size(const char* what, std::size_t got, std::size_t want) {
@@ -72,9 +43,9 @@ namespace {
 // AES-128 of one block, constant time (the OWF: key secret, input public).
 void owf(const std::uint8_t key[16], const std::uint8_t in[16], std::uint8_t out[16]) {
   std::uint8_t rk[176];
-  ct::expand_keys(key, 1, 4, rk);
+  ct::expand_keys(ct::aes128, key, 1, rk);
   std::memcpy(out, in, 16);
-  ct::encrypt_blocks(rk, 176, 10, out, 1);
+  ct::encrypt_blocks(ct::aes128, rk, 176, out, 1);
   secure_zero(rk, sizeof rk);
 }
 
@@ -103,7 +74,7 @@ std::uint8_t invnorm(std::uint8_t in) {
 // S-box inputs (odd rounds) or the state after ShiftRows (even rounds).
 void extend(const std::uint8_t key[16], const std::uint8_t in[16], std::uint8_t w[ell_bytes]) {
   std::uint8_t rk[176], s[16];
-  ct::expand_keys(key, 1, 4, rk);
+  ct::expand_keys(ct::aes128, key, 1, rk);
   std::memcpy(w, key, 16);
   for (unsigned j = 0; j < 10; ++j) std::memcpy(w + 16 + 4 * j, rk + 16 * (j + 1), 4);
   std::uint8_t* o = w + lke_bytes;

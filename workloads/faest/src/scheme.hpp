@@ -6,7 +6,8 @@
 #include <cstring>
 #include <vector>
 
-#include "aes_portable.hpp"
+#include <tempo/voleith/grind.hpp>
+
 #include "common.hpp"
 #include "owf.hpp"
 #include "shake.hpp"
@@ -177,27 +178,14 @@ void sign_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   h2.absorb(chall2, chall2_bytes);
   h2.absorb(a0, 16);
   h2.absorb(sig + p.off_a1(), 32);
-  // Four counters per 4-way permutation; the first passing one in counter order wins.
   std::uint8_t* chall3 = sig + p.off_chall3();
-  for (std::uint32_t base = 0;; base += 4) {
-    std::uint8_t ctrs[4][4], outs[4][16];
-    const std::uint8_t* in[4] = {ctrs[0], ctrs[1], ctrs[2], ctrs[3]};
-    std::uint8_t* out[4] = {outs[0], outs[1], outs[2], outs[3]};
-    for (std::uint32_t k = 0; k < 4; ++k) put_le32(ctrs[k], base + k);
-    Shake128x4 c(h2);
-    c.absorb(in, 4);
-    c.final_squeeze(dom_h2_3, out, 16);
-    for (std::uint32_t k = 0; k < 4; ++k) {
-      if (!grinding_ok(p, outs[k])) continue;
-      std::uint16_t delta[max_tau];
-      decode_chall3(p, outs[k], delta);
-      if (open(static_cast<const std::uint16_t*>(delta), sig + p.off_decom())) {
-        std::memcpy(chall3, outs[k], 16);
-        put_le32(sig + p.off_ctr(), base + k);
-        return;
-      }
-    }
-  }
+  const std::uint64_t ctr = voleith::grind(h2, 4, dom_h2_3, chall3, 16, [&](const std::uint8_t* c) {
+    if (!grinding_ok(p, c)) return false;
+    std::uint16_t delta[max_tau];
+    decode_chall3(p, c, delta);
+    return open(static_cast<const std::uint16_t*>(delta), sig + p.off_decom());
+  });
+  put_le32(sig + p.off_ctr(), std::uint32_t(ctr));
 }
 
 // sig: sig_size bytes. pk: owf input || owf output; key: the AES key; w: the witness (160 B).
@@ -262,9 +250,7 @@ bool verify_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   h.absorb(chall2, chall2_bytes);
   h.absorb(a0b, 16);
   h.absorb(sig + p.off_a1(), 32);
-  h.absorb(sig + p.off_ctr(), 4);
-  h.final(dom_h2_3);
-  h.squeeze(chk, 16);
+  voleith::grind_output(h, get_le32(sig + p.off_ctr()), 4, dom_h2_3, chk, 16);
   return std::memcmp(chk, chall3, 16) == 0;
 }
 

@@ -1,7 +1,8 @@
 // The batch all-but-one vector commitment (BAVC: one GGM tree over all tau instances, leaf
 // commitments, opening, reconstruction) and the VOLE conversion of its leaves
-// (FAEST v2 Sections 5.1-5.3; faest-ref bavc.c, vole.c). Templated on the backend B
-// (B::prg, B::leaf_hash). `t`, when not null, runs independent parts as tempo forks.
+// (FAEST v2 Sections 5.1-5.3; faest-ref bavc.c, vole.c) on tempo::voleith's GGM tree,
+// opening and ConvertToVOLE, with FAEST's PRG, leaf commitment and layout. Templated on the
+// backend B (B::prg, B::leaf_hash). `t`, when not null, runs independent parts as tempo forks.
 #pragma once
 
 #include <algorithm>
@@ -10,20 +11,18 @@
 #include <vector>
 
 #include <tempo/tempo.hpp>
+#include <tempo/voleith/ggm.hpp>
+#include <tempo/voleith/parallel.hpp>
+#include <tempo/voleith/vole.hpp>
 
 #include "common.hpp"
 #include "shake.hpp"
 
 namespace tempo::faest::detail {
 
-template <class F>
-void par_for(tempo::Task* t, std::size_t n, F&& f) {
-  if (t != nullptr && n > 1) {
-    tempo::parallel_for(*t, 0, n, [&](std::size_t i) { f(i); });
-  } else {
-    for (std::size_t i = 0; i < n; ++i) f(i);
-  }
-}
+using voleith::par_for;
+
+inline voleith::TreeShape tree_shape(const ParamSet& p) { return {p.L, 16}; }
 
 // BAVC.PosInTree: the heap index of leaf j of instance i (leaves interleaved over instances).
 inline unsigned pos_in_tree(const ParamSet& p, unsigned i, unsigned j) {
@@ -66,35 +65,22 @@ inline void leaf_hash_keys(const ParamSet& p, const std::uint8_t iv[16], std::ui
   h0.squeeze(uhash, 48 * std::size_t(p.tau));
 }
 
-// Expands the tree from nodes[0] level by level (each level's nodes are independent).
+// Expands the tree from what nodes holds (the root, or the opened co-path): PRG(node a,
+// tweak a) gives a's children. known: the verifier's marks (nodes not expanded), or null.
 template <class B>
 void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const std::uint8_t iv[16],
-                 const std::uint8_t* known /* bit per node: 1 = do not expand (verifier), or null */) {
-  constexpr std::size_t chunk = 64;
-  for (std::size_t first = 0; first < p.L - 1; first = 2 * first + 1) {
-    const std::size_t last = std::min<std::size_t>(2 * first + 1, p.L - 1);
-    const std::size_t n = last - first;
-    par_for(t, (n + chunk - 1) / chunk, [&](std::size_t c) {
-      const std::size_t a0 = first + c * chunk, a1 = std::min(last, a0 + chunk);
-      std::uint32_t tw[chunk];
-      if (known == nullptr) {
-        for (std::size_t a = a0; a < a1; ++a) tw[a - a0] = std::uint32_t(a);
-        B::prg(nodes + 16 * a0, a1 - a0, iv, tw, 0, nodes + 16 * (2 * a0 + 1), 32);
-        return;
-      }
-      std::uint8_t keys[16 * chunk], out[32 * chunk];
-      std::size_t m = 0, idx[chunk];
-      for (std::size_t a = a0; a < a1; ++a)
-        if (!get_bit(known, a)) {
-          std::memcpy(keys + 16 * m, nodes + 16 * a, 16);
-          tw[m] = std::uint32_t(a);
-          idx[m++] = a;
-        }
-      if (m == 0) return;
-      B::prg(keys, m, iv, tw, 0, out, 32);
-      for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + 16 * (2 * idx[q] + 1), out + 32 * q, 32);
-    });
-  }
+                 const std::uint8_t* known) {
+  voleith::expand_tree(t, tree_shape(p), nodes, known,
+                       [&](const std::uint8_t* const* seeds, const std::uint32_t* idx, std::size_t n, std::uint8_t* out) {
+                         if (seeds[n - 1] == seeds[0] + 16 * (n - 1)) {  // a whole run: the seeds are adjacent
+                           B::prg(seeds[0], n, iv, idx, 0, out, 32);
+                           return;
+                         }
+                         std::uint8_t keys[16 * 64];
+                         for (std::size_t q = 0; q < n; ++q) std::memcpy(keys + 16 * q, seeds[q], 16);
+                         B::prg(keys, n, iv, idx, 0, out, 32);
+                         secure_zero(keys, 16 * n);
+                       });
 }
 
 // Leaf commitments of instance i: sd = PRG_4(key)[0..16), com = leaf_hash(uhash_i, PRG_4(key)).
@@ -152,9 +138,10 @@ inline void hash_commitments(tempo::Task* t, const ParamSet& p, const std::uint8
       in[k] = com + 48 * std::size_t(first_leaf(p, i));
       out[k] = his.data() + 32 * std::size_t(k < gr.count ? gr.first + k : p.tau + k - 1);
     }
-    Shake128x4 h1;
+    voleith::Sponge4 h1(voleith::rate_shake128, voleith::suffix_shake);
     h1.absorb(in, 48 * std::size_t(p.leaves(gr.first)));
-    h1.final_squeeze(dom_h1, out, 32);
+    h1.finalize(dom_h1);
+    h1.squeeze(out, 32);
   });
   RandomOracle hh;
   hh.absorb(his.data(), 32 * std::size_t(p.tau));
@@ -180,41 +167,35 @@ void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16],
   hash_commitments(t, p, vc.com, vc.h);
 }
 
+// The heap indices of the hidden leaves.
+inline void hidden_leaves(const ParamSet& p, const std::uint16_t* delta, std::uint32_t* out) {
+  for (unsigned i = 0; i < p.tau; ++i) out[i] = pos_in_tree(p, i, delta[i]);
+}
+
 // BAVC.Open, first half: marks the hidden leaves and their ancestors in s ((2L - 1) bits,
 // zeroed by the caller); false when the opening needs more than T_open nodes (the signer
 // then grinds on).
 inline bool bavc_open_set(const ParamSet& p, const std::uint16_t* delta, std::uint8_t* s) {
-  unsigned nh = 0;
-  for (unsigned i = 0; i < p.tau; ++i) {
-    unsigned a = pos_in_tree(p, i, delta[i]);
-    set_bit(s, a, 1);
-    ++nh;
-    while (a > 0 && !get_bit(s, (a - 1) / 2)) {
-      a = (a - 1) / 2;
-      set_bit(s, a, 1);
-      ++nh;
-    }
-  }
-  return nh - 2 * p.tau + 1 <= p.t_open;
+  std::uint32_t hidden[max_tau];
+  hidden_leaves(p, delta, hidden);
+  return voleith::mark_hidden(tree_shape(p), hidden, p.tau, s) <= p.t_open;
 }
 
 // BAVC.Open, second half: the hidden leaves' commitments, then the co-path nodes.
 // node(a): node a of the tree; com(i): the commitment of instance i's hidden leaf.
 template <class NodeAt, class ComAt>
-void bavc_open_write(const ParamSet& p, std::uint8_t* s, NodeAt&& node, ComAt&& com, std::uint8_t* decom) {
+void bavc_open_write(const ParamSet& p, const std::uint16_t* delta, const std::uint8_t* s, NodeAt&& node, ComAt&& com,
+                     std::uint8_t* decom) {
   std::uint8_t* out = decom;
   for (unsigned i = 0; i < p.tau; ++i) {
     std::memcpy(out, com(i), 48);
     out += 48;
   }
-  for (long i = long(p.L) - 2; i >= 0; --i) {
-    const unsigned l = get_bit(s, 2 * i + 1), r = get_bit(s, 2 * i + 2);
-    set_bit(s, std::size_t(i), l | r);
-    if (l ^ r) {
-      std::memcpy(out, node(2 * std::size_t(i) + 1 + l), 16);
-      out += 16;
-    }
-  }
+  std::uint32_t hidden[max_tau];
+  hidden_leaves(p, delta, hidden);
+  std::vector<std::uint32_t> path(p.t_open);
+  const std::size_t n = voleith::copath(s, hidden, p.tau, voleith::CopathOrder::descending, path.data());
+  for (std::size_t e = 0; e < n; ++e, out += 16) std::memcpy(out, node(path[e]), 16);
   std::memset(out, 0, std::size_t(decom + p.decom_bytes() - out));
 }
 
@@ -223,7 +204,7 @@ inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* de
   std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
   if (!bavc_open_set(p, delta, s.data())) return false;
   bavc_open_write(
-      p, s.data(), [&](std::size_t a) { return vc.nodes + 16 * a; },
+      p, delta, s.data(), [&](std::size_t a) { return vc.nodes + 16 * a; },
       [&](unsigned i) { return vc.com + 48 * (std::size_t(first_leaf(p, i)) + delta[i]); }, decom);
   return true;
 }
@@ -248,7 +229,7 @@ bool bavc_open_from_root(const ParamSet& p, const std::uint8_t root[16], const s
     B::leaf_hash(com.data() + 48 * std::size_t(i), uhash + 48 * std::size_t(i), buf.data());
   }
   bavc_open_write(
-      p, s.data(), [&](std::size_t a) { return nodes + 16 * a; },
+      p, delta, s.data(), [&](std::size_t a) { return nodes + 16 * a; },
       [&](unsigned i) { return com.data() + 48 * std::size_t(i); }, decom);
   return true;
 }
@@ -258,18 +239,13 @@ bool bavc_open_from_root(const ParamSet& p, const std::uint8_t root[16], const s
 // False for a malformed opening (too few nodes, or nonzero padding).
 inline bool bavc_copath(const ParamSet& p, const std::uint8_t* decom, const std::uint16_t* delta, std::uint8_t* s,
                         std::uint32_t* idx) {
-  for (unsigned i = 0; i < p.tau; ++i) set_bit(s, pos_in_tree(p, i, delta[i]), 1);
-  unsigned used = 0;
-  for (long i = long(p.L) - 2; i >= 0; --i) {
-    const unsigned l = get_bit(s, 2 * i + 1), r = get_bit(s, 2 * i + 2);
-    set_bit(s, std::size_t(i), l | r);
-    if (l ^ r) {
-      if (used == p.t_open) return false;
-      idx[used++] = std::uint32_t(2 * std::size_t(i) + 1 + l);
-    }
-  }
-  for (unsigned e = used; e < p.t_open; ++e) idx[e] = ~std::uint32_t{0};
-  const std::uint8_t* pad = decom + 48 * std::size_t(p.tau) + 16 * std::size_t(used);
+  std::uint32_t hidden[max_tau];
+  hidden_leaves(p, delta, hidden);
+  const std::size_t used = voleith::mark_hidden(tree_shape(p), hidden, p.tau, s);
+  if (used > p.t_open) return false;
+  voleith::copath(s, hidden, p.tau, voleith::CopathOrder::descending, idx);
+  for (std::size_t e = used; e < p.t_open; ++e) idx[e] = ~std::uint32_t{0};
+  const std::uint8_t* pad = decom + 48 * std::size_t(p.tau) + 16 * used;
   for (; pad != decom + p.decom_bytes(); ++pad)
     if (*pad) return false;
   return true;
@@ -302,43 +278,24 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
   return true;
 }
 
-// ConvertToVOLE for one instance: leaf x's PRG output r_x (ell_hat bytes); u = sum r_x and
-// column j of v = sum of r_x over x with bit j set. zero_first: leaf 0 is the hidden one
-// (verifier; its seeds are already permuted by the challenge). Leaves are taken 16 at a time;
-// the levels above are folded like a binary counter, so memory stays O(depth).
+// ConvertToVOLE for one instance: leaf x's PRG output r_x = PRG(seed_x, tweak i ^ 2^31)
+// (ell_hat bytes); u = sum r_x and column j of v = sum of r_x over x with bit j set.
+// zero_first: leaf 0 is the hidden one (verifier; its seeds are already permuted by the
+// challenge), its row taken as zero.
 template <class B>
 void convert_to_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, bool zero_first,
                      const std::uint8_t iv[16], std::uint8_t* u /* null: not needed */, std::uint8_t* v) {
   constexpr unsigned len = ell_hat_bytes;
-  const unsigned depth = p.depth(i), n = 1u << depth;
+  const unsigned depth = p.depth(i);
   const std::uint32_t tweak = std::uint32_t(i) ^ 0x80000000u;
-  std::memset(v, 0, std::size_t(depth) * len);
-  std::vector<std::uint8_t> stack(std::size_t(depth + 1) * len);
-  constexpr unsigned chunk = 16, chunk_levels = 4;
-  std::uint8_t out[chunk * len];
-  auto xor_into = [](std::uint8_t* d, const std::uint8_t* s) {
-    for (unsigned b = 0; b < len; ++b) d[b] ^= s[b];
-  };
-  for (unsigned c = 0; c < n / chunk; ++c) {
-    B::prg(seeds + 16 * std::size_t(chunk * c), chunk, iv, nullptr, tweak, out, len);
-    if (c == 0 && zero_first) std::memset(out, 0, len);
-    for (unsigned l = 0, step = 1; l < chunk_levels; ++l, step *= 2)
-      for (unsigned m = 0; m < chunk; m += 2 * step) {
-        xor_into(v + std::size_t(l) * len, out + std::size_t(m + step) * len);
-        xor_into(out + std::size_t(m) * len, out + std::size_t(m + step) * len);
-      }
-    unsigned level = chunk_levels, idx = c;
-    while (idx & 1) {
-      xor_into(v + std::size_t(level) * len, out);
-      xor_into(out, stack.data() + std::size_t(level) * len);
-      ++level;
-      idx >>= 1;
-    }
-    std::memcpy(stack.data() + std::size_t(level) * len, out, len);
-  }
-  if (u) std::memcpy(u, stack.data() + std::size_t(depth) * len, len);
-  secure_zero(out, sizeof out);
-  secure_zero(stack.data(), stack.size());
+  std::uint8_t work[voleith::vole_work_bytes(12, len)];  // 12: the deepest instance (FAEST-128s)
+  voleith::convert_to_vole(
+      depth, len, len,
+      [&](std::size_t first, std::uint8_t* out) {
+        B::prg(seeds + 16 * first, voleith::vole_chunk, iv, nullptr, tweak, out, len);
+        if (first == 0 && zero_first) std::memset(out, 0, len);
+      },
+      u, v, work);
 }
 
 // The verifier's ConvertToVOLE of instance i: the reconstructed seeds (all but the hidden

@@ -32,12 +32,14 @@ std::vector<std::uint16_t> matrix_h(const ParamSet& p, const std::uint8_t* h_see
 // (tests only) proves and checks the real relation instead.
 struct SignOptions {
   const PkpKey* override_key = nullptr;
+  tempo::Task* task = nullptr;  // not null: the tree levels, subtrees and row hashes fork
 };
 void sign_core(const ParamSet& p, const Kernels& k, const std::uint8_t* sk, const std::uint8_t* msg, std::size_t msg_len,
                const std::uint8_t* rand, std::size_t rand_len, std::uint8_t* sig, const SignOptions& opt = {});
-// Malformed public keys (padding bits) and signatures verify false.
+// Malformed public keys (padding bits) and signatures verify false. task: as SignOptions::task.
 bool verify_core(const ParamSet& p, const Kernels& k, const std::uint8_t* pk, const std::uint8_t* msg,
-                 std::size_t msg_len, const std::uint8_t* sig, const std::uint16_t* override_h = nullptr);
+                 std::size_t msg_len, const std::uint8_t* sig, const std::uint16_t* override_h = nullptr,
+                 tempo::Task* task = nullptr);
 
 // The public key's padding bits are zero and x unpacks.
 bool unpack_pk(const ParamSet& p, const std::uint8_t* pk, std::uint16_t* x);

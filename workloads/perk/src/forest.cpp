@@ -1,9 +1,12 @@
-// The GGM forest, leaf commitments, ConvertToVOLE and VOLEHash (ggm_tree.c, voles.c).
+// The GGM forest, leaf commitments, ConvertToVOLE and VOLEHash (ggm_tree.c, voles.c): PERK's
+// PRGs, commitments and layout on tempo::voleith's tree, opening and ConvertToVOLE.
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include <tempo/secure_zero.hpp>
+#include <tempo/voleith/ggm.hpp>
+#include <tempo/voleith/vole.hpp>
 
 #include "scheme.hpp"
 #include "sponge.hpp"
@@ -63,60 +66,20 @@ void expand_seeds(const ParamSet& p, const Kernels& k, const std::uint8_t* salt,
 
 }  // namespace
 
-void expand_nodes(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree,
-                  const std::uint32_t* nodes, std::size_t n) {
-  const unsigned lb = p.lambda_bytes;
-  constexpr std::size_t chunk = 256;
-  std::vector<const std::uint8_t*> seeds(chunk);
-  std::vector<std::uint8_t> out(chunk * 2 * lb);
-  for (std::size_t c0 = 0; c0 < n; c0 += chunk) {
-    const std::size_t m = std::min(chunk, n - c0);
-    for (std::size_t j = 0; j < m; ++j) seeds[j] = tree + std::size_t{nodes[c0 + j]} * lb;
-    expand_seeds(p, k, salt, seeds.data(), nodes + c0, m, out.data());
-    for (std::size_t j = 0; j < m; ++j)
-      std::memcpy(tree + (2 * std::size_t{nodes[c0 + j]} + 1) * lb, out.data() + j * 2 * lb, 2 * lb);
-  }
-  secure_zero(out);
-}
+voleith::TreeShape tree_shape(const ParamSet& p) { return {p.leaves(), p.lambda_bytes}; }
 
-void expand_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree) {
-  const std::uint32_t internal = p.leaves() - 1;
-  std::vector<std::uint32_t> nodes;
-  for (std::uint32_t lo = 0; lo < internal; lo = 2 * lo + 1) {
-    const std::uint32_t hi = std::min(2 * lo + 1, internal);
-    nodes.clear();
-    for (std::uint32_t i = lo; i < hi; ++i) nodes.push_back(i);
-    expand_nodes(p, k, salt, tree, nodes.data(), nodes.size());
-  }
+void expand_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree, tempo::Task* t,
+                 const std::uint8_t* skip) {
+  voleith::expand_tree(t, tree_shape(p), tree, skip,
+                       [&](const std::uint8_t* const* seeds, const std::uint32_t* idx, std::size_t n, std::uint8_t* out) {
+                         expand_seeds(p, k, salt, seeds, idx, n, out);
+                       });
 }
-
-namespace {
-inline std::uint32_t sibling(std::uint32_t i) { return (i & 1u) ? i + 1 : i - 1; }
-inline std::uint32_t parent(std::uint32_t i) { return (i - 1) / 2; }
-unsigned ceil_log2(unsigned x) {
-  unsigned r = 0;
-  while ((1u << r) < x) ++r;
-  return r;
-}
-}  // namespace
 
 bool open_indexes(const ParamSet& p, const std::uint32_t* i_vect, std::vector<std::uint32_t>& s) {
-  const std::size_t capacity = std::size_t{ceil_log2(p.leaves())} * p.tau();  // MAX_OPEN_NODES
-  s.clear();
-  for (unsigned e = 0; e < p.tau(); ++e) {
-    std::uint32_t node = i_vect[e];
-    while (node > 0) {
-      const auto it = std::lower_bound(s.begin(), s.end(), node);
-      if (it != s.end() && *it == node) {  // already opened as a sibling: now on a hidden path
-        s.erase(it);
-        break;
-      }
-      if (s.size() >= capacity) return false;
-      const std::uint32_t sib = sibling(node);
-      s.insert(std::upper_bound(s.begin(), s.end(), sib), sib);
-      node = parent(node);
-    }
-  }
+  std::vector<std::uint8_t> marks(tree_shape(p).mark_bytes(), 0);
+  s.resize(voleith::mark_hidden(tree_shape(p), i_vect, p.tau(), marks.data()));
+  voleith::copath(marks.data(), i_vect, p.tau(), voleith::CopathOrder::ascending, s.data());
   return true;
 }
 
@@ -126,117 +89,99 @@ void decode_challenge(const ParamSet& p, const std::uint8_t* ch3, std::uint32_t*
 }
 
 void expand_partial_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree,
-                         const std::vector<std::uint32_t>& s_indexes, const std::uint8_t* pdecom) {
+                         const std::vector<std::uint32_t>& s_indexes, const std::uint8_t* pdecom, tempo::Task* t) {
   const unsigned lb = p.lambda_bytes;
-  const std::uint32_t internal = p.leaves() - 1;
-  std::vector<std::uint8_t> valid(p.nodes(), 0);
+  // Nodes no opened seed reaches (the hidden leaves' paths, the opened nodes' ancestors):
+  // marked, not expanded, and zero.
+  std::vector<std::uint8_t> known(p.nodes(), 0), marks(tree_shape(p).mark_bytes(), 0);
   for (std::size_t j = 0; j < s_indexes.size(); ++j) {
     std::memcpy(tree + std::size_t{s_indexes[j]} * lb, pdecom + j * lb, lb);
-    valid[s_indexes[j]] = 1;
+    known[s_indexes[j]] = 1;
   }
-  std::vector<std::uint32_t> nodes;
-  for (std::uint32_t lo = 0; lo < internal; lo = 2 * lo + 1) {
-    const std::uint32_t hi = std::min(2 * lo + 1, internal);
-    nodes.clear();
-    for (std::uint32_t i = lo; i < hi; ++i)
-      if (valid[i]) {
-        nodes.push_back(i);
-        valid[2 * i + 1] = valid[2 * i + 2] = 1;
-      }
-    expand_nodes(p, k, salt, tree, nodes.data(), nodes.size());
-  }
+  for (std::uint32_t a = 1; a < p.nodes(); ++a)
+    if (known[(a - 1) / 2]) known[a] = 1;
+  for (std::uint32_t a = 0; a < p.nodes(); ++a)
+    if (!known[a]) {
+      voleith::set_mark(marks.data(), a);
+      std::memset(tree + std::size_t{a} * lb, 0, lb);
+    }
+  expand_tree(p, k, salt, tree, t, marks.data());
 }
 
 std::size_t subtree_scratch_bytes(const ParamSet& p) {
-  return (std::size_t{1} << p.kappa1) * (row_stride(p) + 2 * std::size_t{p.lambda_bytes});
+  return voleith::vole_work_bytes(p.kappa1, row_stride(p)) + voleith::vole_chunk * 2 * std::size_t{p.lambda_bytes};
 }
 
 void subtree_voles(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, const std::uint8_t* tree, unsigned e,
                    unsigned delta, std::uint8_t* cmt_array, std::uint8_t* v, std::uint8_t* u, std::uint8_t* scratch) {
+  constexpr unsigned chunk = voleith::vole_chunk;
   const unsigned lb = p.lambda_bytes, ke = p.k_of(e), vb = p.vole_bytes();
-  const std::size_t n = std::size_t{1} << ke, rs = row_stride(p), cb = 2 * std::size_t{lb};
-  std::uint8_t* rows = scratch;             // n rows: PRG2(leaf m ^ delta)
-  std::uint8_t* cmts = scratch + n * rs;    // n commitments of the leaves m ^ delta
-  std::vector<const std::uint8_t*> seeds(n);
-  std::vector<std::uint32_t> tweaks(n);
-  for (std::size_t m = 0; m < n; ++m) {
-    const unsigned leaf = static_cast<unsigned>(m) ^ delta;
-    seeds[m] = tree + std::size_t{p.leaf_index(e, leaf)} * lb;
-    tweaks[m] = e | leaf << 8;  // leaf_commit_aes.h: tau || n (16 bits)
-  }
+  const std::size_t rs = row_stride(p), cb = 2 * std::size_t{lb};
+  std::uint8_t* cmts = scratch + voleith::vole_work_bytes(ke, rs);  // one chunk's commitments
   // Commitments: Com1 (leaf_commit_aes.h / leaf_commit_keccak.h); rows: PRG2 (vole_prg2_*.h).
   std::uint8_t base_com[32], base_prg[32];
   prf_base(p, salt, dom_com1, base_com);
   prf_base(p, salt, dom_prg2, base_prg);
-  const PrfStream com_stream{base_com, tweaks.data(), 2, cmts, cb};
-  const PrfStream prg_stream{base_prg, nullptr, p.prg2_blocks(), rows, rs};
-  if (p.aes_prg && p.aes_commit) {
-    const PrfStream both[2] = {com_stream, prg_stream};
-    k.aes_prf(p.level, seeds.data(), n, both, 2);
-  } else {
-    if (p.aes_prg) k.aes_prf(p.level, seeds.data(), n, &prg_stream, 1);
-    if (p.aes_commit) k.aes_prf(p.level, seeds.data(), n, &com_stream, 1);
-  }
-  if (!p.aes_commit || !p.aes_prg) {
-    for (std::size_t m = 0; m < n; m += 4) {  // n >= 4: kappa >= 7
-      const std::uint8_t* sp[4];
-      std::uint8_t hdr[4][3];
-      const std::uint8_t* hp[4];
-      std::uint8_t* cp[4];
-      std::uint8_t* rp[4];
-      for (std::size_t j = 0; j < 4; ++j) {
-        sp[j] = seeds[m + j];
-        hdr[j][0] = static_cast<std::uint8_t>(e);
-        put_le16(hdr[j] + 1, static_cast<std::uint16_t>(tweaks[m + j] >> 8));
-        hp[j] = hdr[j];
-        cp[j] = cmts + (m + j) * cb;
-        rp[j] = rows + (m + j) * rs;
-      }
-      if (!p.aes_commit) {  // SHA3(salt || tau || n || seed || Com1)
-        Sponge4 h = Sponge4::hash(p);
-        h.absorb_common(salt, p.salt_bytes());
-        h.absorb(hp, 3);
-        h.absorb(sp, lb);
-        h.finalize(dom_com1);
-        h.squeeze(cp, cb);
-      }
-      if (!p.aes_prg) {  // SHAKE(salt || seed || PRG2)
-        Sponge4 g = Sponge4::prg(p);
-        g.absorb_common(salt, p.salt_bytes());
-        g.absorb(sp, lb);
-        g.finalize(dom_prg2);
-        g.squeeze(rp, vb);
-      }
-    }
-  }
-  for (std::size_t m = 0; m < n; ++m) {
-    const unsigned leaf = static_cast<unsigned>(m) ^ delta;
-    std::memcpy(cmt_array + std::size_t{p.leaf_index(e, leaf) - p.leaf_offset()} * cb, cmts + m * cb, cb);
-  }
-  // ConvertToVOLE (voles.c): v_j = sum of the rows m with bit j set, u = sum of all rows; by
-  // halving: rows 2i and 2i+1 merge into row i, row 2i+1 adds to v_j.
-  std::memset(v, 0, std::size_t{ke} * vb);
-  std::size_t live = n;
-  for (unsigned j = 0; j < ke; ++j) {
-    std::uint8_t* vj = v + std::size_t{j} * vb;
-    for (std::size_t i = 0; i < live / 2; ++i) {
-      const std::uint8_t* r0 = rows + 2 * i * rs;
-      const std::uint8_t* r1 = r0 + rs;
-      std::uint8_t* ri = rows + i * rs;
-      unsigned b = 0;
-      for (; b + 8 <= vb; b += 8) {  // 64-bit words (rs is a multiple of 8)
-        const std::uint64_t w1 = get_le64(r1 + b);
-        put_le64(vj + b, get_le64(vj + b) ^ w1);
-        put_le64(ri + b, get_le64(r0 + b) ^ w1);
-      }
-      for (; b < vb; ++b) {
-        vj[b] ^= r1[b];
-        ri[b] = static_cast<std::uint8_t>(r0[b] ^ r1[b]);
-      }
-    }
-    live /= 2;
-  }
-  if (u != nullptr) std::memcpy(u, rows, vb);
+  // ConvertToVOLE (voles.c) with the leaves permuted by delta: row m is leaf m ^ delta's;
+  // 16 leaves at a time, their commitments on the way.
+  voleith::convert_to_vole(
+      ke, vb, rs,
+      [&](std::size_t first, std::uint8_t* rows) {
+        const std::uint8_t* seeds[chunk];
+        std::uint32_t tweaks[chunk];
+        for (unsigned m = 0; m < chunk; ++m) {
+          const unsigned leaf = static_cast<unsigned>(first + m) ^ delta;
+          seeds[m] = tree + std::size_t{p.leaf_index(e, leaf)} * lb;
+          tweaks[m] = e | leaf << 8;  // leaf_commit_aes.h: tau || n (16 bits)
+        }
+        const PrfStream com_stream{base_com, tweaks, 2, cmts, cb};
+        const PrfStream prg_stream{base_prg, nullptr, p.prg2_blocks(), rows, rs};
+        if (p.aes_prg && p.aes_commit) {
+          const PrfStream both[2] = {com_stream, prg_stream};
+          k.aes_prf(p.level, seeds, chunk, both, 2);
+        } else {
+          if (p.aes_prg) k.aes_prf(p.level, seeds, chunk, &prg_stream, 1);
+          if (p.aes_commit) k.aes_prf(p.level, seeds, chunk, &com_stream, 1);
+        }
+        if (!p.aes_commit || !p.aes_prg) {
+          for (unsigned m = 0; m < chunk; m += 4) {
+            const std::uint8_t* sp[4];
+            std::uint8_t hdr[4][3];
+            const std::uint8_t* hp[4];
+            std::uint8_t* cp[4];
+            std::uint8_t* rp[4];
+            for (unsigned j = 0; j < 4; ++j) {
+              sp[j] = seeds[m + j];
+              hdr[j][0] = static_cast<std::uint8_t>(e);
+              put_le16(hdr[j] + 1, static_cast<std::uint16_t>(tweaks[m + j] >> 8));
+              hp[j] = hdr[j];
+              cp[j] = cmts + (m + j) * cb;
+              rp[j] = rows + (m + j) * rs;
+            }
+            if (!p.aes_commit) {  // SHA3(salt || tau || n || seed || Com1)
+              Sponge4 h = Sponge4::hash(p);
+              h.absorb_common(salt, p.salt_bytes());
+              h.absorb(hp, 3);
+              h.absorb(sp, lb);
+              h.finalize(dom_com1);
+              h.squeeze(cp, cb);
+            }
+            if (!p.aes_prg) {  // SHAKE(salt || seed || PRG2)
+              Sponge4 g = Sponge4::prg(p);
+              g.absorb_common(salt, p.salt_bytes());
+              g.absorb(sp, lb);
+              g.finalize(dom_prg2);
+              g.squeeze(rp, vb);
+            }
+          }
+        }
+        for (unsigned m = 0; m < chunk; ++m) {
+          const unsigned leaf = static_cast<unsigned>(first + m) ^ delta;
+          std::memcpy(cmt_array + std::size_t{p.leaf_index(e, leaf) - p.leaf_offset()} * cb, cmts + m * cb, cb);
+        }
+      },
+      u, v, scratch);
+  secure_zero(cmts, chunk * cb);
 }
 
 void hash_commitments(const ParamSet& p, const std::uint8_t* salt, const std::uint8_t* cmt_array, std::uint8_t* h_com) {

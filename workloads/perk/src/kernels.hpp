@@ -1,10 +1,13 @@
-// The instruction-set dependent primitives: the AES PRF of the aes_* sets, the tower and
-// GF(2^lambda) products. Two tables: portable (constant time, no tables) and AES-NI+PCLMULQDQ
-// (x86-64 CPUs that have them, chosen at run time; TEMPO_PERK_ISA caps the choice).
+// The instruction-set dependent primitives: the AES PRF of the aes_* sets (tempo::voleith's
+// kernels), the tower and GF(2^lambda) products. Three tables: portable (constant time, no
+// tables), AES-NI+PCLMULQDQ and VAES (AES-NI's products, VAES's PRF), the latter two on
+// x86-64 CPUs that have them, chosen at run time; TEMPO_PERK_ISA caps the choice.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include <tempo/voleith/isa.hpp>
 
 #include "params.hpp"
 
@@ -36,9 +39,14 @@ struct Kernels {
 };
 
 const Kernels& portable_kernels();
-const Kernels* ni_kernels();  // nullptr unless the CPU has AES-NI, PCLMULQDQ and SSE4.1
-// The fastest the CPU has; TEMPO_PERK_ISA=portable|aesni caps it (another value throws
+const Kernels* ni_kernels();    // nullptr unless the CPU has AES-NI, PCLMULQDQ and SSE4.1
+const Kernels* vaes_kernels();  // nullptr unless it also has VAES and AVX2
+// The fastest the CPU has; TEMPO_PERK_ISA=portable|aesni|vaes caps it (another value throws
 // std::invalid_argument).
 const Kernels& active_kernels();
+
+// The AES PRF on tempo::voleith's kernels of one instruction set (the tables' aes_prf).
+void aes_prf_on(voleith::Isa isa, unsigned level, const std::uint8_t* const* seeds, std::size_t n,
+                const PrfStream* streams, unsigned nstreams);
 
 }  // namespace tempo::perk::detail

@@ -26,20 +26,30 @@ void check_size(const char* what, std::size_t got, std::size_t want) {
 }
 
 namespace {
-void sign_impl(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+// t: forks inside the signature, or null for a serial one (the same bytes either way).
+void sign_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
                std::span<const std::uint8_t> rand, std::span<std::uint8_t> out) {
   const ParamSet& ps = param_set(p);
   check_size("secret key", sk.size(), ps.sk_bytes());
   check_size("signature buffer", out.size(), ps.sig_bytes());
-  sign_core(ps, active_kernels(), sk.data(), msg.data(), msg.size(), rand.data(), rand.size(), out.data());
+  SignOptions opt;
+  opt.task = t;
+  sign_core(ps, active_kernels(), sk.data(), msg.data(), msg.size(), rand.data(), rand.size(), out.data(), opt);
 }
-void sign_fresh(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
+void sign_fresh(tempo::Task* t, Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
                 std::span<std::uint8_t> out) {
   std::uint8_t rand[2 * max_lambda_bytes];
   Wipe wipe{rand, sizeof rand};
   const std::size_t n = 2 * param_set(p).lambda_bytes;
   tempo::os_random(std::span<std::uint8_t>(rand, n));
-  sign_impl(p, sk, msg, std::span<const std::uint8_t>(rand, n), out);
+  sign_impl(t, p, sk, msg, std::span<const std::uint8_t>(rand, n), out);
+}
+bool verify_impl(tempo::Task* t, Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                 std::span<const std::uint8_t> sig) {
+  const ParamSet& ps = param_set(p);
+  check_size("public key", pk.size(), ps.pk_bytes());
+  check_size("signature", sig.size(), ps.sig_bytes());
+  return verify_core(ps, active_kernels(), pk.data(), msg.data(), msg.size(), sig.data(), nullptr, t);
 }
 KeyPair keygen_from(Params p, const std::uint8_t* seed) {
   const ParamSet& ps = param_set(p);
@@ -114,33 +124,49 @@ KeyPair keygen_deterministic(Params p, std::span<const std::uint8_t> seed) {
 
 std::vector<std::uint8_t> sign(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg) {
   std::vector<std::uint8_t> sig(signature_size(p));
-  detail::sign_fresh(p, sk, msg, sig);
+  detail::sign_fresh(nullptr, p, sk, msg, sig);
+  return sig;
+}
+
+std::vector<std::uint8_t> sign(tempo::Task& t, Params p, std::span<const std::uint8_t> sk,
+                               std::span<const std::uint8_t> msg) {
+  std::vector<std::uint8_t> sig(signature_size(p));
+  detail::sign_fresh(&t, p, sk, msg, sig);
   return sig;
 }
 
 void sign_into(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
                std::span<std::uint8_t> out) {
-  detail::sign_fresh(p, sk, msg, out);
+  detail::sign_fresh(nullptr, p, sk, msg, out);
 }
 
 std::vector<std::uint8_t> sign_deterministic(Params p, std::span<const std::uint8_t> sk,
                                              std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rand) {
   std::vector<std::uint8_t> sig(signature_size(p));
-  detail::sign_impl(p, sk, msg, rand, sig);
+  detail::sign_impl(nullptr, p, sk, msg, rand, sig);
+  return sig;
+}
+
+std::vector<std::uint8_t> sign_deterministic(tempo::Task& t, Params p, std::span<const std::uint8_t> sk,
+                                             std::span<const std::uint8_t> msg, std::span<const std::uint8_t> rand) {
+  std::vector<std::uint8_t> sig(signature_size(p));
+  detail::sign_impl(&t, p, sk, msg, rand, sig);
   return sig;
 }
 
 void sign_into_deterministic(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
                              std::span<const std::uint8_t> rand, std::span<std::uint8_t> out) {
-  detail::sign_impl(p, sk, msg, rand, out);
+  detail::sign_impl(nullptr, p, sk, msg, rand, out);
 }
 
 bool verify(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
             std::span<const std::uint8_t> sig) {
-  const detail::ParamSet& ps = detail::param_set(p);
-  detail::check_size("public key", pk.size(), ps.pk_bytes());
-  detail::check_size("signature", sig.size(), ps.sig_bytes());
-  return detail::verify_core(ps, detail::active_kernels(), pk.data(), msg.data(), msg.size(), sig.data());
+  return detail::verify_impl(nullptr, p, pk, msg, sig);
+}
+
+bool verify(tempo::Task& t, Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+            std::span<const std::uint8_t> sig) {
+  return detail::verify_impl(&t, p, pk, msg, sig);
 }
 
 }  // namespace tempo::perk

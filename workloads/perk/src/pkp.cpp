@@ -17,6 +17,7 @@
 #include "field.hpp"
 #include "scheme.hpp"
 #include "sponge.hpp"
+#include "tower.hpp"
 
 namespace tempo::perk::detail {
 namespace {
@@ -36,10 +37,17 @@ struct Pkp {
   using S1 = Sh<1>;
 
   const ParamSet& p;
-  void (*mulp)(std::uint16_t*, const std::uint16_t*, const std::uint16_t*);
+  TowerMul mulp;
 
-  Pkp(const ParamSet& ps, const Kernels& k)
-      : p(ps), mulp(E == 12 ? k.tower_mul12 : E == 18 ? k.tower_mul18 : k.tower_mul24) {}
+  Pkp(const ParamSet& ps, const Kernels& k) : p(ps), mulp(pick(k)) {}
+
+  // The kernel table's product, or the AVX-512 one where the CPU has it and the table is not
+  // the portable one (which TEMPO_PERK_ISA=portable asks for).
+  static TowerMul pick(const Kernels& k) {
+    const TowerMuls* wide = &k == &portable_kernels() ? nullptr : avx512_tower_muls();
+    if (wide) return E == 12 ? wide->mul12 : E == 18 ? wide->mul18 : wide->mul24;
+    return E == 12 ? k.tower_mul12 : E == 18 ? k.tower_mul18 : k.tower_mul24;
+  }
 
   static constexpr unsigned n_checks() { return D == 3 ? 6 : 7; }
 

@@ -12,23 +12,28 @@
 #include "kernels.hpp"
 #include "params.hpp"
 
+namespace tempo {
+class Task;  // <tempo/tempo.hpp>
+}
+
 namespace tempo::perk::detail {
 
 // ---- the forest -----------------------------------------------------------------------------
-// Expands the given internal nodes (each node's seed known): children 2i+1, 2i+2 of node i.
-void expand_nodes(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree,
-                  const std::uint32_t* nodes, std::size_t n);
-// The whole tree from tree[0] (the root seed), level by level.
-void expand_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree);
-// The nodes whose seeds open every leaf but the hidden ones (ggm_tree.c compute_s_indexes),
-// sorted; false when they exceed the bound of the reference (never for valid i_vect).
+// The whole tree from tree[0] (the root seed), level by level (tempo::voleith::expand_tree);
+// skip: nodes not to expand (bit per node) or null. t (not null): each level's chunks fork.
+void expand_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree,
+                 tempo::Task* t = nullptr, const std::uint8_t* skip = nullptr);
+// The nodes whose seeds open every leaf but the hidden ones (ggm_tree.c compute_s_indexes:
+// the co-path), ascending; always true (the co-path of distinct leaves never exceeds the
+// reference's bound), the caller checks the size against t_open.
 bool open_indexes(const ParamSet& p, const std::uint32_t* i_vect, std::vector<std::uint32_t>& s_indexes);
 // ch3's first kappa1*tau1 + kappa2*tau2 bits -> the heap indices of the hidden leaves.
 void decode_challenge(const ParamSet& p, const std::uint8_t* ch3, std::uint32_t* i_vect);
 // The verifier's tree: the opened seeds at s_indexes and everything below them (the rest,
 // the hidden leaves among it, zero).
 void expand_partial_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, std::uint8_t* tree,
-                         const std::vector<std::uint32_t>& s_indexes, const std::uint8_t* pdecom);
+                         const std::vector<std::uint32_t>& s_indexes, const std::uint8_t* pdecom,
+                         tempo::Task* t = nullptr);
 
 // ---- VOLEs ----------------------------------------------------------------------------------
 // The bytes of one PRG2 row in a scratch buffer (the AES PRG writes whole blocks).
@@ -39,7 +44,7 @@ inline std::size_t row_stride(const ParamSet& p) {
 // Subtree e: the leaf commitments (into cmt_array, by heap position) and the VOLE rows of
 // ConvertToVOLE with the leaves permuted by delta (0 for the prover): rows k_e rows of
 // vole_bytes() to v, and (u != nullptr) the sum of all leaves' PRG outputs to u. scratch:
-// at least 2^kappa1 * (row_stride(p) + 2 * lambda/8) bytes.
+// subtree_scratch_bytes(p) bytes (O(kappa) rows: the leaves are taken 16 at a time).
 void subtree_voles(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, const std::uint8_t* tree, unsigned e,
                    unsigned delta, std::uint8_t* cmt_array, std::uint8_t* v, std::uint8_t* u, std::uint8_t* scratch);
 std::size_t subtree_scratch_bytes(const ParamSet& p);

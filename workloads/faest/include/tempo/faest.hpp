@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <tempo/gpu/engine.hpp>
+#include <tempo/gpu/rows.hpp>
 
 namespace tempo {
 class Task;  // <tempo/tempo.hpp>
@@ -169,44 +170,9 @@ gpu::BatchReport verify_batch(Task& t, Params p, gpu::Operand public_keys, gpu::
                               gpu::Operand signatures, std::span<std::uint8_t> results_out, gpu::RunOptions opt = {});
 
 namespace detail {
-// A sized range of contiguous byte containers (std::vector<std::uint8_t>, std::array,
-// std::span<const std::uint8_t>, ...).
-template <class R>
-concept byte_rows = std::ranges::sized_range<const R> && requires(const std::ranges::range_value_t<R>& x) {
-  { std::data(x) } -> std::convertible_to<const std::uint8_t*>;
-  { std::size(x) } -> std::convertible_to<std::size_t>;
-};
-// The same, writable (std::vector<std::vector<std::uint8_t>>, std::vector<std::span<std::uint8_t>>).
-template <class R>
-concept writable_rows = std::ranges::sized_range<R> && requires(std::ranges::range_reference_t<R> x) {
-  { std::data(x) } -> std::convertible_to<std::uint8_t*>;
-  { std::size(x) } -> std::convertible_to<std::size_t>;
-};
-template <class R>
-concept flag_range = std::ranges::sized_range<R> && requires(std::ranges::range_reference_t<R> x) { x = true; };
-
-using Rows = std::span<const std::span<const std::uint8_t>>;
-using OutRows = std::span<const std::span<std::uint8_t>>;
-
-template <class R>
-std::vector<std::span<const std::uint8_t>> as_spans(const R& r) {
-  std::vector<std::span<const std::uint8_t>> v;
-  v.reserve(std::size(r));
-  for (const auto& x : r) v.emplace_back(std::data(x), std::size(x));
-  return v;
-}
-// Resizes the container to n rows of len bytes where it can (vectors), then views it.
-template <class R>
-std::vector<std::span<std::uint8_t>> out_spans(R& r, std::size_t n, std::size_t len) {
-  if constexpr (requires { r.resize(n); }) r.resize(n);
-  std::vector<std::span<std::uint8_t>> v;
-  v.reserve(std::size(r));
-  for (auto&& x : r) {
-    if constexpr (requires { x.resize(len); }) x.resize(len);
-    v.emplace_back(std::data(x), std::size(x));
-  }
-  return v;
-}
+using gpu::rows::as_spans;
+using Rows = gpu::rows::Rows;
+using OutRows = gpu::rows::OutRows;
 
 // The range forms' common part: packs the rows into the ops' layout, runs the flat batch and
 // copies the results out. rhos: null for os_random.
@@ -219,33 +185,34 @@ gpu::BatchReport verify_rows(Task& t, Params p, Rows public_keys, Rows messages,
 // Any ranges of byte containers. signatures_out: containers resized to the batch size and to
 // signature_size(p) where they can be (vectors), else of exactly those sizes; results_out:
 // bool-like values, likewise.
-template <detail::byte_rows Keys, detail::byte_rows Msgs, detail::writable_rows Sigs>
+template <gpu::rows::byte_rows Keys, gpu::rows::byte_rows Msgs, gpu::rows::writable_rows Sigs>
 gpu::BatchReport sign_batch(Task& t, Params p, const Keys& secret_keys, const Msgs& messages, Sigs& signatures_out,
                             gpu::RunOptions opt = {}) {
-  const auto outs = detail::out_spans(signatures_out, std::size(secret_keys), signature_size(p));
-  return detail::sign_rows(t, p, detail::as_spans(secret_keys), detail::as_spans(messages), nullptr, outs, opt);
+  const auto outs = gpu::rows::out_spans(signatures_out, std::size(secret_keys), signature_size(p));
+  return detail::sign_rows(t, p, gpu::rows::as_spans(secret_keys), gpu::rows::as_spans(messages), nullptr, outs, opt);
 }
 
-template <detail::byte_rows Keys, detail::byte_rows Msgs, detail::byte_rows Rhos, detail::writable_rows Sigs>
+template <gpu::rows::byte_rows Keys, gpu::rows::byte_rows Msgs, gpu::rows::byte_rows Rhos,
+          gpu::rows::writable_rows Sigs>
 gpu::BatchReport sign_batch_deterministic(Task& t, Params p, const Keys& secret_keys, const Msgs& messages,
                                           const Rhos& rhos, Sigs& signatures_out, gpu::RunOptions opt = {}) {
-  const auto outs = detail::out_spans(signatures_out, std::size(secret_keys), signature_size(p));
-  const auto rho_spans = detail::as_spans(rhos);
+  const auto outs = gpu::rows::out_spans(signatures_out, std::size(secret_keys), signature_size(p));
+  const auto rho_spans = gpu::rows::as_spans(rhos);
   const detail::Rows rho_rows(rho_spans);
-  return detail::sign_rows(t, p, detail::as_spans(secret_keys), detail::as_spans(messages), &rho_rows, outs, opt);
+  return detail::sign_rows(t, p, gpu::rows::as_spans(secret_keys), gpu::rows::as_spans(messages), &rho_rows, outs, opt);
 }
 
-template <detail::byte_rows Keys, detail::byte_rows Msgs, detail::byte_rows Sigs, detail::flag_range Results>
+template <gpu::rows::byte_rows Keys, gpu::rows::byte_rows Msgs, gpu::rows::byte_rows Sigs,
+          gpu::rows::flag_range Results>
 gpu::BatchReport verify_batch(Task& t, Params p, const Keys& public_keys, const Msgs& messages, const Sigs& signatures,
                               Results& results_out, gpu::RunOptions opt = {}) {
   const std::size_t n = std::size(public_keys);
   if constexpr (requires { results_out.resize(n); }) results_out.resize(n);
-  if (std::size(results_out) != n)
-    throw std::invalid_argument("tempo::faest::verify_batch: results_out has " + std::to_string(std::size(results_out)) +
-                                " entries, expected " + std::to_string(n));
+  gpu::rows::check_count("tempo::faest::verify_batch", "results_out", std::size(results_out), n);
   std::vector<std::uint8_t> ok(n);
-  const gpu::BatchReport report = detail::verify_rows(t, p, detail::as_spans(public_keys), detail::as_spans(messages),
-                                                      detail::as_spans(signatures), ok, opt);
+  const gpu::BatchReport report = detail::verify_rows(t, p, gpu::rows::as_spans(public_keys),
+                                                      gpu::rows::as_spans(messages), gpu::rows::as_spans(signatures),
+                                                      ok, opt);
   std::size_t i = 0;
   for (auto&& r : results_out) r = ok[i++] != 0;
   return report;

@@ -16,9 +16,12 @@
 
 #include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
 
-#include "cuda/aes_planes.hpp"
+#include <tempo/voleith/detail/aes_planes.hpp>  // the bit-plane AES (host and device)
 
 namespace tempo::faest::dev {
+
+// The bit-plane AES and its byte helpers (u8, load_le64, Planes, prg, ...).
+using namespace tempo::voleith::dev;
 
 inline constexpr u32 ell_hat_bytes = 210;   // one VOLE row / column
 inline constexpr u32 row_stride = 224;      // a PRG row on the device: 14 whole blocks
@@ -28,19 +31,19 @@ inline constexpr u32 lambda = 128;
 // What the kernels know about a parameter set (detail::ParamSet without the host parts).
 struct Shape {
   u32 tau, k, tau1, L, t_open;
-  TEMPO_FAEST_HD u32 depth(u32 i) const { return i < tau1 ? k : k - 1; }
-  TEMPO_FAEST_HD u32 leaves(u32 i) const { return 1u << depth(i); }
-  TEMPO_FAEST_HD u32 first_leaf(u32 i) const { return i <= tau1 ? i << k : (tau1 << k) + ((i - tau1) << (k - 1)); }
-  TEMPO_FAEST_HD u32 first_col(u32 i) const { return i <= tau1 ? i * k : tau1 * k + (i - tau1) * (k - 1); }
-  TEMPO_FAEST_HD u32 nodes() const { return 2 * L - 1; }
+  TEMPO_VOLEITH_HD u32 depth(u32 i) const { return i < tau1 ? k : k - 1; }
+  TEMPO_VOLEITH_HD u32 leaves(u32 i) const { return 1u << depth(i); }
+  TEMPO_VOLEITH_HD u32 first_leaf(u32 i) const { return i <= tau1 ? i << k : (tau1 << k) + ((i - tau1) << (k - 1)); }
+  TEMPO_VOLEITH_HD u32 first_col(u32 i) const { return i <= tau1 ? i * k : tau1 * k + (i - tau1) * (k - 1); }
+  TEMPO_VOLEITH_HD u32 nodes() const { return 2 * L - 1; }
   // BAVC.PosInTree (leaves interleaved over instances).
-  TEMPO_FAEST_HD u32 pos_in_tree(u32 i, u32 j) const {
+  TEMPO_VOLEITH_HD u32 pos_in_tree(u32 i, u32 j) const {
     const u32 half = 1u << (k - 1);
     if (j < half) return L - 1 + tau * j + i;
     return L - 1 + tau * half + tau1 * (j & (half - 1)) + i;
   }
   // Leaf q (instance-major order) -> instance i, leaf j.
-  TEMPO_FAEST_HD void leaf_of(u32 q, u32& i, u32& j) const {
+  TEMPO_VOLEITH_HD void leaf_of(u32 q, u32& i, u32& j) const {
     if (q < (tau1 << k)) {
       i = q >> k;
       j = q & ((1u << k) - 1);
@@ -59,22 +62,22 @@ struct Layout {
   // sign input:   root (16) | iv (16) | uhash (48 tau)
   // verify input: iv (16) | uhash (48 tau) | decom: hidden commitments (48 tau), co-path
   //               nodes (16 t_open) | co-path node indices (4 t_open, u32 LE, ~0 = none) | delta (4 tau)
-  TEMPO_FAEST_HD u32 iv() const { return verifier ? 0 : 16; }
-  TEMPO_FAEST_HD u32 uhash() const { return iv() + 16; }
-  TEMPO_FAEST_HD u32 hidden_com() const { return uhash() + 48 * s.tau; }
-  TEMPO_FAEST_HD u32 copath() const { return hidden_com() + 48 * s.tau; }
-  TEMPO_FAEST_HD u32 copath_idx() const { return copath() + 16 * s.t_open; }
-  TEMPO_FAEST_HD u32 delta() const { return copath_idx() + 4 * s.t_open; }
-  TEMPO_FAEST_HD u32 in_stride() const { return verifier ? delta() + 4 * s.tau : uhash() + 48 * s.tau; }
+  TEMPO_VOLEITH_HD u32 iv() const { return verifier ? 0 : 16; }
+  TEMPO_VOLEITH_HD u32 uhash() const { return iv() + 16; }
+  TEMPO_VOLEITH_HD u32 hidden_com() const { return uhash() + 48 * s.tau; }
+  TEMPO_VOLEITH_HD u32 copath() const { return hidden_com() + 48 * s.tau; }
+  TEMPO_VOLEITH_HD u32 copath_idx() const { return copath() + 16 * s.t_open; }
+  TEMPO_VOLEITH_HD u32 delta() const { return copath_idx() + 4 * s.t_open; }
+  TEMPO_VOLEITH_HD u32 in_stride() const { return verifier ? delta() + 4 * s.tau : uhash() + 48 * s.tau; }
   // output: h (32) | sign only: u_i (210 tau) | columns (210 lambda)
-  TEMPO_FAEST_HD u32 out_u() const { return 32; }
-  TEMPO_FAEST_HD u32 out_cols() const { return verifier ? 32 : 32 + ell_hat_bytes * s.tau; }
-  TEMPO_FAEST_HD u32 out_stride() const { return out_cols() + ell_hat_bytes * lambda; }
+  TEMPO_VOLEITH_HD u32 out_u() const { return 32; }
+  TEMPO_VOLEITH_HD u32 out_cols() const { return verifier ? 32 : 32 + ell_hat_bytes * s.tau; }
+  TEMPO_VOLEITH_HD u32 out_stride() const { return out_cols() + ell_hat_bytes * lambda; }
   // Device scratch per signature: the tree, the commitments, the VOLE rows, the h_i.
-  TEMPO_FAEST_HD u64 nodes_bytes() const { return u64(s.nodes()) * 16; }
-  TEMPO_FAEST_HD u64 com_bytes() const { return u64(s.L) * 48; }
-  TEMPO_FAEST_HD u64 rows_bytes() const { return u64(s.L) * row_stride; }
-  TEMPO_FAEST_HD u64 hi_bytes() const { return u64(s.tau) * 32; }
+  TEMPO_VOLEITH_HD u64 nodes_bytes() const { return u64(s.nodes()) * 16; }
+  TEMPO_VOLEITH_HD u64 com_bytes() const { return u64(s.L) * 48; }
+  TEMPO_VOLEITH_HD u64 rows_bytes() const { return u64(s.L) * row_stride; }
+  TEMPO_VOLEITH_HD u64 hi_bytes() const { return u64(s.tau) * 32; }
 };
 
 // One chunk of `count` signatures: inputs and outputs (engine buffers, any alignment) and
@@ -91,7 +94,7 @@ struct Args {
 };
 
 // ---- GF(2^384) leaf hash (faest-ref leaf_hash_128), constant time ---------------------
-TEMPO_FAEST_HD u64 clmul32(u32 x, u32 y) {
+TEMPO_VOLEITH_HD u64 clmul32(u32 x, u32 y) {
   constexpr u64 m0 = 0x1111111111111111ull, m1 = m0 << 1, m2 = m0 << 2, m3 = m0 << 3;
   const u64 x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
   const u64 y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
@@ -101,7 +104,7 @@ TEMPO_FAEST_HD u64 clmul32(u32 x, u32 y) {
   const u64 z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
   return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
 }
-TEMPO_FAEST_HD void clmul64(u64 a, u64 b, u64& lo, u64& hi) {
+TEMPO_VOLEITH_HD void clmul64(u64 a, u64 b, u64& lo, u64& hi) {
   const u32 a0 = u32(a), a1 = u32(a >> 32), b0 = u32(b), b1 = u32(b >> 32);
   const u64 l = clmul32(a0, b0), h = clmul32(a1, b1);
   const u64 m = clmul32(a0 ^ a1, b0 ^ b1) ^ l ^ h;
@@ -109,10 +112,10 @@ TEMPO_FAEST_HD void clmul64(u64 a, u64 b, u64& lo, u64& hi) {
   hi = h ^ (m >> 32);
 }
 // out = uhash * x[0..16) + x[16..64) in GF(2^384) mod x^384 + x^12 + x^3 + x^2 + 1.
-TEMPO_FAEST_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
+TEMPO_VOLEITH_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
   u64 c[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   const u64 x0 = load_le64(x), x1 = load_le64(x + 8);
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 6; ++i) {
     const u64 u = load_le64(uhash + 8 * i);
     u64 lo, hi;
@@ -123,32 +126,32 @@ TEMPO_FAEST_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
     c[i + 1] ^= lo;
     c[i + 2] ^= hi;
   }
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int w = 7; w >= 6; --w) {
     const u64 t = c[w];
     c[w - 6] ^= t ^ (t << 2) ^ (t << 3) ^ (t << 12);
     c[w - 5] ^= (t >> 62) ^ (t >> 61) ^ (t >> 52);
   }
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 6; ++i) store_le64(out + 8 * i, c[i] ^ load_le64(x + 16 + 8 * i));
 }
 
 // ---- H1: SHAKE128(in || 0x01), 32 bytes out (faest-ref random_oracle) -------------------
 // Lane loops are unrolled so the state stays in registers; the last block is built lane by
 // lane (no local buffer): the rest of the input, the domain byte 0x01, SHAKE's 0x1F, 0x80.
-TEMPO_FAEST_HD void h1(const u8* in, u64 len, u8* out) {
+TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
   constexpr u32 rate = 168, lanes = rate / 8;
   u64 a[25];
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 25; ++i) a[i] = 0;
   for (; len >= rate; len -= rate, in += rate) {
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(in + 8 * i);
     tempo::keccak::cuda::keccak_p_loop(a, 24);
   }
   const u32 rem = u32(len);
   const bool spill = rem + 1 == rate;  // the domain byte fills the block (kept exact)
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (u32 i = 0; i < lanes; ++i) {
     u64 w = 0;
     for (u32 b = 0; b < 8; ++b) {
@@ -167,7 +170,7 @@ TEMPO_FAEST_HD void h1(const u8* in, u64 len, u8* out) {
     a[lanes - 1] ^= u64{0x80} << 56;
   }
   tempo::keccak::cuda::keccak_p_loop(a, 24);
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 4; ++i) store_le64(out + 8 * i, a[i]);
 }
 
@@ -197,18 +200,18 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::reduce, 0, 0, s.tau * row_words});
 }
 
-TEMPO_FAEST_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
+TEMPO_VOLEITH_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
   return load_le32(in + a.lay.delta() + 4 * i) & (a.lay.s.leaves(i) - 1);
 }
 
-TEMPO_FAEST_HD u32 floor_log2(u32 x) {
+TEMPO_VOLEITH_HD u32 floor_log2(u32 x) {
   u32 r = 0;
   while (x >>= 1) ++r;
   return r;
 }
 
 // Verifier: whether node `a` is a hidden leaf or one of its ancestors (never expanded).
-TEMPO_FAEST_HD bool on_hidden_path(const Args& a, const u8* in, u32 node) {
+TEMPO_VOLEITH_HD bool on_hidden_path(const Args& a, const u8* in, u32 node) {
   const u32 dn = floor_log2(node + 1);
   bool hit = false;
   for (u32 i = 0; i < a.lay.s.tau; ++i) {
@@ -218,13 +221,13 @@ TEMPO_FAEST_HD bool on_hidden_path(const Args& a, const u8* in, u32 node) {
   return hit;
 }
 
-TEMPO_FAEST_HD void copy16(u8* d, const u8* s) {
+TEMPO_VOLEITH_HD void copy16(u8* d, const u8* s) {
   store_le64(d, load_le64(s));
   store_le64(d + 8, load_le64(s + 8));
 }
 
 // Thread `t` of launch `l` (t < count * l.per_sig).
-TEMPO_FAEST_HD void run_thread(const Args& a, const Launch& l, u64 t) {
+TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   const Layout& lay = a.lay;
   const Shape& s = lay.s;
   const u64 sig = t / l.per_sig;
@@ -280,7 +283,7 @@ TEMPO_FAEST_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       for (u32 x = 0; x < n; ++x, row += row_stride) {
         const u32 v = u32(row[0]) | u32(row[1]) << 8;
         sum ^= v;
-        TEMPO_FAEST_UNROLL
+        TEMPO_VOLEITH_UNROLL
         for (u32 b = 0; b < 16; ++b) col[b] ^= v & (0u - ((x >> b) & 1u));
       }
       if (!lay.verifier) {

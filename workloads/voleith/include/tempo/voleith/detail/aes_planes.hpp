@@ -1,32 +1,32 @@
-// AES-128 on bit planes for the GPU kernels: two blocks (32 bytes) per thread, bit j of
+// AES-128 on bit planes for the GPU kernels of FAEST and PERK: two blocks (32 bytes) per thread, bit j of
 // plane b is bit b of byte j, so every step is AND/XOR/shift on 32-bit words. The S-box is
 // the Boyar-Peralta depth-16 circuit (113 gates): no table, nothing indexed by data, so the
 // PRG on secret seeds is constant time on the device too.
 //
-// Compiled by nvcc for the kernels AND by the host compiler for the CPU tests
-// (tests/workloads/faest/test_cuda_emulated.cpp): the code the kernels run is checked
-// against the CPU backends on machines without a GPU.
+// Compiled by nvcc for the kernels AND by the host compiler for the CPU tests (the
+// families' test_cuda_emulated.cpp): the code the kernels run is checked against the CPU
+// code on machines without a GPU. TEMPO_VOLEITH_HD marks a function for both.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #if defined(__CUDACC__)
-#define TEMPO_FAEST_HD __host__ __device__ __forceinline__
-#define TEMPO_FAEST_UNROLL _Pragma("unroll")
+#define TEMPO_VOLEITH_HD __host__ __device__ __forceinline__
+#define TEMPO_VOLEITH_UNROLL _Pragma("unroll")
 #else
-#define TEMPO_FAEST_HD inline
-#define TEMPO_FAEST_UNROLL
+#define TEMPO_VOLEITH_HD inline
+#define TEMPO_VOLEITH_UNROLL
 #endif
 
-namespace tempo::faest::dev {
+namespace tempo::voleith::dev {
 
 using u8 = std::uint8_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
 // 8x8 bit-matrix transpose: bit (8*j + b) moves to (8*b + j).
-TEMPO_FAEST_HD u64 transpose8(u64 x) {
+TEMPO_VOLEITH_HD u64 transpose8(u64 x) {
   u64 t;
   t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
   x = x ^ t ^ (t << 7);
@@ -38,17 +38,17 @@ TEMPO_FAEST_HD u64 transpose8(u64 x) {
 }
 
 // Little-endian loads and stores byte by byte: valid at any alignment, host or device.
-TEMPO_FAEST_HD u64 load_le64(const u8* p) {
+TEMPO_VOLEITH_HD u64 load_le64(const u8* p) {
   u64 v = 0;
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 8; ++i) v |= u64(p[i]) << (8 * i);
   return v;
 }
-TEMPO_FAEST_HD u32 load_le32(const u8* p) {
+TEMPO_VOLEITH_HD u32 load_le32(const u8* p) {
   return u32(p[0]) | u32(p[1]) << 8 | u32(p[2]) << 16 | u32(p[3]) << 24;
 }
-TEMPO_FAEST_HD void store_le64(u8* p, u64 v) {
-  TEMPO_FAEST_UNROLL
+TEMPO_VOLEITH_HD void store_le64(u8* p, u64 v) {
+  TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 8; ++i) p[i] = u8(v >> (8 * i));
 }
 
@@ -57,28 +57,28 @@ struct Planes {
 };
 
 // 32 bytes given as four little-endian words -> planes.
-TEMPO_FAEST_HD Planes to_planes(const u64 (&w)[4]) {
+TEMPO_VOLEITH_HD Planes to_planes(const u64 (&w)[4]) {
   Planes r{};
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int g = 0; g < 4; ++g) {
     const u64 x = transpose8(w[g]);
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (int b = 0; b < 8; ++b) r.p[b] |= u32((x >> (8 * b)) & 0xff) << (8 * g);
   }
   return r;
 }
-TEMPO_FAEST_HD void from_planes(const Planes& s, u64 (&w)[4]) {
-  TEMPO_FAEST_UNROLL
+TEMPO_VOLEITH_HD void from_planes(const Planes& s, u64 (&w)[4]) {
+  TEMPO_VOLEITH_UNROLL
   for (int g = 0; g < 4; ++g) {
     u64 x = 0;
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (int b = 0; b < 8; ++b) x |= u64((s.p[b] >> (8 * g)) & 0xff) << (8 * b);
     w[g] = transpose8(x);
   }
 }
 
 // The AES S-box on all 32 bytes: Boyar-Peralta, U0 = most significant bit = plane 7.
-TEMPO_FAEST_HD void sub_bytes(Planes& s) {
+TEMPO_VOLEITH_HD void sub_bytes(Planes& s) {
   const u32 U0 = s.p[7], U1 = s.p[6], U2 = s.p[5], U3 = s.p[4], U4 = s.p[3], U5 = s.p[2], U6 = s.p[1], U7 = s.p[0];
   const u32 T1 = U0 ^ U3, T2 = U0 ^ U5, T3 = U0 ^ U6, T4 = U3 ^ U5, T5 = U4 ^ U6, T6 = T1 ^ T5, T7 = U1 ^ U2;
   const u32 T8 = U7 ^ T6, T9 = U7 ^ T7, T10 = T6 ^ T7, T11 = U1 ^ U5, T12 = U2 ^ U5, T13 = T3 ^ T4;
@@ -115,12 +115,12 @@ TEMPO_FAEST_HD void sub_bytes(Planes& s) {
 
 // ShiftRows: byte 4c + r of each block takes byte 4((c + r) mod 4) + r, i.e. row r's bits
 // rotate right by 4r inside each 16-bit half.
-TEMPO_FAEST_HD u32 shift_rows_plane(u32 x) {
+TEMPO_VOLEITH_HD u32 shift_rows_plane(u32 x) {
   u32 r = x & 0x11111111u;
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int row = 1; row < 4; ++row) {
     const u32 m = 0x1111u << row;
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (int h = 0; h < 32; h += 16) {
       const u32 v = (x >> h) & m;
       r |= (((v >> (4 * row)) | (v << (16 - 4 * row))) & m) << h;
@@ -130,11 +130,11 @@ TEMPO_FAEST_HD u32 shift_rows_plane(u32 x) {
 }
 
 // Byte r of each column takes byte r + 1 (mod 4) of the same column.
-TEMPO_FAEST_HD u32 rot_column(u32 x) { return ((x >> 1) & 0x77777777u) | ((x << 3) & 0x88888888u); }
+TEMPO_VOLEITH_HD u32 rot_column(u32 x) { return ((x >> 1) & 0x77777777u) | ((x << 3) & 0x88888888u); }
 
-TEMPO_FAEST_HD void mix_columns(Planes& s) {
+TEMPO_VOLEITH_HD void mix_columns(Planes& s) {
   u32 t[8], all[8];
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) {
     const u32 r1 = rot_column(s.p[b]), r2 = rot_column(r1), r3 = rot_column(r2);
     t[b] = s.p[b] ^ r1;  // a_r ^ a_{r+1}
@@ -142,7 +142,7 @@ TEMPO_FAEST_HD void mix_columns(Planes& s) {
   }
   // xtime on planes: x^8 = x^4 + x^3 + x + 1.
   const u32 xt[8] = {t[7], t[0] ^ t[7], t[1], t[2] ^ t[7], t[3] ^ t[7], t[4], t[5], t[6]};
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) s.p[b] ^= all[b] ^ xt[b];
 }
 
@@ -151,17 +151,17 @@ struct RoundKeys {
   Planes rk[11];
 };
 
-TEMPO_FAEST_HD void expand_key(const u8* key, RoundKeys& out) {
+TEMPO_VOLEITH_HD void expand_key(const u8* key, RoundKeys& out) {
   const u64 k0 = load_le64(key), k1 = load_le64(key + 8);
   const u64 w[4] = {k0, k1, k0, k1};
   Planes k = to_planes(w);
   out.rk[0] = k;
   constexpr u8 rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int r = 1; r <= 10; ++r) {
     Planes s = k;
     sub_bytes(s);
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (int b = 0; b < 8; ++b) {
       // RotWord(SubWord(bytes 12..15)) into bits 0..3 of each half, Rcon on byte 0.
       const u32 x = s.p[b];
@@ -176,27 +176,27 @@ TEMPO_FAEST_HD void expand_key(const u8* key, RoundKeys& out) {
   }
 }
 
-TEMPO_FAEST_HD void add_round_key(Planes& s, const Planes& k) {
-  TEMPO_FAEST_UNROLL
+TEMPO_VOLEITH_HD void add_round_key(Planes& s, const Planes& k) {
+  TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) s.p[b] ^= k.p[b];
 }
 
-TEMPO_FAEST_HD void encrypt(Planes& s, const RoundKeys& k) {
+TEMPO_VOLEITH_HD void encrypt(Planes& s, const RoundKeys& k) {
   add_round_key(s, k.rk[0]);
-  TEMPO_FAEST_UNROLL
+  TEMPO_VOLEITH_UNROLL
   for (int r = 1; r <= 10; ++r) {
     sub_bytes(s);
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (int b = 0; b < 8; ++b) s.p[b] = shift_rows_plane(s.p[b]);
     if (r != 10) mix_columns(s);
     add_round_key(s, k.rk[r]);
   }
 }
 
-// The FAEST PRG (backend.hpp): AES-128-CTR under `key`, counter block = iv with `tweak`
+// The FAEST PRG (tempo/voleith/prg.hpp): AES-128-CTR under `key`, counter block = iv with `tweak`
 // added to its top little-endian word, block b's low word + b. Writes `len` bytes
 // (len <= 32 * pairs) to out, two blocks at a time.
-TEMPO_FAEST_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 len) {
+TEMPO_VOLEITH_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 len) {
   RoundKeys k;
   expand_key(key, k);
   const u32 c0 = load_le32(iv);
@@ -209,7 +209,7 @@ TEMPO_FAEST_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 len
     encrypt(s, k);
     u64 o[4];
     from_planes(s, o);
-    TEMPO_FAEST_UNROLL
+    TEMPO_VOLEITH_UNROLL
     for (u32 q = 0; q < 4; ++q) {
       const u32 at = off + 8 * q;
       if (at + 8 <= len) {
@@ -221,4 +221,4 @@ TEMPO_FAEST_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 len
   }
 }
 
-}  // namespace tempo::faest::dev
+}  // namespace tempo::voleith::dev

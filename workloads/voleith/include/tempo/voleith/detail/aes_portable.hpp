@@ -1,15 +1,14 @@
-// Constant-time portable Rijndael: AES-128, AES-256 (the tests' NIST DRBG) and Rijndael-256
-// (256-bit blocks and keys: PERK's PRG at levels 3 and 5), with no table indexed by data.
-// The S-box runs on bit planes, 64 bytes per pass: x^254 in GF(2^8) by AND/XOR gates, then
-// the affine map. (The same technique as tempo::faest's aes_portable.hpp, generalised to
-// 8-column blocks; see README "Shared with FAEST".)
+// Constant-time portable Rijndael: AES-128 (FAEST's PRG and OWF, PERK's PRG at level 1),
+// AES-256 (the tests' NIST DRBG) and Rijndael-256 (256-bit blocks and keys: PERK's PRG at
+// levels 3 and 5), with no table indexed by data. The S-box runs on bit planes, 64 bytes per
+// pass: x^254 in GF(2^8) by AND/XOR gates, then the affine map.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
-namespace tempo::perk::detail::ct {
+namespace tempo::voleith::ct {
 
 // 8x8 bit-matrix transpose: bit (8*j + b) moves to (8*b + j).
 inline std::uint64_t transpose8(std::uint64_t x) {
@@ -104,16 +103,25 @@ inline std::uint8_t xtime(std::uint8_t x) {
   const unsigned v = x;
   return static_cast<std::uint8_t>((v << 1) ^ (0x1bu & (0u - (v >> 7))));
 }
+// Constant-time GF(2^8) product (scalar; for witnesses, not the hot path).
+inline std::uint8_t gf8_mul(std::uint8_t a, std::uint8_t b) {
+  std::uint8_t r = 0;
+  for (int i = 0; i < 8; ++i) {
+    r = static_cast<std::uint8_t>(r ^ (a & (0u - ((b >> i) & 1u))));
+    a = xtime(a);
+  }
+  return r;
+}
 
 // ShiftRows for nb columns (4: AES; 8: Rijndael-256, row offsets 0, 1, 3, 4).
-inline void shift_rows(std::uint8_t* s, unsigned nb) {
+inline void shift_rows(std::uint8_t* s, unsigned nb = 4) {
   std::uint8_t t[32];
   const unsigned off[4] = {0, 1, nb == 8 ? 3u : 2u, nb == 8 ? 4u : 3u};
   for (unsigned c = 0; c < nb; ++c)
     for (unsigned r = 0; r < 4; ++r) t[4 * c + r] = s[4 * ((c + off[r]) % nb) + r];
   std::memcpy(s, t, 4 * nb);
 }
-inline void mix_columns(std::uint8_t* s, unsigned nb) {
+inline void mix_columns(std::uint8_t* s, unsigned nb = 4) {
   for (unsigned c = 0; c < nb; ++c) {
     std::uint8_t* a = s + 4 * c;
     const std::uint8_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
@@ -184,4 +192,4 @@ inline void encrypt_blocks(Shape sh, const std::uint8_t* rk, std::size_t rk_stri
   }
 }
 
-}  // namespace tempo::perk::detail::ct
+}  // namespace tempo::voleith::ct

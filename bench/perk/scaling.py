@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""The scaling target's ratio from bench_perk JSON (Google Benchmark): for each set, the
+median over rounds of (signatures/s on all threads) / (signatures/s on 1 thread), from the
+cpu_scaling rows that run the same batch alternately on 1 thread and on all.
+
+usage: scaling.py BENCH.json"""
+import json
+import re
+import statistics
+import sys
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        rows = json.load(f).get("benchmarks", [])
+    rate = {}  # (set, round, threads) -> sigs/s
+    for b in rows:
+        m = re.match(r"cpu_scaling/([^/]+)/round:(\d+)/threads:(\d+)/count:(\d+)", b["name"])
+        if m:
+            rate[(m.group(1), int(m.group(2)), int(m.group(3)))] = b["sigs_per_s"]
+    sets = sorted({k[0] for k in rate})
+    if not sets:
+        sys.exit("scaling.py: no cpu_scaling rows in " + sys.argv[1])
+    for s in sets:
+        ratios, top = [], 0
+        for (name, rnd, threads) in sorted(rate):
+            if name != s or threads == 1 or (name, rnd, 1) not in rate:
+                continue
+            top = threads
+            ratios.append(rate[(name, rnd, threads)] / rate[(name, rnd, 1)])
+        print("%s: %d threads / 1 thread = %.2fx (median of %d rounds; min %.2fx, max %.2fx)"
+              % (s, top, statistics.median(ratios), len(ratios), min(ratios), max(ratios)))
+
+
+if __name__ == "__main__":
+    main()

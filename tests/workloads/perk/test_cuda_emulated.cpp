@@ -1,0 +1,215 @@
+// The GPU batch path without a GPU: the kernels' per-thread code (AES-128 and Rijndael-256
+// on bit planes, the device sponge, the whole device stage in the kernels' order) against the
+// CPU kernels and the CPU stage, and signatures made through it byte-identical to the CPU
+// path and the NIST known answers.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tempo/gpu/engine.hpp>
+#include <tempo/perk.hpp>
+#include <tempo/tempo.hpp>
+
+#include "cuda/perk_device.hpp"
+#include "gpu_path.hpp"
+#include "kat.hpp"
+#include "kernels.hpp"
+#include "sponge.hpp"
+
+using tempo::perk::Params;
+namespace d = tempo::perk::detail;
+namespace dev = tempo::perk::dev;
+using Bytes = std::vector<std::uint8_t>;
+
+namespace {
+
+Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
+  Bytes v(n);
+  for (auto& b : v) b = std::uint8_t(rng());
+  return v;
+}
+
+bool quick() { return perk_test::env_flag("TEMPO_PERK_QUICK"); }
+
+const Params fast_sets[] = {Params::perk_1_fast_aes_aes, Params::perk_3_fast_aes_aes, Params::perk_5_fast_aes_aes};
+
+// The device stage run on the host: the kernels' per-thread code over the kernels' launches
+// in their order, one thread after another (a launch's threads write disjoint outputs, so
+// any order within a launch is the kernel's result; `reverse` runs them backwards).
+// Poisoned scratch: a stage that read what no earlier stage wrote would show.
+void emulate_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count,
+                   bool reverse = false) {
+  Bytes nodes(count * lay.nodes_bytes(), 0xA5), com(count * lay.com_bytes(), 0xA5),
+      rows(count * lay.rows_bytes(), 0xA5), hq(count * lay.hq_bytes(), 0xA5), st(count * lay.st_bytes(), 0xA5);
+  const dev::Args a{lay, count, in, out, nodes.data(), com.data(), rows.data(), hq.data(), st.data()};
+  dev::for_each_stage(lay, [&](const dev::Launch& l) {
+    const std::uint64_t n = count * l.per_sig;
+    for (std::uint64_t q = 0; q < n; ++q) dev::run_thread(a, l, reverse ? n - 1 - q : q);
+  });
+}
+
+// Signs through prepare -> emulated device stage -> complete.
+std::vector<Bytes> sign_emulated(Params p, const std::vector<Bytes>& sks, const std::vector<Bytes>& msgs,
+                                 const std::vector<Bytes>& rands) {
+  const std::size_t n = sks.size();
+  const dev::Layout lay = d::gpu_layout_of(p);
+  Bytes in(n * lay.in_stride()), out(n * lay.out_stride(), 0x5A);
+  std::vector<Bytes> sigs(n, Bytes(tempo::perk::signature_size(p)));
+  for (std::size_t i = 0; i < n; ++i)
+    d::sign_prepare(p, sks[i], msgs[i], rands[i], sigs[i].data(), in.data() + i * lay.in_stride());
+  emulate_stage(lay, in.data(), out.data(), n);
+  for (std::size_t i = 0; i < n; ++i) d::sign_complete(p, out.data() + i * lay.out_stride(), sigs[i].data());
+  return sigs;
+}
+
+}  // namespace
+
+TEST_CASE("device PRF (AES-128, Rijndael-256 on bit planes) equals the CPU kernels", "[cuda-emulated]") {
+  std::mt19937_64 rng(7);
+  for (const Params p : fast_sets) {
+    const d::ParamSet& ps = d::param_set(p);
+    const dev::Shape s = d::gpu_layout_of(p).s;
+    INFO(tempo::perk::name(p));
+    for (int trial = 0; trial < 8; ++trial) {
+      const Bytes seed = random_bytes(rng, ps.lambda_bytes), salt = random_bytes(rng, ps.salt_bytes());
+      const std::uint32_t index = std::uint32_t(rng()) & 0xFFFF, e = trial % ps.tau(), leaf = std::uint32_t(rng()) & 0xFF;
+      // Children (PRG1), commitment (Com1) and row (PRG2) through the device code.
+      Bytes children(2 * ps.lambda_bytes), com(ps.hash_bytes()), row(s.rs, 0);
+      dev::expand_node(s, salt.data(), seed.data(), index, children.data());
+      dev::leaf(s, salt.data(), seed.data(), e, leaf, com.data(), row.data());
+      // The same through the CPU kernels (the active ones and the portable ones).
+      for (const d::Kernels* k : {&d::active_kernels(), &d::portable_kernels()}) {
+        INFO(k->name);
+        auto base = [&](std::uint8_t dom) {
+          Bytes b(32, 0);
+          std::memcpy(b.data(), salt.data(), ps.lambda_bytes);
+          b[5] ^= dom;
+          return b;
+        };
+        const std::uint8_t* seeds[1] = {seed.data()};
+        const Bytes b1 = base(d::dom_prg1), bc = base(d::dom_com1), bp = base(d::dom_prg2);
+        Bytes c2(children.size()), cc(com.size()), cr(row.size(), 0);
+        const std::uint32_t tw1 = index, twc = e | leaf << 8;
+        const d::PrfStream s1{b1.data(), &tw1, 2, c2.data(), c2.size()};
+        const d::PrfStream sc{bc.data(), &twc, 2, cc.data(), cc.size()};
+        const d::PrfStream sp{bp.data(), nullptr, ps.prg2_blocks(), cr.data(), cr.size()};
+        k->aes_prf(ps.level, seeds, 1, &s1, 1);
+        k->aes_prf(ps.level, seeds, 1, &sc, 1);
+        k->aes_prf(ps.level, seeds, 1, &sp, 1);
+        CHECK(children == c2);
+        CHECK(com == cc);
+        CHECK(row == cr);
+      }
+    }
+  }
+}
+
+TEST_CASE("device sponge equals the CPU sponge (SHA3 rates, lengths across lane and block edges)", "[cuda-emulated]") {
+  std::mt19937_64 rng(11);
+  for (const Params p : fast_sets) {
+    const d::ParamSet& ps = d::param_set(p);
+    for (const std::size_t len : {0, 1, 7, 8, 9, 71, 72, 135, 136, 137, 300}) {
+      const Bytes a = random_bytes(rng, len), b = random_bytes(rng, 13);
+      d::Sponge h = d::Sponge::hash(ps);
+      h.absorb(b.data(), b.size());
+      h.absorb(a.data(), a.size());
+      h.finalize(0x18);
+      Bytes want(200);
+      h.squeeze(want.data(), want.size());
+      dev::Sponge g;
+      g.init(ps.sha3_rate(), 0x06);
+      g.absorb(b.data(), b.size());
+      g.absorb(a.data(), a.size());
+      g.finalize(0x18);
+      Bytes got(200);
+      g.squeeze(got.data(), got.size());
+      INFO(tempo::perk::name(p) << " len " << len);
+      CHECK(got == want);
+    }
+  }
+}
+
+TEST_CASE("emulated device stage equals the CPU stage, in any thread order", "[cuda-emulated]") {
+  std::mt19937_64 rng(3);
+  for (const Params p : fast_sets) {
+    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
+    const d::StageOp op(p);
+    const dev::Layout& lay = op.layout();
+    CHECK(op.holds_secrets());
+    const std::size_t n = p == Params::perk_1_fast_aes_aes ? 2 : 1;
+    const Bytes in = random_bytes(rng, n * lay.in_stride());
+    Bytes emu(n * lay.out_stride(), 0x5A), emu_rev(emu.size(), 0xC3), cpu(emu.size(), 0x11);
+    emulate_stage(lay, in.data(), emu.data(), n);
+    emulate_stage(lay, in.data(), emu_rev.data(), n, true);
+    tempo::gpu::Chunk c;
+    c.count = n;
+    c.inputs = 1;
+    c.in[0] = {in.data(), lay.in_stride(), nullptr};
+    c.out = cpu.data();
+    c.out_stride = lay.out_stride();
+    op.cpu(c);
+    INFO(tempo::perk::name(p));
+    CHECK(emu == emu_rev);
+    CHECK(emu == cpu);
+  }
+}
+
+TEST_CASE("signatures through the emulated device stage equal the CPU path and the known answers",
+          "[cuda-emulated]") {
+  for (const Params p : fast_sets) {
+    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
+    INFO(tempo::perk::name(p));
+    const auto entries = perk_test::read_rsp(std::string("PQCsignKAT_") + tempo::perk::name(p) + ".rsp");
+    const std::size_t count = p == Params::perk_1_fast_aes_aes ? 2 : 1;
+    std::vector<Bytes> sks, msgs, rands, want;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto& e = entries.at(i);
+      perk_test::CtrDrbg drbg(e.seed);
+      const std::size_t lb = tempo::perk::keygen_seed_size(p) / 3;
+      Bytes seed(3 * lb), rand(tempo::perk::sign_randomness_size(p));
+      for (std::size_t j = 0; j < 3; ++j) drbg.randombytes(seed.data() + j * lb, lb);
+      drbg.randombytes(rand.data(), rand.size());
+      const tempo::perk::KeyPair kp = tempo::perk::keygen_deterministic(p, seed);
+      sks.push_back(kp.secret_key);
+      msgs.push_back(e.msg);
+      rands.push_back(rand);
+      want.emplace_back(e.sm.begin(), e.sm.end() - std::ptrdiff_t(e.msg.size()));
+    }
+    // Plus seeded random ones, checked against sign_deterministic.
+    std::mt19937_64 rng(19);
+    for (int i = 0; i < 2; ++i) {
+      const tempo::perk::KeyPair kp = tempo::perk::keygen(p, [&](std::span<std::uint8_t> o) {
+        for (auto& x : o) x = std::uint8_t(rng());
+      });
+      sks.push_back(kp.secret_key);
+      msgs.push_back(random_bytes(rng, rng() % 200));
+      rands.push_back(random_bytes(rng, tempo::perk::sign_randomness_size(p)));
+      want.push_back(tempo::perk::sign_deterministic(p, sks.back(), msgs.back(), rands.back()));
+    }
+    const auto sigs = sign_emulated(p, sks, msgs, rands);
+    for (std::size_t i = 0; i < sigs.size(); ++i) {
+      INFO("signature " << i);
+      CHECK(sigs[i] == want[i]);
+    }
+  }
+}
+
+TEST_CASE("the device stage covers the aes_aes sets only; a malformed key is refused before any work",
+          "[cuda-emulated]") {
+  for (const Params p : tempo::perk::all_params()) {
+    const std::string n = tempo::perk::name(p);
+    CHECK(d::gpu_supported(p) == (n.find("aes_aes") != std::string::npos));
+    if (!d::gpu_supported(p)) CHECK_THROWS_AS(d::StageOp(p), std::invalid_argument);
+    else CHECK(d::gpu_layout_of(p).s.ch3_bytes <= dev::max_ch3);  // the grinding search's buffer
+  }
+  const Params p = Params::perk_3_fast_aes_aes;  // its public key has padding bits (level 1's has none)
+  const dev::Layout lay = d::gpu_layout_of(p);
+  tempo::perk::KeyPair kp = tempo::perk::keygen(p);
+  kp.secret_key.back() |= 0x80;  // a padding bit of the public key inside the secret key
+  Bytes sig(tempo::perk::signature_size(p)), in(lay.in_stride()), rand(tempo::perk::sign_randomness_size(p), 1);
+  CHECK_THROWS_AS(d::sign_prepare(p, kp.secret_key, {}, rand, sig.data(), in.data()), std::invalid_argument);
+  CHECK_THROWS_AS(d::sign_prepare(p, Bytes(3), {}, rand, sig.data(), in.data()), std::invalid_argument);
+}
