@@ -11,6 +11,7 @@
 #include "kernels.hpp"
 #include "kat.hpp"
 #include "params.hpp"
+#include "tower.hpp"
 
 namespace ct = tempo::voleith::ct;
 using tempo::perk::detail::Kernels;
@@ -155,6 +156,37 @@ TEST_CASE("AES PRF: the selected kernels equal the portable ones", "[blocks]") {
       const auto ref = level == 1 ? rijndael_ref(4, 4, key.data(), blk.data()) : rijndael_ref(8, 8, key.data(), blk.data());
       REQUIRE(std::equal(ref.begin(), ref.begin() + lb, o1.begin() + std::ptrdiff_t((n - 1) * 2 * lb + lb)));
     }
+  }
+}
+
+TEST_CASE("Tower products: the AVX-512 kernels equal the portable ones", "[blocks]") {
+  using namespace tempo::perk::detail;
+  const TowerMuls* wide = avx512_tower_muls();
+  if (wide == nullptr) {
+    WARN("skipped: this CPU has no AVX-512 BW with PCLMULQDQ");
+    return;
+  }
+  const Kernels& port = portable_kernels();
+  std::mt19937_64 g(11);
+  for (int i = 0; i < 2000; ++i) {
+    // random operands, then all-ones and single-coefficient ones (the largest sums and folds)
+    std::uint16_t a[24], b[24], c[24], d[24];
+    for (int j = 0; j < 24; ++j) {
+      a[j] = static_cast<std::uint16_t>(i == 0 ? 0x7FF : i < 25 ? (j == i - 1) << 10 : g() & 0x7FF);
+      b[j] = static_cast<std::uint16_t>(i < 25 ? 0x7FF : g() & 0x7FF);
+    }
+    port.tower_mul12(c, a, b);
+    wide->mul12(d, a, b);
+    REQUIRE(std::equal(c, c + 12, d));
+    port.tower_mul18(c, a, b);
+    wide->mul18(d, a, b);
+    REQUIRE(std::equal(c, c + 18, d));
+    port.tower_mul24(c, a, b);
+    wide->mul24(d, a, b);
+    REQUIRE(std::equal(c, c + 24, d));
+    port.tower_mul12(c, a, b);
+    wide->mul12(a, a, b);  // the output may alias an operand
+    REQUIRE(std::equal(c, c + 12, a));
   }
 }
 
