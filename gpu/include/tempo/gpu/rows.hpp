@@ -23,6 +23,12 @@
 
 namespace tempo::gpu::rows {
 
+// Where a signing batch's per-signature randomness comes from: os_random per signature, or an
+// input of the batch (the deterministic forms: tests and known answers). One type for every
+// signature family (tempo::faest::RhoSource and tempo::perk::RandSource name it after their
+// specifications' rho and rand).
+enum class RandomnessSource { os_random, input };
+
 // A sized range of contiguous byte containers (std::vector<std::uint8_t>, std::array,
 // std::span<const std::uint8_t>, ...).
 template <class R>

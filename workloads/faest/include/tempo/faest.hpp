@@ -105,8 +105,9 @@ const char* cpu_isa_name();
 // tempo::gpu::CudaError. Results are byte-identical to single calls wherever they run.
 
 // Where a signature's rho comes from: os_random per signature (sign_batch), or input 2 of the
-// batch (sign_batch_deterministic: tests and known answers only, as sign_deterministic).
-enum class RhoSource { os_random, input };
+// batch (sign_batch_deterministic: tests and known answers only, as sign_deterministic). The
+// same type as tempo::perk::RandSource (<tempo/gpu/rows.hpp>).
+using RhoSource = gpu::rows::RandomnessSource;
 
 // Signing as an engine operation ("faest-sign/128f", "faest-sign/128s"), for callers who
 // drive an Engine themselves (their own engine, submit, Pipeline). Item i: input 0 the secret

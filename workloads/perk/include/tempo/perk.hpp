@@ -140,7 +140,8 @@ const char* cpu_isa_name();
 
 // Where a signature's rand comes from: os_random per signature (sign_batch), or input 2 of
 // the batch (sign_batch_deterministic: tests and known answers only, as sign_deterministic).
-enum class RandSource { os_random, input };
+// The same type as tempo::faest::RhoSource (<tempo/gpu/rows.hpp>).
+using RandSource = gpu::rows::RandomnessSource;
 
 // ---- SignOp: signing as an engine operation ("perk-sign/perk-1-fast-aes_aes", ...) ----------
 // For callers who drive an Engine themselves (their own engine, submit, Pipeline). Item i:
