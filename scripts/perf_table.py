@@ -648,8 +648,10 @@ def faest():
                 cells.append(f"{kilo(g)} ({g / c:.2f})")
             rows.append(cells)
     out += [table(["H200, per second (H200 / CPU path of the same run)", "batch 256", "1,024", "4,096", "16,384",
-                   "65,536"], rows), "", source("faest", "faest_gpu.json")]
-    return "\n".join(out)
+                   "65,536"], rows), "", source("faest", "faest_gpu.json"), ""]
+    out += signature_peers("faest", "faest-avx (the FAEST authors' AVX2 code; FAEST v1.0, the only optimized code "
+                           "public)")
+    return "\n".join(out).rstrip()
 
 
 def perk():
@@ -675,8 +677,39 @@ def perk():
         ratios.append(f"{p} {sorted(r)[2]:.1f}x")
     out += [f"`sign_batch` of 256 signatures, 16 threads against 1 (median of 5 alternating rounds): "
             f"{', '.join(ratios)}. Batches: 256 signatures for perk-1-fast, 64 for the others.", "",
-            source("perk", "perk_cpu.json")]
+            source("perk", "perk_cpu.json"), ""]
+    out += signature_peers("perk", "the PERK team's optimized AVX2 code (the NIST round-2 package v2.1.0)")
+    out += perk_gpu()
     return "\n".join(out)
+
+
+def signature_peers(suite, peer):
+    """The alternating one-core rounds of scripts/device/sig_peers.sh (bench_peers.json)."""
+    data = load(suite, "bench_peers.json")
+    rows = [(r["set"], r["op"], f"{r['peer_ms_median']:.3f}", f"{r['tempo_ms_median']:.3f}",
+             f"{r['ratio_median']:.2f} [{r['ratio_min']:.2f}, {r['ratio_max']:.2f}]",
+             r["target"] + ("" if r["met"] is None else (" (met)" if r["met"] else " (not met)")))
+            for r in data["rows"]]
+    return [f"tempo against {peer} on one pinned core, alternating, {data['meta']['rounds']} rounds (fresh key pair "
+            "and 32-byte message per signature, as the peer's driver; each side's time: its median over the rounds; "
+            "ratio: tempo / peer within each round, median [min, max]):", "",
+            table(["set", "op", "peer, ms", "tempo, ms", "tempo / peer", "target"], rows), "",
+            source(suite, "bench_peers.json"), ""]
+
+
+def perk_gpu():
+    """bench_perk's Gpu_Sign curve: signatures per second by set and batch, cpu against cuda."""
+    g = gbench("perk", "perk_gpu.json")
+    curve = {}
+    for name, r in g.items():
+        m = re.match(r"BM_Gpu_Sign/(\d+)/(\d+)/(\d+)", name)
+        if m and "sigs/s" in r:
+            curve.setdefault((int(m.group(1)), int(m.group(2))), {})[int(m.group(3))] = r["sigs/s"]
+    names = ("perk-1-fast", "perk-1-short", "perk-3-fast", "perk-3-short", "perk-5-fast", "perk-5-short")
+    rows = [(names[k] + "-aes_aes", f"{n:,}", kilo(v[0]) if 0 in v else "", kilo(v[1]) if 1 in v else "")
+            for (k, n), v in sorted(curve.items())]
+    return ["`sign_batch` on the pool (16 threads) and with `Backend::cuda` (one H200), signatures per second:", "",
+            table(["set", "batch", "cpu", "cuda"], rows), "", source("perk", "perk_gpu.json")]
 
 
 def mpi():

@@ -4,6 +4,7 @@
 // path and the NIST known answers.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -17,6 +18,7 @@
 #include "gpu_path.hpp"
 #include "kat.hpp"
 #include "kernels.hpp"
+#include "scheme.hpp"
 #include "sponge.hpp"
 
 using tempo::perk::Params;
@@ -155,6 +157,71 @@ TEST_CASE("emulated device stage equals the CPU stage, in any thread order", "[c
     CHECK(emu == emu_rev);
     CHECK(emu == cpu);
   }
+}
+
+TEST_CASE("device grinding search: the smallest valid counter, in any thread order", "[cuda-emulated]") {
+  std::mt19937_64 rng(23);
+  bool off_lane0 = false;  // some search's counter outside lane 0's (the lanes' race matters)
+  for (const Params p : fast_sets) {
+    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
+    INFO(tempo::perk::name(p));
+    const d::ParamSet& ps = d::param_set(p);
+    const dev::Layout lay = d::gpu_layout_of(p);
+    for (int trial = 0; trial < 4; ++trial) {
+      // ch2 and a as pkp_final leaves them; the tree and the commitments random.
+      const Bytes in(lay.in_stride(), 0);
+      Bytes out(lay.out_stride(), 0);
+      const Bytes a_ch2 = random_bytes(rng, lay.out_ctr() - lay.out_a());  // a || ch2
+      std::copy(a_ch2.begin(), a_ch2.end(), out.begin() + lay.out_a());
+      Bytes nodes = random_bytes(rng, lay.nodes_bytes()), com = random_bytes(rng, lay.com_bytes());
+      // The CPU's search (sign.cpp): the first valid counter.
+      std::uint64_t want = 0;
+      Bytes ch3(ps.ch3_bytes());
+      std::vector<std::uint32_t> i_vect(ps.tau()), s_idx;
+      for (;; ++want) {
+        d::Sponge g = d::Sponge::prg(ps);
+        g.absorb(out.data() + lay.out_ch2(), ps.hash_bytes());
+        g.absorb(out.data() + lay.out_a(), lay.out_ch2() - lay.out_a());
+        std::uint8_t c[8];
+        for (int b = 0; b < 8; ++b) c[b] = std::uint8_t(want >> (8 * b));
+        g.absorb(c, 8);
+        g.finalize(d::dom_h2_3);
+        g.squeeze(ch3.data(), ch3.size());
+        if (ps.ch3_bits() % 8 != 0) ch3.back() &= std::uint8_t((1u << (ps.ch3_bits() % 8)) - 1);
+        d::BitReader r{ch3.data(), ps.chall_dec_bits()};
+        if (r.read(ps.w) != 0) continue;
+        d::decode_challenge(ps, ch3.data(), i_vect.data());
+        if (d::open_indexes(ps, i_vect.data(), s_idx) && s_idx.size() <= ps.t_open) break;
+      }
+      off_lane0 = off_lane0 || want % dev::grind_lanes != 0;
+      for (const bool reverse : {false, true}) {
+        Bytes got = out, st(lay.st_bytes(), 0xA5);
+        const dev::Args a{lay, 1, in.data(), got.data(), nodes.data(), com.data(), nullptr, nullptr, st.data()};
+        std::uint64_t none = ~std::uint64_t{0};
+        std::memcpy(st.data() + lay.st_ctr(), &none, 8);  // as pkp_final leaves it
+        const dev::Launch grind{dev::Stage::grind, 0, dev::grind_lanes}, open{dev::Stage::open, 0, 1};
+        for (std::uint32_t q = 0; q < dev::grind_lanes; ++q) dev::run_thread(a, grind, reverse ? dev::grind_lanes - 1 - q : q);
+        dev::run_thread(a, open, 0);
+        std::uint64_t ctr = 0;
+        for (int b = 0; b < 8; ++b) ctr |= std::uint64_t(got[lay.out_ctr() + b]) << (8 * b);
+        INFO("trial " << trial << (reverse ? " reverse" : ""));
+        CHECK(ctr == want);
+        CHECK(std::equal(ch3.begin(), ch3.end(), got.begin() + lay.out_ch3()));
+        // The opening: the listed nodes' seeds (zeros after them), the hidden leaves' commitments.
+        Bytes pdecom(std::size_t{ps.t_open} * ps.lambda_bytes, 0), hidden_com;
+        for (std::size_t j = 0; j < s_idx.size(); ++j)
+          std::memcpy(pdecom.data() + j * ps.lambda_bytes, nodes.data() + std::size_t{s_idx[j]} * ps.lambda_bytes,
+                      ps.lambda_bytes);
+        for (std::size_t e = 0; e < ps.tau(); ++e) {
+          const auto* c0 = com.data() + std::size_t{i_vect[e] - ps.leaf_offset()} * ps.hash_bytes();
+          hidden_com.insert(hidden_com.end(), c0, c0 + ps.hash_bytes());
+        }
+        CHECK(std::equal(pdecom.begin(), pdecom.end(), got.begin() + lay.out_pdecom()));
+        CHECK(std::equal(hidden_com.begin(), hidden_com.end(), got.begin() + lay.out_com()));
+      }
+    }
+  }
+  CHECK(off_lane0);
 }
 
 TEST_CASE("signatures through the emulated device stage equal the CPU path and the known answers",

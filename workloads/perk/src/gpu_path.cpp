@@ -115,11 +115,11 @@ dev::Layout gpu_layout_of(Params p) {
 }
 
 void gpu_prior(Params p, tempo::gpu::CostPrior& c) {
-  // One H200 with 16 host cores: about 17k signatures/s at level 1 (fast) in batches of 4096
-  // and more, 4.7k/s at level 3, 2.4k/s at level 5 (batches of 4096), after tens of ms per
+  // One H200 with 16 host cores: about 35k signatures/s at level 1 (fast) in batches of 4096
+  // and more, 10k/s at level 3, 4.4k/s at level 5 (batches of 4096), after tens of ms per
   // batch; the short sets (more leaves, not measured) taken as about 3x slower, as on the CPU.
   const ParamSet& ps = param_set(p);
-  const double fast_ms = ps.level == 1 ? 0.059 : ps.level == 3 ? 0.21 : 0.41;
+  const double fast_ms = ps.level == 1 ? 0.029 : ps.level == 3 ? 0.097 : 0.23;
   c.gpu_fixed = 30;
   const bool short_mode = ps.kappa1 > 8;  // subtrees of 2^11 or 2^12 leaves (fast: 2^8)
   c.gpu_per_work = short_mode ? 3 * fast_ms : fast_ms;
@@ -184,7 +184,7 @@ double StageOp::work(double) const {
 tempo::gpu::CostPrior StageOp::prior() const {
   tempo::gpu::CostPrior c;
   c.cpu_per_work = 15e-6;  // ~15 ns per AES block and its share of the proof, one core
-  c.gpu_per_work = 1.3e-6;  // one H200: ~60 us per level-1 signature (45k blocks) in large batches
+  c.gpu_per_work = 0.65e-6;  // one H200: ~29 us per level-1 signature (45k blocks) in large batches
   return c;
 }
 
