@@ -100,7 +100,7 @@ TEST_CASE("Every instruction set equals the block-by-block definition", "[prg]")
                         {v::Cipher::rijndael256, v::Counter::tweak_xor, 32, 32},
                         {v::Cipher::rijndael256, v::Counter::ctr32, 32, 32}};
   for (const Case& c : cases)
-    for (std::size_t n : {1u, 2u, 3u, 7u, 8u, 9u, 16u, 17u, 33u}) {
+    for (std::size_t n : {1u, 2u, 3u, 7u, 8u, 9u, 16u, 17u, 33u, 53u}) {  // every group size of every kernel
       const unsigned bb = c.cipher == v::Cipher::aes128 ? 16 : 32;
       const auto keys = random_bytes(g, n * c.key_bytes), base0 = random_bytes(g, bb), base1 = random_bytes(g, bb);
       std::vector<std::uint32_t> tweaks(n);

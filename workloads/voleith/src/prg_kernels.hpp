@@ -15,6 +15,10 @@ void prg_vaes(Cipher cipher, Counter counter, Keys keys, std::size_t n, const Pr
 // Rijndael-256 on VAES + AVX-512 VBMI (prg_vbmi.cpp), when rijndael256_vbmi_ok().
 bool rijndael256_vbmi_ok();
 void rijndael256_vbmi(Counter counter, Keys keys, std::size_t n, const PrgStream* streams, unsigned nstreams);
+// AES-128 with Counter::ctr32 on VAES + AVX-512 (prg_vaes512.cpp), when aes128_vaes512_ok():
+// the first keys in whole groups of four; returns how many it did.
+bool aes128_vaes512_ok();
+std::size_t aes128_ctr32_vaes512(Keys keys, std::size_t n, const PrgStream* streams, unsigned nstreams);
 
 inline std::uint32_t load_le32(const std::uint8_t* p) {
   return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;

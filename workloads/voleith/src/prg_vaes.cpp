@@ -1,5 +1,6 @@
 // VAES + AVX2 PRG kernels: AES-128 with two keys per 256-bit register, twice the blocks per
-// instruction of AES-NI; Rijndael-256 with VBMI where the CPU has it (prg_vbmi.cpp), else
+// instruction of AES-NI (four per 512-bit one where the CPU has AVX-512: prg_vaes512.cpp);
+// Rijndael-256 with VBMI where the CPU has it (prg_vbmi.cpp), else
 // AES-NI's kernel. On x86-64 this file alone is compiled with -maes -mavx2 -mvaes; prg()
 // calls it only after checking the CPU.
 #include "prg_kernels.hpp"
@@ -97,6 +98,8 @@ template <Counter C>
 void run(Cipher cipher, Keys keys, std::size_t n, const PrgStream* streams, unsigned nstreams) {
   std::size_t j = 0;
   if (cipher == Cipher::aes128) {
+    // FAEST's PRG only: PERK's PRF measured slower on the 512-bit kernel.
+    if (C == Counter::ctr32 && aes128_vaes512_ok()) j = aes128_ctr32_vaes512(keys, n, streams, nstreams);
     for (; j + 16 <= n; j += 16) aes128<C, 8>(keys, j, streams, nstreams);  // eight registers cover the latency
     for (; j + 8 <= n; j += 8) aes128<C, 4>(keys, j, streams, nstreams);
     for (; j + 2 <= n; j += 2) aes128<C, 1>(keys, j, streams, nstreams);
