@@ -290,14 +290,31 @@ void Task::wait(Signal& s) {
   // Forks queued here would be stuck while this worker sleeps: share them all
   // (this worker may still run them itself from the shared queue).
   while (tail_ != &head_) promote_oldest_now();
-  wait_until([&s] { return s.state_.load(std::memory_order_acquire) == Signal::set_mark; });
+  const auto me = reinterpret_cast<std::uintptr_t>(this);
+  wait_until([&s, me] { return s.state_.load(std::memory_order_acquire) != me; });
+  // The setter is notifying this task (notifying_mark): it still touches this Task and the
+  // Signal, so neither may go away (the caller would destroy them once wait returns) before
+  // its last store. That is a few instructions away (one futex wake at most): yield, do not
+  // sleep, since no further wake-up comes.
+  while (s.state_.load(std::memory_order_acquire) != Signal::set_mark) std::this_thread::yield();
 }
 
 void Signal::set() noexcept {
-  // acq_rel: release publishes what the setter wrote; acquire reads the waiter.
   detail::chaos();
-  std::uintptr_t previous = state_.exchange(set_mark, std::memory_order_acq_rel);
-  if (previous > set_mark) reinterpret_cast<Task*>(previous)->notify();
+  std::uintptr_t waiter = 0;
+  // Nobody waits yet: set in one step. acq_rel: release publishes what the setter wrote
+  // (the waiter's failed CAS acquires it); acquire on failure reads the registered waiter.
+  if (state_.compare_exchange_strong(waiter, set_mark, std::memory_order_acq_rel, std::memory_order_acquire)) return;
+  // A Task waits (state_ holds it; only this call changes state_ from here). Tell it that a
+  // notify is under way (relaxed: set_mark's release below publishes; the waiter's loop only
+  // needs to see that the state is no longer itself), wake it, and only then mark the signal
+  // set: until that store the waiter does not return, so its Task and this Signal outlive
+  // every access here. Nothing is touched after it.
+  TEMPO_ASSERT(waiter != set_mark && waiter != notifying_mark, "tempo::Signal set twice");
+  state_.store(notifying_mark, std::memory_order_relaxed);
+  reinterpret_cast<Task*>(waiter)->notify();
+  // release: the waiter's acquire load of set_mark sees everything the setter wrote.
+  state_.store(set_mark, std::memory_order_release);
 }
 
 }  // namespace tempo

@@ -311,8 +311,9 @@ class Signal {
   Signal() = default;
   Signal(const Signal&) = delete;
   Signal& operator=(const Signal&) = delete;
-  // May be called from any thread, once. Touches nothing of *this after the exchange,
-  // so the waiter may destroy the Signal as soon as it sees it set.
+  // May be called from any thread, once. The waiter's wait returns only after set's last
+  // access to *this and to the waiting Task, so the waiter may destroy the Signal (and its
+  // pool) as soon as wait returns.
   void set() noexcept;
   bool is_set() const noexcept { return state_.load(std::memory_order_acquire) == set_mark; }
   // Makes a set Signal reusable. Not while anyone waits on it.
@@ -321,7 +322,9 @@ class Signal {
  private:
   friend class Task;
   static constexpr std::uintptr_t set_mark = 1;
-  // 0: not set, nobody waits; 1: set; otherwise the waiting Task*.
+  static constexpr std::uintptr_t notifying_mark = 2;  // Tasks are 64-byte aligned: never a Task*
+  // 0: not set, nobody waits; 1: set; 2: being set (set() is waking the waiter); otherwise
+  // the waiting Task*.
   std::atomic<std::uintptr_t> state_{0};
 };
 
