@@ -12,7 +12,8 @@
 //   bench_perk --benchmark_filter=cpu_scaling   the same batch on 1 thread and on all,
 //                                               alternating, 5 rounds (bench/perk/scaling.py:
 //                                               the median of the rounds' ratios)
-//   bench_perk --benchmark_filter=Gpu           the GPU batch-size curve (1024..16384), sign,
+//   bench_perk --benchmark_filter=Gpu           the GPU batch-size curve (1024..16384), sign
+//                                               (Gpu_Sign) and verify (Gpu_Verify),
 //                                               Backend::cpu vs cuda on all threads (cuda rows
 //                                               are skipped with an error without a device)
 //   TEMPO_PERK_ISA=portable bench_perk          the constant-time portable kernels
@@ -178,30 +179,49 @@ void reg_cpu_scaling(Params p, std::size_t threads, std::size_t count, int round
 // Args: {set, batch size, gpu}. 64 keys cycle over the batch (keygen is not what is timed);
 // every item has its own message. cuda rows are skipped with an error without a device.
 struct CurveData {
-  std::vector<std::vector<std::uint8_t>> sks, msgs, sigs;
+  std::vector<std::vector<std::uint8_t>> sks, pks, msgs, sigs;
   CurveData(Params p, std::size_t n) {
-    std::vector<std::vector<std::uint8_t>> keys;
-    for (std::size_t i = 0; i < 64; ++i) keys.push_back(tempo::perk::keygen(p).secret_key);
+    std::vector<tempo::perk::KeyPair> keys;
+    for (std::size_t i = 0; i < 64; ++i) keys.push_back(tempo::perk::keygen(p));
     for (std::size_t i = 0; i < n; ++i) {
-      sks.push_back(keys[i % keys.size()]);
+      sks.push_back(keys[i % keys.size()].secret_key);
+      pks.push_back(keys[i % keys.size()].public_key);
       msgs.emplace_back(32, std::uint8_t(i));
       for (std::size_t j = 0; j < 4; ++j) msgs.back()[j] = std::uint8_t(i >> (8 * j));
     }
   }
 };
+// The curve rows' backend (range 2: 1 = cuda).
+tempo::Backend curve_backend(const benchmark::State& st) {
+  return st.range(2) != 0 ? tempo::Backend::cuda : tempo::Backend::cpu;
+}
 void BM_Gpu_Sign(benchmark::State& st) {
   const Params p = params_of(st);
   const std::size_t n = std::size_t(st.range(1));
-  const tempo::Backend backend = st.range(2) != 0 ? tempo::Backend::cuda : tempo::Backend::cpu;
-  if (backend == tempo::Backend::cuda && !tempo::gpu::available(backend)) {
-    st.SkipWithError("no CUDA device");
-    return;
-  }
+  const tempo::Backend backend = curve_backend(st);
+  if (backend == tempo::Backend::cuda && !tempo::gpu::available(backend)) return st.SkipWithError("no CUDA device");
   CurveData b(p, n);
   auto& pool = pool_of(cores());
   for (auto _ : st) {
     pool.run([&](tempo::Task& t) { tempo::perk::sign_batch(t, p, b.sks, b.msgs, b.sigs, backend); });
     benchmark::DoNotOptimize(b.sigs.data());
+  }
+  batch_counters(st, n, cores());
+  st.counters["gpu"] = double(st.range(2));
+}
+// The same curve for verification: the batch signed once on the CPU, then verified.
+void BM_Gpu_Verify(benchmark::State& st) {
+  const Params p = params_of(st);
+  const std::size_t n = std::size_t(st.range(1));
+  const tempo::Backend backend = curve_backend(st);
+  if (backend == tempo::Backend::cuda && !tempo::gpu::available(backend)) return st.SkipWithError("no CUDA device");
+  CurveData b(p, n);
+  auto& pool = pool_of(cores());
+  pool.run([&](tempo::Task& t) { tempo::perk::sign_batch(t, p, b.sks, b.msgs, b.sigs, tempo::Backend::cpu); });
+  std::vector<bool> ok;
+  for (auto _ : st) {
+    pool.run([&](tempo::Task& t) { tempo::perk::verify_batch(t, p, b.pks, b.msgs, b.sigs, ok, backend); });
+    if (std::count(ok.begin(), ok.end(), true) != std::ptrdiff_t(n)) st.SkipWithError("verification failed");
   }
   batch_counters(st, n, cores());
   st.counters["gpu"] = double(st.range(2));
@@ -220,6 +240,7 @@ BENCHMARK(BM_Single_Keygen)->Arg(0)->Unit(benchmark::kMicrosecond)->UseRealTime(
 BENCHMARK(BM_Batch_Sign)->Apply(apply_batch)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Batch_Verify)->Apply(apply_batch)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Gpu_Sign)->Apply(apply_curve)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_Gpu_Verify)->Apply(apply_curve)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

@@ -2,8 +2,9 @@
 # PERK (tempo::perk) GPU batch path on the device machine: the emulated device stage (host),
 # every shipped known answer of the aes_aes sets through the device, the CPU = GPU gate (bytes
 # equal over PERK_GPU_BATCHES seeded batches, default 1000, of PERK_GPU_BATCH_SIZE signatures,
-# default 32), then the GPU batch-size curve (bench_perk's Gpu rows, cpu against cuda) as
-# Google Benchmark JSON. A few minutes.
+# default 32), the device verifier's verdicts against the CPU's, then the GPU batch-size curve
+# (bench_perk's Gpu rows, sign and verify, cpu against cuda) as Google Benchmark JSON. A few
+# minutes.
 #
 #   bash scripts/device/perk.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD perk)
 #
@@ -44,7 +45,7 @@ if [ "${PERK_SMOKE:-0}" = 1 ]; then
 fi
 run perk_tests_gpu env TEMPO_PERK_GPU_BATCHES=$gpu_batches TEMPO_PERK_GPU_BATCH_SIZE=${PERK_GPU_BATCH_SIZE:-32} \
   timeout 400 "$BIN/tempo_perk_tests" "[cuda-emulated],[gpu]" -s
-grep -E "CPU=GPU gate|skipped" "$LOG/perk_tests_gpu.txt" | head -3 | tee -a "$OUT/perk_summary.txt"
+grep -E "CPU=GPU gate|GPU verify gate|skipped" "$LOG/perk_tests_gpu.txt" | head -4 | tee -a "$OUT/perk_summary.txt"
 run perk_bench_gpu timeout 300 "$BIN/bench_perk" --benchmark_filter='Gpu' "${curve_args[@]}" \
   --benchmark_out="$OUT/perk_gpu.json" --benchmark_out_format=json
 grep -E "^BM_Gpu" "$LOG/perk_bench_gpu.txt" | tee -a "$OUT/perk_summary.txt"

@@ -280,3 +280,118 @@ TEST_CASE("the device stage covers the aes_aes sets only; a malformed key is ref
   CHECK_THROWS_AS(d::sign_prepare(p, kp.secret_key, {}, rand, sig.data(), in.data()), std::invalid_argument);
   CHECK_THROWS_AS(d::sign_prepare(p, Bytes(3), {}, rand, sig.data(), in.data()), std::invalid_argument);
 }
+
+namespace {
+
+// The verifier's device stages on the host, as emulate_stage runs the signer's (poisoned
+// scratch, forwards or backwards within each launch).
+void emulate_verify(const dev::VerifyLayout& v, const std::uint8_t* in, std::uint8_t* out, std::size_t count,
+                    bool reverse) {
+  const dev::Layout& lay = v.lay;
+  Bytes nodes(count * lay.nodes_bytes(), 0xA5), com(count * lay.com_bytes(), 0xA5),
+      rows(count * lay.rows_bytes(), 0xA5), hq(count * lay.hq_bytes(), 0xA5), st(count * lay.st_bytes(), 0xA5);
+  const dev::Args a{lay, count, in, out, nodes.data(), com.data(), rows.data(), hq.data(), st.data()};
+  dev::for_each_verify_stage(v, [&](const dev::VerifyLaunch& l) {
+    const std::uint64_t n = count * l.per_sig;
+    for (std::uint64_t q = 0; q < n; ++q) dev::run_verify_thread(v, a, out, l, reverse ? n - 1 - q : q);
+  });
+}
+
+// Verdicts through verify_prepare -> the emulated device stages (what the host rejects stays 0).
+std::vector<std::uint8_t> verify_emulated(Params p, const std::vector<Bytes>& pks, const std::vector<Bytes>& msgs,
+                                          const std::vector<Bytes>& sigs, bool reverse) {
+  const dev::VerifyLayout v = d::gpu_verify_layout_of(p);
+  const std::size_t n = pks.size(), stride = v.lay.in_stride();
+  Bytes in(n * stride);
+  std::vector<std::size_t> sent;
+  std::vector<std::uint8_t> verdicts(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    if (d::verify_prepare(p, pks[i], msgs[i], sigs[i], in.data() + sent.size() * stride)) sent.push_back(i);
+  Bytes out(sent.size(), 0x5A);
+  emulate_verify(v, in.data(), out.data(), sent.size(), reverse);
+  for (std::size_t j = 0; j < sent.size(); ++j) verdicts[sent[j]] = out[j];
+  return verdicts;
+}
+
+}  // namespace
+
+TEST_CASE("the device verifier on the host gives the CPU's verdicts over valid and altered signatures",
+          "[cuda-emulated]") {
+  const Params sets[] = {Params::perk_1_fast_aes_aes,  Params::perk_1_short_aes_aes, Params::perk_3_fast_aes_aes,
+                         Params::perk_3_short_aes_aes, Params::perk_5_fast_aes_aes,  Params::perk_5_short_aes_aes};
+  for (const Params p : sets) {
+    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
+    const d::ParamSet& ps = d::param_set(p);
+    INFO(tempo::perk::name(p));
+    std::mt19937_64 rng(41 + std::uint64_t(p));
+    // The signature's regions, [first, end): each gets a flipped bit.
+    const std::size_t regions[][2] = {{0, ps.off_u_tilde()},
+                                      {ps.off_u_tilde(), ps.off_pdecom()},
+                                      {ps.off_pdecom(), ps.off_com()},
+                                      {ps.off_com(), ps.off_ctr()},
+                                      {ps.off_ctr(), ps.off_ctr() + 8},
+                                      {ps.off_salt(), ps.off_salt() + ps.salt_bytes()},
+                                      {ps.off_bits(), ps.sig_bytes()}};
+    std::vector<Bytes> pks, msgs, sigs;
+    const int keys = p == Params::perk_1_fast_aes_aes ? 3 : 1;
+    for (int k = 0; k < keys; ++k) {
+      const tempo::perk::KeyPair kp = tempo::perk::keygen(p, [&](std::span<std::uint8_t> o) {
+        for (auto& x : o) x = std::uint8_t(rng());
+      });
+      const Bytes msg = random_bytes(rng, rng() % 100);
+      const Bytes sig =
+          tempo::perk::sign_deterministic(p, kp.secret_key, msg, random_bytes(rng, tempo::perk::sign_randomness_size(p)));
+      auto add = [&](const Bytes& pk, const Bytes& m, const Bytes& s) {
+        pks.push_back(pk);
+        msgs.push_back(m);
+        sigs.push_back(s);
+      };
+      add(kp.public_key, msg, sig);
+      for (const auto& r : regions) {
+        Bytes bad = sig;
+        const std::size_t bit = std::size_t(rng() % (8 * (r[1] - r[0])));
+        bad[r[0] + bit / 8] ^= std::uint8_t(1u << (bit % 8));
+        add(kp.public_key, msg, bad);
+      }
+      Bytes pad = sig;  // the padding bits after the last field
+      pad.back() ^= 0x80;
+      add(kp.public_key, msg, pad);
+      Bytes unused = sig;  // an unused opening seed
+      unused[ps.off_com() - 1] ^= 1;
+      add(kp.public_key, msg, unused);
+      Bytes other_msg = msg;
+      other_msg.push_back(0x42);
+      add(kp.public_key, other_msg, sig);
+      const tempo::perk::KeyPair other = tempo::perk::keygen(p, [&](std::span<std::uint8_t> o) {
+        for (auto& x : o) x = std::uint8_t(rng());
+      });
+      add(other.public_key, msg, sig);
+    }
+    std::vector<std::uint8_t> cpu(sigs.size());
+    for (std::size_t i = 0; i < sigs.size(); ++i) cpu[i] = tempo::perk::verify(p, pks[i], msgs[i], sigs[i]) ? 1 : 0;
+    const auto emu = verify_emulated(p, pks, msgs, sigs, false);
+    const auto emu_rev = verify_emulated(p, pks, msgs, sigs, true);
+    std::size_t valid = 0;
+    for (std::size_t i = 0; i < sigs.size(); ++i) {
+      INFO("item " << i);
+      CHECK(int(emu[i]) == int(cpu[i]));
+      CHECK(int(emu_rev[i]) == int(cpu[i]));
+      valid += cpu[i];
+    }
+    CHECK(valid >= std::size_t(keys));  // the untouched signatures, and the test rejects too
+    CHECK(valid < sigs.size());
+    // The engine operation's CPU side runs the same code.
+    const d::VerifyStageOp op(p);
+    const dev::VerifyLayout& v = op.layout();
+    Bytes in(v.lay.in_stride()), out(1, 0x5A);
+    REQUIRE(d::verify_prepare(p, pks[0], msgs[0], sigs[0], in.data()));
+    tempo::gpu::Chunk c;
+    c.count = 1;
+    c.inputs = 1;
+    c.in[0] = {in.data(), v.lay.in_stride(), nullptr};
+    c.out = out.data();
+    c.out_stride = 1;
+    op.cpu(c);
+    CHECK(int(out[0]) == int(cpu[0]));
+  }
+}

@@ -113,6 +113,15 @@ TEST_CASE("PERK GPU batches: every shipped known answer of the aes_aes sets", "[
       INFO("count = " << i);
       CHECK(s.sigs[i] == want[i]);
     }
+    // The known answers verify on the device.
+    std::vector<bool> ok;
+    const auto vr =
+        pool.run([&](tempo::Task& t) { return tempo::perk::verify_batch(t, p, b.pks, b.msgs, want, ok, Backend::cuda); });
+    CHECK(vr.ran_on == tempo::gpu::Placement::gpu);
+    for (std::size_t i = 0; i < ok.size(); ++i) {
+      INFO("verify count = " << i);
+      CHECK(ok[i]);
+    }
   }
 }
 
@@ -167,4 +176,56 @@ TEST_CASE("PERK GPU batches: several slices in flight; os_random signatures veri
   std::vector<bool> ok;
   pool.run([&](tempo::Task& t) { tempo::perk::verify_batch(t, p, b.pks, b.msgs, fresh, ok, Backend::cpu); });
   for (std::size_t i = 0; i < ok.size(); ++i) CHECK(ok[i]);
+}
+
+TEST_CASE("PERK GPU verification: the CPU's verdicts over valid, corrupted and mismatched signatures", "[gpu]") {
+  if (!have_device()) return;
+  tempo::ThreadPool pool;
+  const std::size_t size = env_count("TEMPO_PERK_GPU_BATCH_SIZE", 32);
+  std::size_t agree = 0, total = 0, valid = 0;
+  for (std::size_t k = 0; k < 6; ++k) {
+    const Params p = aes_aes_sets[k];
+    INFO(tempo::perk::name(p));
+    Batch b = make_batch(p, size, 2000 + k);
+    std::vector<Bytes> sigs;
+    pool.run([&](tempo::Task& t) { tempo::perk::sign_batch_deterministic(t, p, b.sks, b.msgs, b.rands, sigs, Backend::cpu); });
+    // A third kept, a third with one flipped bit anywhere (padding included), a third with
+    // another message or another key.
+    std::mt19937_64 rng(3000 + k);
+    for (std::size_t i = 0; i < size; ++i) {
+      if (i % 3 == 1) {
+        const std::size_t bit = std::size_t(rng() % (8 * sigs[i].size()));
+        sigs[i][bit / 8] ^= std::uint8_t(1u << (bit % 8));
+      } else if (i % 3 == 2) {
+        if (i % 2 == 0) b.msgs[i].push_back(7);
+        else b.pks[i] = b.pks[(i + 1) % size];
+      }
+    }
+    std::vector<bool> gpu, cpu;
+    const auto report =
+        pool.run([&](tempo::Task& t) { return tempo::perk::verify_batch(t, p, b.pks, b.msgs, sigs, gpu, Backend::cuda); });
+    pool.run([&](tempo::Task& t) { tempo::perk::verify_batch(t, p, b.pks, b.msgs, sigs, cpu, Backend::cpu); });
+    CHECK(report.ran_on == tempo::gpu::Placement::gpu);
+    for (std::size_t i = 0; i < size; ++i) {
+      INFO("item " << i);
+      CHECK(gpu[i] == cpu[i]);
+      agree += gpu[i] == cpu[i];
+      valid += cpu[i] ? 1 : 0;
+    }
+    total += size;
+    // Slices of 8 through the batch loop directly.
+    auto spans = [](const std::vector<Bytes>& v) {
+      return std::vector<std::span<const std::uint8_t>>(v.begin(), v.end());
+    };
+    const auto pks = spans(b.pks), msgs = spans(b.msgs), ss = spans(sigs);
+    std::vector<std::uint8_t> sliced(size, 0x5A);
+    pool.run([&](tempo::Task& t) {
+      tempo::perk::detail::verify_batch_gpu(t, p, pks, msgs, ss, sliced, tempo::gpu::Engine::shared(), 8);
+    });
+    for (std::size_t i = 0; i < size; ++i) CHECK(int(sliced[i]) == (cpu[i] ? 1 : 0));
+  }
+  std::printf("PERK GPU verify gate: %zu of %zu verdicts equal to the CPU's, %zu valid\n", agree, total, valid);
+  CHECK(agree == total);
+  CHECK(valid > 0);
+  CHECK(valid < total);
 }

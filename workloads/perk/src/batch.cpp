@@ -97,7 +97,13 @@ void SignOp::gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const
 VerifyOp::VerifyOp(Params p) : p_(p) { (void)signature_size(p); }
 
 std::string VerifyOp::key() const { return op_key("perk-verify/", p_); }
-gpu::CostPrior VerifyOp::prior() const { return prior_of(cpu_ms(p_).verify); }
+gpu::CostPrior VerifyOp::prior() const {
+  gpu::CostPrior c = prior_of(cpu_ms(p_).verify);
+  // The device verifier does the signer's device work less the grinding search: the signer's
+  // terms bound it until the engine has measured it.
+  if (detail::gpu_supported(p_)) detail::gpu_prior(p_, c);
+  return c;
+}
 
 void VerifyOp::verify_item(Task* t, const gpu::Chunk& c, std::size_t i) const {
   const auto pk = c.in[0].item(i), msg = c.in[1].item(i), sig = c.in[2].item(i);
@@ -110,6 +116,18 @@ void VerifyOp::cpu(const gpu::Chunk& c) const {
 
 void VerifyOp::cpu_forked(Task& t, const gpu::Chunk& c) const {
   rows::for_each_item(t, c.count, [&](Task* ti, std::size_t i) { verify_item(ti, c, i); });
+}
+
+bool VerifyOp::has_staged_gpu() const { return detail::gpu_supported(p_); }
+
+void VerifyOp::gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const {
+  std::vector<std::span<const std::uint8_t>> pks(c.count), msgs(c.count), sigs(c.count);
+  for (std::size_t i = 0; i < c.count; ++i) {
+    pks[i] = c.in[0].item(i);
+    msgs[i] = c.in[1].item(i);
+    sigs[i] = c.in[2].item(i);
+  }
+  detail::verify_batch_gpu(t, p_, pks, msgs, sigs, std::span<std::uint8_t>(c.out, c.count), engine);
 }
 
 // ---- the batch calls ----------------------------------------------------------------------

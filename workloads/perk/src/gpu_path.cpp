@@ -263,6 +263,142 @@ bool StageOp::has_cuda() const { return false; }
 int StageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) const { return 0; }
 #endif
 
+// ---- verification ------------------------------------------------------------------------
+
+dev::VerifyLayout gpu_verify_layout_of(Params p) { return dev::verify_layout(gpu_layout_of(p).s); }
+
+bool verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                    std::span<const std::uint8_t> sig_span, std::uint8_t* in) {
+  const ParamSet& ps = param_set(p);
+  const dev::VerifyLayout v = gpu_verify_layout_of(p);
+  check_size("public key", pk.size(), ps.pk_bytes());
+  check_size("signature", sig_span.size(), ps.sig_bytes());
+  const std::uint8_t* sig = sig_span.data();
+  const unsigned lb = ps.lambda_bytes, tau = ps.tau();
+  // What verify_core rejects before hashing, in its order.
+  std::uint16_t x[128];  // n <= 118
+  if (!unpack_pk(ps, pk.data(), x)) return false;
+  const unsigned pad = ps.sig_bytes() * 8 - ps.sig_bits();
+  if (pad != 0 && (sig[ps.sig_bytes() - 1] >> (8 - pad)) != 0) return false;
+  std::memset(in, 0, v.lay.in_stride());
+  BitReader r{sig + ps.off_bits()};
+  for (unsigned i = 0; i < ps.n; ++i) put_le16(in + v.x_t() + 2 * i, static_cast<std::uint16_t>(r.read(ps.l_row())));
+  for (unsigned i = 0; i < ps.d; ++i)  // a's X^d coefficients stay zero
+    for (unsigned j = 0; j < ps.ext; ++j)
+      put_le16(in + v.x_a() + 2 * (std::size_t{i + 1} * ps.ext + j), static_cast<std::uint16_t>(r.read(q_bits)));
+  std::uint8_t* ch3 = in + v.x_ch3();
+  BitWriter w{ch3};
+  for (unsigned b = 0; b < ps.chall_dec_bits(); ++b) w.write(r.read(1), 1);
+  std::vector<std::uint32_t> i_vect(tau), s_idx;
+  decode_challenge(ps, ch3, i_vect.data());
+  if (!open_indexes(ps, i_vect.data(), s_idx) || s_idx.size() > ps.t_open) return false;
+  const std::uint8_t* pdecom = sig + ps.off_pdecom();
+  for (std::size_t b = s_idx.size() * lb; b < std::size_t{ps.t_open} * lb; ++b)
+    if (pdecom[b] != 0) return false;
+  std::vector<std::uint16_t> delta(ps.ext, 0);
+  for (unsigned e = 0, fb = 0; e < tau; ++e) {
+    unsigned e1, leaf;
+    ps.subtree_and_leaf(i_vect[e], e1, leaf);
+    if (e1 != e) return false;
+    dev::put_le32(in + v.x_hidden() + 4 * e, i_vect[e]);
+    dev::put_le32(in + v.x_deltas() + 4 * e, leaf);
+    // Delta as a tower element: bit i of the leaf at position (earlier mu) + i, i < mu_e
+    for (unsigned i = 0; i < ps.mu_of(e); ++i, ++fb)
+      delta[fb / q_bits] = static_cast<std::uint16_t>(delta[fb / q_bits] | ((leaf >> i) & 1u) << (fb % q_bits));
+  }
+  for (unsigned j = 0; j < ps.ext; ++j) put_le16(in + v.x_dtower() + 2 * j, delta[j]);
+  dev::put_le32(in + v.x_count(), static_cast<std::uint32_t>(s_idx.size()));
+  for (std::size_t j = 0; j < s_idx.size(); ++j) dev::put_le32(in + v.x_open() + 4 * j, s_idx[j]);
+  std::memcpy(in + v.lay.in_salt(), sig + ps.off_salt(), ps.salt_bytes());
+  message_digest(ps, pk.data(), msg.data(), msg.size(), in + v.lay.in_mu());
+  std::memcpy(in + v.x_sig(), sig, v.sig_prefix());  // c | u_tilde | pdecom | com_e | ctr
+  return true;
+}
+
+void verify_stage_host(const dev::VerifyLayout& v, const std::uint8_t* in, std::uint8_t* out, std::size_t count) {
+  const dev::Layout& lay = v.lay;
+  std::vector<std::uint8_t> nodes(count * lay.nodes_bytes()), com(count * lay.com_bytes()),
+      rows(count * lay.rows_bytes()), hq(count * lay.hq_bytes()), st(count * lay.st_bytes());
+  const dev::Args a{lay, count, in, out, nodes.data(), com.data(), rows.data(), hq.data(), st.data()};
+  dev::for_each_verify_stage(v, [&](const dev::VerifyLaunch& l) {
+    for (std::uint64_t q = 0; q < count * l.per_sig; ++q) dev::run_verify_thread(v, a, out, l, q);
+  });
+}
+
+VerifyStageOp::VerifyStageOp(Params p) : p_(p), v_(gpu_verify_layout_of(p)) {}
+
+std::string VerifyStageOp::key() const { return std::string("perk-verify-stage/") + name(p_); }
+
+double VerifyStageOp::work(double) const {
+  // As the signer's (StageOp::work) without the grinding search: the verifier expands the
+  // forest less the hidden paths and hashes every leaf.
+  const dev::Shape& s = v_.lay.s;
+  return double(s.leaves() - 1) * 3 + double(s.leaves()) * (3 + s.prg2_blocks);
+}
+
+tempo::gpu::CostPrior VerifyStageOp::prior() const {
+  tempo::gpu::CostPrior c;
+  // Not measured yet: the signer's device rate per block; the CPU side (the device code on
+  // the host, bit-sliced AES) taken as four times the signer's CPU stage.
+  c.cpu_per_work = 60e-6;
+  c.gpu_per_work = 0.65e-6;
+  return c;
+}
+
+void VerifyStageOp::cpu(const tempo::gpu::Chunk& c) const {
+  std::vector<std::uint8_t> in(c.count * v_.lay.in_stride());
+  for (std::size_t i = 0; i < c.count; ++i)
+    std::memcpy(in.data() + i * v_.lay.in_stride(), c.in[0].data + i * c.in[0].stride, v_.lay.in_stride());
+  verify_stage_host(v_, in.data(), c.out, c.count);
+}
+
+#if defined(TEMPO_PERK_HAVE_CUDA)
+bool VerifyStageOp::has_cuda() const { return true; }
+int VerifyStageOp::cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const {
+  return tempo::perk::cuda::run_verify_stage(v_, c.in[0].data, c.out, c.count, ctx.stream);
+}
+#else
+bool VerifyStageOp::has_cuda() const { return false; }
+int VerifyStageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) const { return 0; }
+#endif
+
+void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
+                      std::span<const std::span<const std::uint8_t>> msgs,
+                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
+                      tempo::gpu::Engine& engine, std::size_t slice) {
+  const VerifyStageOp op(p);
+  const dev::VerifyLayout& v = op.layout();
+  const std::size_t n = pks.size(), stride = v.lay.in_stride();
+  slice = std::max<std::size_t>(slice, 1);
+  const tempo::gpu::RunOptions opt(tempo::Backend::cuda);  // the caller's placement said gpu
+  std::vector<std::uint8_t> ok(std::min(slice, n));
+  std::vector<std::size_t> sent;
+  tempo::gpu::HostBuffer in, out;
+  for (std::size_t first = 0; first < n; first += slice) {
+    const std::size_t count = std::min(slice, n - first);
+    in.resize(count * stride);
+    tempo::parallel_for(t, std::size_t{0}, count, [&](std::size_t q) {
+      const std::size_t i = first + q;
+      ok[q] = verify_prepare(p, pks[i], msgs[i], sigs[i], in.data() + q * stride) ? 1 : 0;
+    });
+    // Only what passed the host's checks goes to the device, packed.
+    sent.clear();
+    for (std::size_t q = 0; q < count; ++q) {
+      if (ok[q] == 0) {
+        results[first + q] = 0;
+        continue;
+      }
+      if (sent.size() != q) std::memcpy(in.data() + sent.size() * stride, in.data() + q * stride, stride);
+      sent.push_back(first + q);
+    }
+    if (sent.empty()) continue;
+    out.resize(sent.size());
+    engine.submit(t, op, {tempo::gpu::Operand::fixed(in.span().first(sent.size() * stride), stride)}, out.span(), opt)
+        .join(t);
+    for (std::size_t j = 0; j < sent.size(); ++j) results[sent[j]] = out.data()[j];
+  }
+}
+
 // ---- the batch ---------------------------------------------------------------------------
 
 namespace {

@@ -3,7 +3,9 @@
 // (cuda/perk_device.hpp: the GGM forest, leaf commitments, ConvertToVOLE, the challenges,
 // VOLEHash, the PKP proof and the grinding search) runs through tempo::gpu's engine as a
 // BatchOp, and the host finishes each signature (the opening from the root seed, the
-// serialisation). Exposed for the tests (host emulation of the device stage).
+// serialisation). VerifyOp::gpu_staged likewise: the host parses (verify_prepare), the device
+// verifies (cuda/perk_verify.hpp, VerifyStageOp). Exposed for the tests (host emulation of the
+// device stages).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <tempo/perk.hpp>
 
 #include "cuda/perk_device.hpp"
+#include "cuda/perk_verify.hpp"
 #include "params.hpp"
 
 namespace tempo::perk::detail {
@@ -60,5 +63,45 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
                     std::span<const std::span<const std::uint8_t>> msgs,
                     std::span<const std::span<const std::uint8_t>> rands, std::span<const std::span<std::uint8_t>> outs,
                     tempo::gpu::Engine& engine, std::size_t slice = gpu_slice);
+
+// ---- verification (VerifyOp::gpu_staged) --------------------------------------------------
+
+dev::VerifyLayout gpu_verify_layout_of(Params p);  // std::invalid_argument for a set without a device stage
+
+// The host's half of one verification: false when the CPU rejects it before any hashing
+// (a malformed public key, nonzero padding bits, an opening over t_open seeds or with nonzero
+// unused seeds, a hidden leaf in the wrong subtree); else the device input item (mu, the
+// parsed signature, the opening's nodes and the hidden leaves) in `in_item`.
+bool verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
+                    std::span<const std::uint8_t> sig, std::uint8_t* in_item);
+// The device verification's stages (cuda/perk_verify.hpp) run on the host, thread after thread
+// in the kernels' order: `count` prepared items to one byte each.
+void verify_stage_host(const dev::VerifyLayout& v, const std::uint8_t* in, std::uint8_t* out, std::size_t count);
+
+// The device stage of verification as an engine operation: one byte per prepared item.
+class VerifyStageOp final : public tempo::gpu::BatchOp {
+ public:
+  explicit VerifyStageOp(Params p);
+  std::string key() const override;
+  std::size_t out_stride() const override { return 1; }
+  double work(double) const override;  // AES blocks per verification
+  tempo::gpu::CostPrior prior() const override;
+  // The device code on the host (verify_stage_host).
+  void cpu(const tempo::gpu::Chunk& c) const override;
+  bool has_cuda() const override;
+  int cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const override;
+  const dev::VerifyLayout& layout() const { return v_; }
+
+ private:
+  Params p_;
+  dev::VerifyLayout v_;
+};
+
+// Verdicts of a batch (one byte each, 1 = valid) with the device stage on `engine`, `slice`
+// verifications per device batch.
+void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
+                      std::span<const std::span<const std::uint8_t>> msgs,
+                      std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
+                      tempo::gpu::Engine& engine, std::size_t slice = gpu_slice);
 
 }  // namespace tempo::perk::detail

@@ -187,6 +187,12 @@ class VerifyOp final : public gpu::BatchOp {
   void cpu(const gpu::Chunk& c) const override;
   bool forks_on_cpu() const override { return true; }
   void cpu_forked(Task& t, const gpu::Chunk& c) const override;
+  // The aes_aes sets have a device path: the host parses each signature, rejects what the
+  // CPU rejects before hashing and computes mu; the device rebuilds the forest from the
+  // opening, the VOLE rows and the hashes, runs the PKP verifier and compares the challenges.
+  // The verdicts are the CPU's.
+  bool has_staged_gpu() const override;
+  void gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const override;
   Params params() const noexcept { return p_; }
 
  private:

@@ -121,10 +121,11 @@ TEMPO_PERK_HD u32 round8(u32 x) { return (x + 7) / 8 * 8; }
 // Byte layouts of one signature's items (host and device agree through these).
 struct Layout {
   Shape s;
-  // input:  root seed (lb) | salt (2 lb) | mu (2 lb)
+  u32 in_extra = 0;  // bytes after mu in each input item (the verifier's, perk_verify.hpp)
+  // input:  root seed (lb) | salt (2 lb) | mu (2 lb) | in_extra bytes
   TEMPO_PERK_HD u32 in_salt() const { return s.lb; }
   TEMPO_PERK_HD u32 in_mu() const { return 3 * s.lb; }
-  TEMPO_PERK_HD u32 in_stride() const { return 5 * s.lb; }
+  TEMPO_PERK_HD u32 in_stride() const { return 5 * s.lb + in_extra; }
   // output: c ((tau - 1) vb) | u_tilde (vhb) | t (n u16) | a ((d + 1) ext u16) | ch2 (2 lb) |
   //         ctr (u64) | ch3 (ch3_bytes) | pdecom (t_open lb) | com_e (tau 2 lb); integers
   //         little-endian
@@ -373,16 +374,22 @@ struct Launch {
   u32 per_sig;  // threads per signature
 };
 
+// The tree's levels of internal nodes, root first: f(first node, nodes in the level).
+template <class F>
+inline void for_each_level(const Shape& s, F&& f) {
+  const u32 internal = s.leaves() - 1;
+  for (u32 first = 0; first < internal; first = 2 * first + 1) {
+    const u32 last = 2 * first + 1 < internal ? 2 * first + 1 : internal;
+    f(first, last - first);
+  }
+}
+
 // The launches of one chunk, in order (the kernels' order; the host emulation's order).
 template <class F>
 inline void for_each_stage(const Layout& lay, F&& f) {
   const Shape& s = lay.s;
   f(Launch{Stage::root, 0, 1});
-  const u32 internal = s.leaves() - 1;
-  for (u32 first = 0; first < internal; first = 2 * first + 1) {
-    const u32 last = 2 * first + 1 < internal ? 2 * first + 1 : internal;
-    f(Launch{Stage::expand, first, last - first});
-  }
+  for_each_level(s, [&](u32 first, u32 count) { f(Launch{Stage::expand, first, count}); });
   f(Launch{Stage::leaves, 0, s.leaves()});
   f(Launch{Stage::hash_quarters, 0, 4});
   f(Launch{Stage::hash_final, 0, 1});
@@ -470,6 +477,52 @@ TEMPO_PERK_HD void lower_best(u64* best, u64 ctr) {
 #endif
 }
 
+// ch2 = H2_2(ch1, u_tilde, h_V, t) (t: n little-endian u16) and the PKP challenge's bytes:
+// alpha_0 .. = SHAKE(ch2 || H4) read 11 bits at a time, squeezed lane by lane (pkp_mix and the
+// verifier read each row's alphas from them).
+TEMPO_PERK_HD void second_challenge(const Layout& lay, const u8* ch1, const u8* u_tilde, const u8* h_v, const u8* t,
+                                    u8* ch2, u8* alphas) {
+  const Shape& s = lay.s;
+  Sponge h;
+  h.init(s.sha3_rate, suffix_sha3);
+  h.absorb(ch1, s.ch1_bytes());
+  h.absorb(u_tilde, s.p.vhb());
+  h.absorb(h_v, s.cb());
+  h.absorb(t, 2 * s.p.n);
+  h.finalize(dom_h2_2);
+  h.squeeze(ch2, s.cb());
+  Sponge g;
+  g.init(s.shake_rate, suffix_shake);
+  g.absorb(ch2, s.cb());
+  g.finalize(dom_h4);
+  g.squeeze(alphas, lay.alpha_bytes());
+}
+
+// H2_3's sponge after ch2 and a ((d + 1) ext little-endian u16).
+TEMPO_PERK_HD void third_prefix(const Shape& s, const u8* ch2, const u8* a, Sponge& prefix) {
+  prefix.init(s.shake_rate, suffix_shake);
+  prefix.absorb(ch2, s.cb());
+  prefix.absorb(a, 2 * (s.p.d + 1) * s.p.ext);
+}
+
+// ConvertToVOLE's sums of 8-byte column word w of subtree e's PRG2 rows (leaf-major in
+// `rows`): sum of all rows, and col[j] = the rows m with bit j set, row m being leaf m ^ delta's
+// (the signer's delta is 0; the verifier's is the hidden leaf).
+TEMPO_PERK_HD void column_sums(const Shape& s, const u8* rows, u32 e, u32 w, u32 delta, u64& sum,
+                               u64 (&col)[max_kappa]) {
+  const u8* row = rows + u64(s.first_leaf(e)) * s.rs + 8 * w;
+  sum = 0;
+  TEMPO_PERK_UNROLL
+  for (u32 j = 0; j < max_kappa; ++j) col[j] = 0;
+  for (u32 x = 0; x < (1u << s.k_of(e)); ++x, row += s.rs) {
+    const u64 v = load_le64(row);
+    const u32 m = x ^ delta;
+    sum ^= v;
+    TEMPO_PERK_UNROLL
+    for (u32 j = 0; j < max_kappa; ++j) col[j] ^= v & (0 - u64((m >> j) & 1u));
+  }
+}
+
 // Thread `t` of launch `l` (t < count * l.per_sig).
 TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   const Layout& lay = a.lay;
@@ -524,16 +577,8 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       const u32 words = s.rs / 8, e = r / words, w = r % words, k = s.k_of(e);
       if (8 * w >= s.vb) break;  // past the row's end: nothing to write
       const u32 n = 8 * w + 8 <= s.vb ? 8 : s.vb - 8 * w;
-      const u8* row = rows + u64(s.first_leaf(e)) * s.rs + 8 * w;
       u64 sum = 0, col[max_kappa];
-      TEMPO_PERK_UNROLL
-      for (u32 j = 0; j < max_kappa; ++j) col[j] = 0;
-      for (u32 x = 0; x < (1u << k); ++x, row += s.rs) {
-        const u64 v = load_le64(row);
-        sum ^= v;
-        TEMPO_PERK_UNROLL
-        for (u32 j = 0; j < max_kappa; ++j) col[j] ^= v & (0 - u64((x >> j) & 1u));
-      }
+      column_sums(s, rows, e, w, 0, sum, col);
       put_bytes(st + lay.st_u() + u64(e) * s.vb + 8 * w, sum, n);
       u8* v = st + lay.st_v() + u64(s.first_row(e)) * s.vb + 8 * w;
       for (u32 j = 0; j < s.mu_of(e); ++j) put_bytes(v + u64(j) * s.vb, j < k ? col[j] : 0, n);
@@ -598,25 +643,10 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
         pkp_row_sum<24, 4>(s.p, v, s.vb, r, partials, row);
       break;
     }
-    case Stage::challenge2: {
-      Sponge h;
-      h.init(s.sha3_rate, suffix_sha3);
-      h.absorb(st + lay.st_ch1(), s.ch1_bytes());
-      h.absorb(out + lay.out_u_tilde(), s.p.vhb());
-      h.absorb(st + lay.st_hv(), cb);
-      h.absorb(out + lay.out_t(), 2 * s.p.n);
-      h.finalize(dom_h2_2);
-      u8* ch2 = out + lay.out_ch2();
-      h.squeeze(ch2, cb);
-      // alpha_0 .. = SHAKE(ch2 || H4) read 11 bits at a time: the bytes, squeezed lane by
-      // lane; pkp_mix reads each row's alphas from them
-      Sponge g;
-      g.init(s.shake_rate, suffix_shake);
-      g.absorb(ch2, cb);
-      g.finalize(dom_h4);
-      g.squeeze(st + lay.st_alphas(), lay.alpha_bytes());
+    case Stage::challenge2:
+      second_challenge(lay, st + lay.st_ch1(), out + lay.out_u_tilde(), st + lay.st_hv(), out + lay.out_t(),
+                       out + lay.out_ch2(), st + lay.st_alphas());
       break;
-    }
     case Stage::pkp_mix: {
       const auto* row = reinterpret_cast<const u16*>(st + lay.st_rows()) + u64(r) * lay.row_words();
       const u8* al = st + lay.st_alphas();
@@ -644,9 +674,7 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     }
     case Stage::grind: {
       Sponge prefix;
-      prefix.init(s.shake_rate, suffix_shake);
-      prefix.absorb(out + lay.out_ch2(), cb);
-      prefix.absorb(out + lay.out_a(), 2 * (s.p.d + 1) * s.p.ext);
+      third_prefix(s, out + lay.out_ch2(), out + lay.out_a(), prefix);
       u64* best = reinterpret_cast<u64*>(st + lay.st_ctr());
       u8 ch3[max_ch3];
       u32 hidden[max_tau], sorted[max_open], count = 0;
@@ -660,9 +688,7 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     }
     case Stage::open: {
       Sponge prefix;
-      prefix.init(s.shake_rate, suffix_shake);
-      prefix.absorb(out + lay.out_ch2(), cb);
-      prefix.absorb(out + lay.out_a(), 2 * (s.p.d + 1) * s.p.ext);
+      third_prefix(s, out + lay.out_ch2(), out + lay.out_a(), prefix);
       const u64 ctr = load_best(reinterpret_cast<const u64*>(st + lay.st_ctr()));
       u8* ch3 = out + lay.out_ch3();
       u32 hidden[max_tau], sorted[max_open], count = 0;

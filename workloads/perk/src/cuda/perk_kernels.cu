@@ -56,6 +56,45 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   return cudaGetLastError();
 }
 
+template <dev::VerifyStage S>
+__global__ void __launch_bounds__(kBlock)
+    verify_kernel(dev::VerifyLayout v, dev::Args a, std::uint8_t* result, dev::VerifyLaunch l, std::uint64_t threads) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  l.stage = S;  // a constant: the switch in run_verify_thread folds away
+  dev::run_verify_thread(v, a, result, l, t);
+}
+
+template <dev::VerifyStage S>
+void launch_verify(unsigned blocks, unsigned block, cudaStream_t s, const dev::VerifyLayout& v, const dev::Args& a,
+                   std::uint8_t* result, const dev::VerifyLaunch& l, std::uint64_t threads) {
+  verify_kernel<S><<<blocks, block, 0, s>>>(v, a, result, l, threads);
+}
+
+cudaError_t launch(const dev::VerifyLayout& v, const dev::Args& a, std::uint8_t* result, const dev::VerifyLaunch& l,
+                   cudaStream_t s) {
+  using V = dev::VerifyStage;
+  const std::uint64_t threads = a.count * l.per_sig;
+  const unsigned block = l.per_sig <= 4 ? kSmallBlock : kBlock;
+  const unsigned blocks = unsigned((threads + block - 1) / block);
+  switch (l.stage) {
+    case V::place: launch_verify<V::place>(blocks, block, s, v, a, result, l, threads); break;
+    case V::expand: launch_verify<V::expand>(blocks, block, s, v, a, result, l, threads); break;
+    case V::leaves: launch_verify<V::leaves>(blocks, block, s, v, a, result, l, threads); break;
+    case V::fix_com: launch_verify<V::fix_com>(blocks, block, s, v, a, result, l, threads); break;
+    case V::hash_quarters: launch_verify<V::hash_quarters>(blocks, block, s, v, a, result, l, threads); break;
+    case V::hash_final: launch_verify<V::hash_final>(blocks, block, s, v, a, result, l, threads); break;
+    case V::reduce: launch_verify<V::reduce>(blocks, block, s, v, a, result, l, threads); break;
+    case V::challenge1: launch_verify<V::challenge1>(blocks, block, s, v, a, result, l, threads); break;
+    case V::vole_hashes: launch_verify<V::vole_hashes>(blocks, block, s, v, a, result, l, threads); break;
+    case V::hash_rows: launch_verify<V::hash_rows>(blocks, block, s, v, a, result, l, threads); break;
+    case V::challenge2: launch_verify<V::challenge2>(blocks, block, s, v, a, result, l, threads); break;
+    case V::pkp_rows: launch_verify<V::pkp_rows>(blocks, block, s, v, a, result, l, threads); break;
+    case V::final: launch_verify<V::final>(blocks, block, s, v, a, result, l, threads); break;
+  }
+  return cudaGetLastError();
+}
+
 std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
 
 // TEMPO_PERK_GPU_PROFILE=1: each chunk's stages timed with events (the stream waits for
@@ -102,9 +141,14 @@ std::uint64_t scratch_per_signature(const dev::Layout& lay) {
          round256(lay.hq_bytes()) + round256(lay.st_bytes());
 }
 
-int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream) {
+namespace {
+
+// Runs `stages(args, err)` over sub-batches of `count` items that share stream-ordered scratch
+// of at most scratch_budget bytes; out_stride: the output bytes per item.
+template <class Stages>
+int run_chunks(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t out_stride,
+               std::size_t count, cudaStream_t s, Stages&& stages) {
   if (count == 0) return 0;
-  const auto s = static_cast<cudaStream_t>(stream);
   const std::uint64_t per = scratch_per_signature(lay);
   const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, scratch_budget / per));
   cudaError_t err = cudaSuccess;
@@ -116,7 +160,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
     a.lay = lay;
     a.count = std::min<std::uint64_t>(sub, count - first);
     a.in = in + first * lay.in_stride();
-    a.out = out + first * lay.out_stride();
+    a.out = out + first * out_stride;
     // Per-signature strides inside the scratch arrays are the unrounded sizes (Args);
     // each array's start is 256-aligned.
     a.nodes = base;
@@ -124,6 +168,17 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
     a.rows = a.com + sub * round256(lay.com_bytes());
     a.hq = a.rows + sub * round256(lay.rows_bytes());
     a.st = a.hq + sub * round256(lay.hq_bytes());
+    stages(a, err);
+    if (err != cudaSuccess) return int(err);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  return run_chunks(lay, in, out, lay.out_stride(), count, s, [&](const dev::Args& a, cudaError_t& err) {
     std::vector<cudaEvent_t> marks;
     std::vector<dev::Stage> stages;
     auto mark = [&] {
@@ -155,9 +210,18 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
       std::fprintf(stderr, " ms\n");
     }
     for (cudaEvent_t e : marks) cudaEventDestroy(e);
-    if (err != cudaSuccess) return int(err);
-  }
-  return 0;
+  });
+}
+
+int run_verify_stage(const dev::VerifyLayout& v, const std::uint8_t* in, std::uint8_t* out, std::size_t count,
+                     void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  // One byte out per item; the signer's stages that the verifier runs leave a.out alone.
+  return run_chunks(v.lay, in, out, 1, count, s, [&](const dev::Args& a, cudaError_t& err) {
+    dev::for_each_verify_stage(v, [&](const dev::VerifyLaunch& l) {
+      if (err == cudaSuccess) err = launch(v, a, a.out, l, s);
+    });
+  });
 }
 
 }  // namespace tempo::perk::cuda

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "cuda/perk_device.hpp"
+#include "cuda/perk_verify.hpp"
 
 namespace tempo::perk::cuda {
 
@@ -14,6 +15,10 @@ namespace tempo::perk::cuda {
 // (cudaMallocAsync) of at most scratch_budget bytes is zeroed and freed before it returns
 // (stream order); sub-batches of signatures share it.
 int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream);
+
+// The same for the verifier's stages (perk_verify.hpp): `count` prepared items to one byte each.
+int run_verify_stage(const dev::VerifyLayout& v, const std::uint8_t* in, std::uint8_t* out, std::size_t count,
+                     void* stream);
 
 // Scratch bytes one signature needs on the device, each array rounded to 256 bytes.
 std::uint64_t scratch_per_signature(const dev::Layout& lay);
