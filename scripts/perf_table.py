@@ -698,18 +698,20 @@ def signature_peers(suite, peer):
 
 
 def perk_gpu():
-    """bench_perk's Gpu_Sign curve: signatures per second by set and batch, cpu against cuda."""
+    """bench_perk's Gpu curve: signatures (verifications) per second by set and batch, cpu against cuda."""
     g = gbench("perk", "perk_gpu.json")
     curve = {}
     for name, r in g.items():
-        m = re.match(r"BM_Gpu_Sign/(\d+)/(\d+)/(\d+)", name)
+        m = re.match(r"BM_Gpu_(Sign|Verify)/(\d+)/(\d+)/(\d+)", name)
         if m and "sigs/s" in r:
-            curve.setdefault((int(m.group(1)), int(m.group(2))), {})[int(m.group(3))] = r["sigs/s"]
+            curve.setdefault((int(m.group(2)), int(m.group(3))), {})[(m.group(1), int(m.group(4)))] = r["sigs/s"]
     names = ("perk-1-fast", "perk-1-short", "perk-3-fast", "perk-3-short", "perk-5-fast", "perk-5-short")
-    rows = [(names[k] + "-aes_aes", f"{n:,}", kilo(v[0]) if 0 in v else "", kilo(v[1]) if 1 in v else "")
-            for (k, n), v in sorted(curve.items())]
-    return ["`sign_batch` on the pool (16 threads) and with `Backend::cuda` (one H200), signatures per second:", "",
-            table(["set", "batch", "cpu", "cuda"], rows), "", source("perk", "perk_gpu.json")]
+    cell = lambda v, k: kilo(v[k]) if k in v else ""
+    rows = [(names[k] + "-aes_aes", f"{n:,}", cell(v, ("Sign", 0)), cell(v, ("Sign", 1)), cell(v, ("Verify", 0)),
+             cell(v, ("Verify", 1))) for (k, n), v in sorted(curve.items())]
+    return ["`sign_batch` and `verify_batch` on the pool (16 threads) and with `Backend::cuda` (one H200), per second:",
+            "", table(["set", "batch", "sign: cpu", "sign: cuda", "verify: cpu", "verify: cuda"], rows), "",
+            source("perk", "perk_gpu.json")]
 
 
 def mpi():
