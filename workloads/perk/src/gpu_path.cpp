@@ -36,63 +36,13 @@ dev::Shape shape_of(const ParamSet& p) {
 
 // ---- sign.cpp's steps, for sign_prepare and the stage on the CPU (StageOp::cpu) -----------
 
-// mu = H1(pk || msg)
-void message_digest(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg, std::size_t len,
-                    std::uint8_t* mu) {
-  Sponge h = Sponge::hash(p);
-  h.absorb(pk, p.pk_bytes());
-  h.absorb(msg, len);
-  h.finalize(dom_h1);
-  h.squeeze(mu, p.hash_bytes());
-}
-
-// ch1 = H2_1(salt, mu, h_com, c)
-void first_challenge(const ParamSet& p, const std::uint8_t* salt, const std::uint8_t* mu, const std::uint8_t* h_com,
-                     const std::uint8_t* c, std::uint8_t* ch1) {
-  Sponge g = Sponge::prg(p);
-  g.absorb(salt, p.salt_bytes());
-  g.absorb(mu, p.hash_bytes());
-  g.absorb(h_com, p.hash_bytes());
-  g.absorb(c, std::size_t{p.vole_bytes()} * (p.tau() - 1));
-  g.finalize(dom_h2_1);
-  g.squeeze(ch1, p.ch1_bytes());
-}
-
-// ch2 = H2_2(ch1, u_tilde, h_V, t), t as 16-bit little-endian values.
-void second_challenge(const ParamSet& p, const std::uint8_t* ch1, const std::uint8_t* u_tilde, const std::uint8_t* h_v,
-                      const std::uint16_t* t, std::uint8_t* ch2) {
-  Sponge h = Sponge::hash(p);
-  h.absorb(ch1, p.ch1_bytes());
-  h.absorb(u_tilde, p.vole_hash_bytes());
-  h.absorb(h_v, p.hash_bytes());
-  for (unsigned i = 0; i < p.n; ++i) {
-    std::uint8_t b[2];
-    put_le16(b, t[i]);
-    h.absorb(b, 2);
-  }
-  h.finalize(dom_h2_2);
-  h.squeeze(ch2, p.hash_bytes());
-}
-
 // The grinding search (sign.cpp sign_core): the first ctr whose ch3 = H2_3(ch2, a, ctr) has w
 // zero bits after the leaf indices and whose opening fits in t_open seeds (i_vect, s_idx).
 std::uint64_t grind(const ParamSet& p, const std::uint8_t* ch2, const std::uint16_t* a, std::uint8_t* ch3,
                     std::uint32_t* i_vect, std::vector<std::uint32_t>& s_idx) {
-  Sponge prefix = Sponge::prg(p);
-  prefix.absorb(ch2, p.hash_bytes());
-  for (unsigned i = 0; i < (p.d + 1) * p.ext; ++i) {
-    std::uint8_t b[2];
-    put_le16(b, a[i]);
-    prefix.absorb(b, 2);
-  }
+  const Sponge prefix = third_prefix(p, ch2, a);
   for (std::uint64_t ctr = 0;; ++ctr) {
-    Sponge g = prefix;
-    std::uint8_t c[8];
-    put_le64(c, ctr);
-    g.absorb(c, 8);
-    g.finalize(dom_h2_3);
-    g.squeeze(ch3, p.ch3_bytes());
-    if (p.ch3_bits() % 8 != 0) ch3[p.ch3_bytes() - 1] &= static_cast<std::uint8_t>((1u << (p.ch3_bits() % 8)) - 1);
+    third_challenge(p, prefix, ctr, ch3);
     BitReader r{ch3, p.chall_dec_bits()};
     if (r.read(p.w) != 0) continue;
     decode_challenge(p, ch3, i_vect);

@@ -11,6 +11,7 @@
 
 #include "kernels.hpp"
 #include "params.hpp"
+#include "sponge.hpp"
 
 namespace tempo {
 class Task;  // <tempo/tempo.hpp>
@@ -72,5 +73,21 @@ void prove_pkp(const ParamSet& p, const Kernels& k, const PkpKey& key, const std
 // a (with X^d's coefficients zero), ch2.
 bool verify_pkp(const ParamSet& p, const Kernels& k, const PkpKey& key, const std::uint8_t* const* q,
                 const std::uint16_t* delta, const std::uint16_t* t, const std::uint16_t* a, const std::uint8_t* ch2);
+
+// ---- the hashes of Sign and Verify (sign.cpp; the GPU path's host halves call them too) ------
+// mu = H1(pk || msg)
+void message_digest(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg, std::size_t len,
+                    std::uint8_t* mu);
+// ch1 = H2_1(salt, mu, h_com, c)
+void first_challenge(const ParamSet& p, const std::uint8_t* salt, const std::uint8_t* mu, const std::uint8_t* h_com,
+                     const std::uint8_t* c, std::uint8_t* ch1);
+// ch2 = H2_2(ch1, u_tilde, h_V, t), t as 16-bit little-endian values.
+void second_challenge(const ParamSet& p, const std::uint8_t* ch1, const std::uint8_t* u_tilde, const std::uint8_t* h_v,
+                      const std::uint16_t* t, std::uint8_t* ch2);
+// The third challenge's sponge after ch2 and a; ch3 = H2_3(ch2, a, ctr) from it, the unused
+// bits of its last byte cleared.
+Sponge third_prefix(const ParamSet& p, const std::uint8_t* ch2, const std::uint16_t* a);
+void clear_ch3_padding(const ParamSet& p, std::uint8_t* ch3);
+void third_challenge(const ParamSet& p, const Sponge& prefix, std::uint64_t ctr, std::uint8_t* ch3);
 
 }  // namespace tempo::perk::detail

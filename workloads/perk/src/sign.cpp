@@ -32,6 +32,24 @@ void subtree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, cons
   subtree_voles(p, k, salt, tree, e, delta, cmt, v, u, own.get(0, subtree_scratch_bytes(p), true));
 }
 
+// h_V = H1(VOLEHash(ch1, row_i) ^ corr_i for the rho rows); the rows' hashes fork in groups.
+template <class Row>
+void hash_rows(tempo::Task* t, const ParamSet& p, Row&& row, std::uint8_t* h_v) {
+  constexpr unsigned group = 32;
+  const unsigned vh = p.vole_hash_bytes();
+  std::vector<std::uint8_t> hashes(std::size_t{p.rho()} * vh);
+  par_for(t, (p.rho() + group - 1) / group, [&](std::size_t g) {
+    for (unsigned i = unsigned(g) * group; i < p.rho() && i < (g + 1) * group; ++i) row(i, hashes.data() + std::size_t{i} * vh);
+  });
+  Sponge h = Sponge::hash(p);
+  h.absorb(hashes.data(), hashes.size());
+  h.finalize(dom_h1);
+  h.squeeze(h_v, p.hash_bytes());
+  secure_zero(hashes);
+}
+
+}  // namespace
+
 // mu = H1(pk || msg)
 void message_digest(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg, std::size_t len,
                     std::uint8_t* mu) {
@@ -91,23 +109,6 @@ void third_challenge(const ParamSet& p, const Sponge& prefix, std::uint64_t ctr,
   clear_ch3_padding(p, ch3);
 }
 
-// h_V = H1(VOLEHash(ch1, row_i) ^ corr_i for the rho rows); the rows' hashes fork in groups.
-template <class Row>
-void hash_rows(tempo::Task* t, const ParamSet& p, Row&& row, std::uint8_t* h_v) {
-  constexpr unsigned group = 32;
-  const unsigned vh = p.vole_hash_bytes();
-  std::vector<std::uint8_t> hashes(std::size_t{p.rho()} * vh);
-  par_for(t, (p.rho() + group - 1) / group, [&](std::size_t g) {
-    for (unsigned i = unsigned(g) * group; i < p.rho() && i < (g + 1) * group; ++i) row(i, hashes.data() + std::size_t{i} * vh);
-  });
-  Sponge h = Sponge::hash(p);
-  h.absorb(hashes.data(), hashes.size());
-  h.finalize(dom_h1);
-  h.squeeze(h_v, p.hash_bytes());
-  secure_zero(hashes);
-}
-
-}  // namespace
 
 bool unpack_pk(const ParamSet& p, const std::uint8_t* pk, std::uint16_t* x) {
   const unsigned used = (q_bits * p.n - 1) % 8 + 1;  // bits used in the last byte
