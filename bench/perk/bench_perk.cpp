@@ -9,9 +9,11 @@
 //                                               3.23 ms sign / verify)
 //   bench_perk --benchmark_filter=Batch         throughput of sign_batch / verify_batch
 //                                               (Backend::cpu) on a pool of N threads
-//   bench_perk --benchmark_filter=cpu_scaling   the same batch on 1 thread and on all,
-//                                               alternating, 5 rounds (bench/perk/scaling.py:
-//                                               the median of the rounds' ratios)
+//   bench_perk --benchmark_filter='cpu_(scaling|ceiling)'
+//                                               the same batch on 1 thread and on all,
+//                                               alternating, 5 rounds, and on plain threads
+//                                               (cpu_ceiling; bench/perk/scaling.py: the
+//                                               median of the rounds' ratios)
 //   bench_perk --benchmark_filter=Gpu           the GPU batch-size curve (1024..16384), sign
 //                                               (Gpu_Sign) and verify (Gpu_Verify),
 //                                               Backend::cpu vs cuda on all threads (cuda rows
@@ -145,29 +147,48 @@ void apply_batch(benchmark::internal::Benchmark* b) {
 // ---- the scaling target's ratio: the same sign_batch (Backend::cpu, count signatures) on
 // 1 thread and on all, registered alternately round by round so that the host's drifting
 // clock falls on both sides; each row is the median of its samples (at least 3, about 1 s).
-void reg_cpu_scaling(Params p, std::size_t threads, std::size_t count, int round) {
-  const std::string name = std::string("cpu_scaling/") + tempo::perk::name(p) + "/round:" + std::to_string(round) +
-                           "/threads:" + std::to_string(threads) + "/count:" + std::to_string(count);
-  benchmark::RegisterBenchmark(name.c_str(), [p, threads, count](benchmark::State& st) {
+// cpu_ceiling rows, in the same rounds: the same signatures on plain threads, no runtime,
+// each thread signing its share with the single-signature call: what the cores give when
+// they all sign at once (shared caches, the all-core clock), the bound of the pool's rate.
+template <class Sample>
+void median_sample(benchmark::State& st, std::size_t count, Sample&& sample_us) {
+  for (auto _ : st) {
+    const double first = sample_us();  // warm-up: the pool's threads, the engine, page faults
+    const int reps = std::max(3, std::min(20, int(1e6 / std::max(first, 1.0))));
+    std::vector<double> s(std::size_t(reps), 0.0);
+    for (auto& x : s) x = sample_us();
+    std::sort(s.begin(), s.end());
+    const double med = s[s.size() / 2];
+    st.SetIterationTime(med * 1e-6);
+    st.counters["median_us"] = med;
+    st.counters["reps"] = reps;
+    st.counters["sigs_per_s"] = double(count) / (med * 1e-6);
+  }
+}
+
+void reg_cpu_scaling(Params p, std::size_t threads, std::size_t count, int round, bool ceiling) {
+  const std::string name = std::string(ceiling ? "cpu_ceiling/" : "cpu_scaling/") + tempo::perk::name(p) +
+                           "/round:" + std::to_string(round) + "/threads:" + std::to_string(threads) +
+                           "/count:" + std::to_string(count);
+  benchmark::RegisterBenchmark(name.c_str(), [p, threads, count, ceiling](benchmark::State& st) {
     BatchData b(p, count);
+    b.sigs.resize(count);
     auto& pool = pool_of(threads);
-    auto sample_us = [&] {
+    median_sample(st, count, [&] {
       const auto t0 = std::chrono::steady_clock::now();
-      pool.run([&](tempo::Task& t) { tempo::perk::sign_batch(t, p, b.sks, b.msgs, b.sigs, tempo::Backend::cpu); });
+      if (ceiling) {
+        std::vector<std::thread> ts;
+        for (std::size_t w = 0; w < threads; ++w)
+          ts.emplace_back([&, w] {
+            for (std::size_t i = count * w / threads; i < count * (w + 1) / threads; ++i)
+              b.sigs[i] = tempo::perk::sign(p, b.sks[i], b.msgs[i]);
+          });
+        for (auto& t : ts) t.join();
+      } else {
+        pool.run([&](tempo::Task& t) { tempo::perk::sign_batch(t, p, b.sks, b.msgs, b.sigs, tempo::Backend::cpu); });
+      }
       return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    };
-    for (auto _ : st) {
-      const double first = sample_us();  // warm-up: the pool's threads, the engine, page faults
-      const int reps = std::max(3, std::min(20, int(1e6 / std::max(first, 1.0))));
-      std::vector<double> s(std::size_t(reps), 0.0);
-      for (auto& x : s) x = sample_us();
-      std::sort(s.begin(), s.end());
-      const double med = s[s.size() / 2];
-      st.SetIterationTime(med * 1e-6);
-      st.counters["median_us"] = med;
-      st.counters["reps"] = reps;
-      st.counters["sigs_per_s"] = double(count) / (med * 1e-6);
-    }
+    });
     st.counters["threads"] = double(threads);
     st.SetLabel(std::string(tempo::perk::name(p)) + " " + tempo::perk::cpu_isa_name());
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -248,8 +269,10 @@ int main(int argc, char** argv) {
   // 1-fast and 1-short: 16 signatures per thread of the all-core pool, the same batch on one.
   const std::size_t all = cores();
   for (Params p : {Params::perk_1_fast_aes_aes, Params::perk_1_short_aes_aes})
-    for (int round = 0; round < 5; ++round)
-      for (std::size_t threads : {std::size_t{1}, all}) reg_cpu_scaling(p, threads, 16 * all, round);
+    for (int round = 0; round < 5; ++round) {
+      for (std::size_t threads : {std::size_t{1}, all}) reg_cpu_scaling(p, threads, 16 * all, round, false);
+      reg_cpu_scaling(p, all, 16 * all, round, true);
+    }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
