@@ -7,8 +7,10 @@
 //   cpu_loop/<case>/threads:T          a user's own tempo::parallel_for over plan.forward
 //   gpu_floor                          empty kernel launch + synchronize
 //   gpu_kernel/<case>/<op>/count:C     resident data, CUDA-event kernel time and host time
+//                                      (<case>_u32: the data in the 32-bit layout, q < 2^31)
 //   gpu_batch/<case>/count:C/<mem>     forward_batch(Backend::cuda), host to host
 //   gpu_resident/<case>/count:C        Engine::run_resident forward on a DeviceBatch
+//                                      (<case>_u32: NttOp with Layout::u32, n * 4-byte items)
 // Each row checks its result against the CPU and fails (SkipWithError) on a mismatch.
 //
 //   bench_ntt --benchmark_out=ntt.json --benchmark_out_format=json
@@ -264,10 +266,11 @@ void reg_gpu_floor() {
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
 }
 
-void reg_gpu_kernel(const Case& c, int kind, std::size_t count) {
+void reg_gpu_kernel(const Case& c, int kind, std::size_t count, bool u32 = false) {
   static const char* kinds[] = {"fwd", "inv", "mul_chain"};
-  const std::string name = "gpu_kernel/" + c.name + "/" + kinds[kind] + "/count:" + std::to_string(count);
-  benchmark::RegisterBenchmark(name.c_str(), [c, kind, count](benchmark::State& st) {
+  const std::string name =
+      "gpu_kernel/" + c.name + (u32 ? "_u32/" : "/") + kinds[kind] + "/count:" + std::to_string(count);
+  benchmark::RegisterBenchmark(name.c_str(), [c, kind, count, u32](benchmark::State& st) {
     const auto tb = d::device_table_bytes(c.plan.tables());
     const auto p = d::device_params(c.plan.tables());
     auto a = random_polys(count, c.plan, 5);
@@ -275,7 +278,8 @@ void reg_gpu_kernel(const Case& c, int kind, std::size_t count) {
     std::vector<u64> first(c.plan.n());
     for (auto _ : st) {
       try {
-        ntt_bench::time_kernels(p, tb, kind, a.data(), count, g_warm, g_reps, ev.data(), host.data(), first.data());
+        ntt_bench::time_kernels(p, tb, kind, a.data(), count, g_warm, g_reps, ev.data(), host.data(), first.data(),
+                                u32);
       } catch (const std::exception& e) {
         st.SkipWithError(e.what());
         return;
@@ -320,16 +324,21 @@ void reg_gpu_batch(const Case& c, std::size_t count, bool pinned) {
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
 }
 
+template <typename S>
 void reg_gpu_resident(const Case& c, std::size_t count) {
-  const std::string name = "gpu_resident/" + c.name + "/count:" + std::to_string(count);
-  benchmark::RegisterBenchmark(name.c_str(), [c, count](benchmark::State& st) {
-    auto a = random_polys(count, c.plan, 7);
+  const bool u32 = sizeof(S) == 4;
+  const std::string name = "gpu_resident/" + c.name + (u32 ? "_u32" : "") + "/count:" + std::to_string(count);
+  benchmark::RegisterBenchmark(name.c_str(), [c, count, u32](benchmark::State& st) {
+    const auto a64 = random_polys(count, c.plan, 7);
+    const std::vector<S> a(a64.begin(), a64.end());
     gpu::Engine& e = gpu::Engine::shared();
     tempo::ThreadPool& p = pool(0);
-    const ntt::NttOp fwd(c.plan, ntt::OpKind::forward), inv(c.plan, ntt::OpKind::inverse);
+    const auto layout = u32 ? ntt::Layout::u32 : ntt::Layout::u64;
+    const ntt::NttOp fwd(c.plan, ntt::OpKind::forward, layout), inv(c.plan, ntt::OpKind::inverse, layout);
     p.run([&](tempo::Task& t) {
-      auto A = gpu::DeviceBatch::upload(e, std::span(reinterpret_cast<const std::uint8_t*>(a.data()), a.size() * 8),
-                                        c.plan.n() * 8, tempo::Backend::cuda);
+      auto A = gpu::DeviceBatch::upload(
+          e, std::span(reinterpret_cast<const std::uint8_t*>(a.data()), a.size() * sizeof(S)), fwd.out_stride(),
+          tempo::Backend::cuda);
       // forward then inverse per sample keeps the data unchanged; each counts separately.
       std::vector<double> f, i;
       lux(st, [&] {
@@ -338,8 +347,8 @@ void reg_gpu_resident(const Case& c, std::size_t count) {
         return tf;
       }, static_cast<double>(count));
       st.counters["inv_median_us"] = percentile(i, 0.5);
-      std::vector<u64> back(a.size());
-      A.download(std::span(reinterpret_cast<std::uint8_t*>(back.data()), back.size() * 8));
+      std::vector<S> back(a.size());
+      A.download(std::span(reinterpret_cast<std::uint8_t*>(back.data()), back.size() * sizeof(S)));
       if (back != a) st.SkipWithError("resident round trip changed the data");
     });
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMicrosecond);
@@ -401,8 +410,14 @@ int main(int argc, char** argv) {
           reg_gpu_batch(c, count, false);
           reg_gpu_batch(c, count, true);
         }
-        reg_gpu_resident(c, 1);
-        reg_gpu_resident(c, h2h);
+        reg_gpu_resident<u64>(c, 1);
+        reg_gpu_resident<u64>(c, h2h);
+      }
+      if (c.name == "PN10QP27" || c.name == "MLDSA") {  // the 32-bit layout (q < 2^31)
+        for (int kind = 0; kind < 3; ++kind) reg_gpu_kernel(c, kind, big, true);
+        reg_gpu_kernel(c, 0, 1, true);
+        reg_gpu_resident<std::uint32_t>(c, h2h);
+        reg_gpu_resident<std::uint32_t>(c, big);
       }
     }
   } else {

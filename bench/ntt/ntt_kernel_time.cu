@@ -1,8 +1,10 @@
 // Kernel-only timings for bench_ntt (ntt_kernel_time.hpp).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include <tempo/gpu/detail/cuda.hpp>
 
@@ -21,18 +23,22 @@ __global__ void empty_kernel() {}
 
 }  // namespace
 
-void time_kernels(const cuda::Params& p, const std::vector<std::uint8_t>& tables, int kind,
-                  const std::uint64_t* host_in, std::size_t count, int warmup, int reps, double* event_us,
-                  double* host_us, std::uint64_t* first_out) {
+namespace {
+
+template <typename S>
+void time_kernels_as(const cuda::Params& p, const std::vector<std::uint8_t>& tables, int kind,
+                     const std::uint64_t* host_in, std::size_t count, int warmup, int reps, double* event_us,
+                     double* host_us, std::uint64_t* first_out) {
   TEMPO_CUDA(cudaSetDevice(0));
-  const std::size_t bytes = count * p.n * sizeof(std::uint64_t);
+  const std::vector<S> words(host_in, host_in + count * p.n);  // values < q: exact in either word
+  const std::size_t bytes = count * p.n * sizeof(S);
   DeviceBuf d_tables(tables.size()), in(bytes), in2(bytes), out(bytes);
   TEMPO_CUDA(cudaMemcpy(d_tables.get(), tables.data(), tables.size(), cudaMemcpyHostToDevice));
-  TEMPO_CUDA(cudaMemcpy(in.get(), host_in, bytes, cudaMemcpyHostToDevice));
-  TEMPO_CUDA(cudaMemcpy(in2.get(), host_in, bytes, cudaMemcpyHostToDevice));
-  const auto* a = static_cast<const std::uint64_t*>(in.get());
-  const auto* b = static_cast<const std::uint64_t*>(in2.get());
-  auto* o = static_cast<std::uint64_t*>(out.get());
+  TEMPO_CUDA(cudaMemcpy(in.get(), words.data(), bytes, cudaMemcpyHostToDevice));
+  TEMPO_CUDA(cudaMemcpy(in2.get(), words.data(), bytes, cudaMemcpyHostToDevice));
+  const auto* a = static_cast<const S*>(in.get());
+  const auto* b = static_cast<const S*>(in2.get());
+  auto* o = static_cast<S*>(out.get());
   Stream s;
   Event e0, e1;
   auto launch = [&]() -> int {
@@ -60,8 +66,22 @@ void time_kernels(const cuda::Params& p, const std::vector<std::uint8_t>& tables
       host_us[r - warmup] = std::chrono::duration<double, std::micro>(h1 - h0).count();
     }
   }
-  if (first_out && kind >= 0)
-    TEMPO_CUDA(cudaMemcpy(first_out, o, p.n * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  if (first_out && kind >= 0) {
+    std::vector<S> first(p.n);
+    TEMPO_CUDA(cudaMemcpy(first.data(), o, p.n * sizeof(S), cudaMemcpyDeviceToHost));
+    std::copy(first.begin(), first.end(), first_out);
+  }
+}
+
+}  // namespace
+
+void time_kernels(const cuda::Params& p, const std::vector<std::uint8_t>& tables, int kind,
+                  const std::uint64_t* host_in, std::size_t count, int warmup, int reps, double* event_us,
+                  double* host_us, std::uint64_t* first_out, bool u32) {
+  if (u32)
+    time_kernels_as<std::uint32_t>(p, tables, kind, host_in, count, warmup, reps, event_us, host_us, first_out);
+  else
+    time_kernels_as<std::uint64_t>(p, tables, kind, host_in, count, warmup, reps, event_us, host_us, first_out);
 }
 
 }  // namespace ntt_bench

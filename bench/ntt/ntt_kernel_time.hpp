@@ -19,9 +19,10 @@ namespace ntt_bench {
 // CUDA events around the launch (event_us[r]) and by the host clock around launch +
 // stream synchronize (host_us[r]). Outputs go to a separate buffer (inputs stay), so
 // every rep computes the same; the first polynomial's output comes back in first_out
-// (n values) when non-null. Throws gpu::CudaError.
+// (n values) when non-null. u32: the data resident in the 32-bit layout (q < 2^31; the
+// launchers' uint32 overloads), host_in's values narrowed on upload. Throws gpu::CudaError.
 void time_kernels(const tempo::ntt::cuda::Params& p, const std::vector<std::uint8_t>& tables, int kind,
                   const std::uint64_t* host_in, std::size_t count, int warmup, int reps, double* event_us,
-                  double* host_us, std::uint64_t* first_out);
+                  double* host_us, std::uint64_t* first_out, bool u32 = false);
 
 }  // namespace ntt_bench

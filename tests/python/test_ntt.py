@@ -61,6 +61,27 @@ def test_round_trip_and_inplace(name):
     assert (ntt.inverse_batch(name, pw) == ntt.multiply_batch(name, a[:2], c[:2])).all()
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["MLDSA", "PN10QP27"])
+def test_u32_layout_equals_u64(name, backend):
+    # uint32 arrays (the 32-bit layout, q < 2**31): the same values as uint64 ones.
+    p = ntt.Plan.preset(name)
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, p.q, size=(19, p.n), dtype=np.uint64)
+    c = rng.integers(0, p.q, size=a.shape, dtype=np.uint64)
+    a32, c32 = a.astype(np.uint32), c.astype(np.uint32)
+    f32 = ntt.forward_batch(name, a32, backend=backend)
+    assert f32.dtype == np.uint32
+    assert (f32 == ntt.forward_batch(name, a, backend=backend)).all()
+    assert (ntt.inverse_batch(name, f32, backend=backend) == a32).all()
+    m32 = ntt.multiply_batch(name, a32, c32, backend=backend)
+    assert m32.dtype == np.uint32 and (m32 == ntt.multiply_batch(name, a, c, backend=backend)).all()
+    b = a32.copy()
+    assert ntt.forward_batch(p, b, inplace=True, backend=backend) is b
+    assert (b == f32).all()
+    assert (a32 == a).all()  # inputs untouched
+
+
 def test_non_contiguous_and_empty():
     a = np.random.default_rng(3).integers(0, 8380417, size=(6, 512), dtype=np.uint64)
     view = a[::2, ::2]
@@ -108,6 +129,11 @@ def test_output_limit():
     (lambda: ntt.multiply_batch("MLDSA", np.zeros((1, 256), np.uint64), np.zeros((2, 256), np.uint64)),
      ValueError, "different counts"),
     (lambda: ntt.inverse_batch("MLDSA", np.zeros((1, 256), np.uint64), backend="tpu"), ValueError, "'tpu'"),
+    (lambda: ntt.forward_batch("PN11QP54", np.zeros((1, 2048), np.uint32)), ValueError, "need q < 2^31"),
+    (lambda: ntt.forward_batch("MLDSA", np.full((1, 256), 8380417, np.uint32)), ValueError, "8380417"),
+    (lambda: ntt.multiply_batch("MLDSA", np.zeros((1, 256), np.uint32), np.zeros((1, 256), np.uint64)), TypeError,
+     "different dtypes"),
+    (lambda: ntt.forward_batch("MLDSA", np.zeros((1, 256), np.uint16)), TypeError, "expected uint64 or uint32"),
     (lambda: ntt.Plan(100, 8380417), ValueError, "100"),
     (lambda: ntt.Plan(256, -1), ValueError, "q = -1"),
     (lambda: ntt.Plan.preset(5), TypeError, "name must be a str"),

@@ -1,8 +1,9 @@
 // CPU = GPU byte equality (skips itself without a device), Lux-style: seeds x presets x
 // 2 surfaces (single polynomial through the batch API, and one batch of all the seeds'
-// polynomials), each checking forward, inverse and the negacyclic product. Plus the
-// device-resident chain forward -> pointwise -> inverse. TEMPO_NTT_GPU_SEEDS (default
-// 1000) sets the seed count.
+// polynomials), each checking forward, inverse and the negacyclic product; the presets
+// with q < 2^31 also through the 32-bit layout (a third surface). Plus the
+// device-resident chain forward -> pointwise -> inverse, in both layouts.
+// TEMPO_NTT_GPU_SEEDS (default 1000) sets the seed count.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -84,40 +85,105 @@ TEST_CASE("CPU and GPU give the same bytes", "[gpu]") {
         CHECK(ok);
       }
     });
+    // Surface 3 (q < 2^31): the batch in the 32-bit layout.
+    if (p.q() >> 31) continue;
+    std::vector<std::uint32_t> a32(all_a.begin(), all_a.end()), b32(all_b.begin(), all_b.end()), x32 = a32,
+        prod32(S * n);
+    pool.run([&](tempo::Task& t) {
+      const auto rf = tempo::ntt::forward_batch(t, p, std::span(x32), cuda);
+      REQUIRE(rf.gpu_items == S);
+      std::vector<std::uint32_t> fx = x32;
+      tempo::ntt::inverse_batch(t, p, std::span(x32), cuda);
+      tempo::ntt::multiply_batch(t, p, std::span<const std::uint32_t>(a32), std::span<const std::uint32_t>(b32),
+                                 std::span(prod32), cuda);
+      for (std::size_t s = 0; s < S; ++s) {
+        const auto o = static_cast<std::ptrdiff_t>(s * n), e = static_cast<std::ptrdiff_t>((s + 1) * n);
+        const bool ok = std::equal(fx.begin() + o, fx.begin() + e, want_f.begin() + o) &&
+                        std::equal(x32.begin() + o, x32.begin() + e, all_a.begin() + o) &&
+                        std::equal(prod32.begin() + o, prod32.begin() + e, want_prod.begin() + o);
+        ++gates;
+        passed += ok;
+        CHECK(ok);
+      }
+    });
   }
   std::printf("NTT CPU=GPU gate: %zu of %zu assertions passed\n", passed, gates);
   CHECK(passed == gates);
 }
 
-TEST_CASE("device-resident chain forward -> pointwise -> inverse", "[gpu]") {
-  if (!have_device()) return;
+namespace {
+// forward -> pointwise -> inverse on DeviceBatches of S words (the layout of S).
+template <typename S>
+void resident_chain(const char* name) {
+  INFO(name << ", " << sizeof(S) * 8 << "-bit words");
   tempo::ThreadPool pool;
   gpu::Engine& e = gpu::Engine::shared();
-  for (const char* name : {"MLDSA", "PN10QP27", "PN11QP54", "PN14QP60"}) {
-    INFO(name);
-    const Plan p = Plan::preset(name);
-    const std::size_t n = p.n(), count = 100;
-    Rng r(5);
-    auto a = random_poly(r, count * n, p.q()), b = random_poly(r, count * n, p.q());
-    std::vector<u64> want(count * n);
-    for (std::size_t i = 0; i < count; ++i)
-      tempo::ntt::multiply(p, std::span(a).subspan(i * n, n), std::span(b).subspan(i * n, n),
-                           std::span(want).subspan(i * n, n));
-    auto bytes = [](std::vector<u64>& v) { return std::span(reinterpret_cast<std::uint8_t*>(v.data()), v.size() * 8); };
-    pool.run([&](tempo::Task& t) {
-      auto A = gpu::DeviceBatch::upload(e, bytes(a), n * 8, tempo::Backend::cuda);
-      auto B = gpu::DeviceBatch::upload(e, bytes(b), n * 8, tempo::Backend::cuda);
-      REQUIRE(A.on_device());
-      const tempo::ntt::NttOp fwd(p, tempo::ntt::OpKind::forward), pw(p, tempo::ntt::OpKind::pointwise),
-          inv(p, tempo::ntt::OpKind::inverse);
-      e.run_resident(t, fwd, {&A}, A);
-      e.run_resident(t, fwd, {&B}, B);
-      e.run_resident(t, pw, {&A, &B}, A);
-      e.run_resident(t, inv, {&A}, A);
-      std::vector<u64> got(count * n);
-      A.download(bytes(got));
-      REQUIRE(got == want);
-    });
+  const Plan p = Plan::preset(name);
+  const auto layout = sizeof(S) == 4 ? tempo::ntt::Layout::u32 : tempo::ntt::Layout::u64;
+  const std::size_t n = p.n(), count = 100;
+  Rng r(5);
+  const auto a64 = random_poly(r, count * n, p.q()), b64 = random_poly(r, count * n, p.q());
+  std::vector<u64> want(count * n);
+  for (std::size_t i = 0; i < count; ++i)
+    tempo::ntt::multiply(p, std::span(a64).subspan(i * n, n), std::span(b64).subspan(i * n, n),
+                         std::span(want).subspan(i * n, n));
+  std::vector<S> a(a64.begin(), a64.end()), b(b64.begin(), b64.end());
+  auto bytes = [](std::vector<S>& v) {
+    return std::span(reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(S));
+  };
+  pool.run([&](tempo::Task& t) {
+    auto A = gpu::DeviceBatch::upload(e, bytes(a), n * sizeof(S), tempo::Backend::cuda);
+    auto B = gpu::DeviceBatch::upload(e, bytes(b), n * sizeof(S), tempo::Backend::cuda);
+    REQUIRE(A.on_device());
+    const tempo::ntt::NttOp fwd(p, tempo::ntt::OpKind::forward, layout),
+        pw(p, tempo::ntt::OpKind::pointwise, layout), inv(p, tempo::ntt::OpKind::inverse, layout);
+    e.run_resident(t, fwd, {&A}, A);
+    e.run_resident(t, fwd, {&B}, B);
+    e.run_resident(t, pw, {&A, &B}, A);
+    e.run_resident(t, inv, {&A}, A);
+    std::vector<S> got(count * n);
+    A.download(bytes(got));
+    REQUIRE(std::equal(got.begin(), got.end(), want.begin(), want.end()));
+  });
+}
+}  // namespace
+
+TEST_CASE("device-resident chain forward -> pointwise -> inverse", "[gpu]") {
+  if (!have_device()) return;
+  for (const char* name : {"MLDSA", "PN10QP27", "PN11QP54", "PN14QP60"}) resident_chain<u64>(name);
+}
+
+TEST_CASE("u32 layout: device-resident chain and every size on the device", "[gpu]") {
+  if (!have_device()) return;
+  tempo::ThreadPool pool;
+  using u32 = std::uint32_t;
+  for (const char* name : {"MLDSA", "PN10QP27"}) resident_chain<u32>(name);
+  // Every n, both 32-bit kernels (lazy, fully reduced); n > 4096 runs the column pass and
+  // multiply's unfused composition on 32-bit storage too.
+  for (u64 q : {1073479681ull, 2147352577ull}) {
+    for (std::size_t n = 16; n <= 65536; n *= 2) {
+      INFO("n = " << n << ", q = " << q);
+      const Plan p(n, q);
+      const std::size_t count = n >= 16384 ? 3 : 17;
+      Rng r(n + q + 1);
+      auto a = random_poly(r, count * n, q), b = random_poly(r, count * n, q);
+      std::vector<u64> want_f = a, want_m(count * n);
+      for (std::size_t i = 0; i < count; ++i) {
+        p.forward(std::span(want_f).subspan(i * n, n));
+        tempo::ntt::multiply(p, std::span(a).subspan(i * n, n), std::span(b).subspan(i * n, n),
+                             std::span(want_m).subspan(i * n, n));
+      }
+      std::vector<u32> x(a.begin(), a.end()), b32(b.begin(), b.end()), a32 = x, m(count * n);
+      pool.run([&](tempo::Task& t) {
+        tempo::ntt::forward_batch(t, p, std::span(x), tempo::Backend::cuda);
+        CHECK(std::equal(x.begin(), x.end(), want_f.begin(), want_f.end()));
+        tempo::ntt::inverse_batch(t, p, std::span(x), tempo::Backend::cuda);
+        CHECK(x == a32);
+        tempo::ntt::multiply_batch(t, p, std::span<const u32>(a32), std::span<const u32>(b32), std::span(m),
+                                   tempo::Backend::cuda);
+        CHECK(std::equal(m.begin(), m.end(), want_m.begin(), want_m.end()));
+      });
+    }
   }
 }
 

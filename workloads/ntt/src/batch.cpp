@@ -39,8 +39,15 @@ std::vector<u64>& scratch(std::size_t n) {
   return s;
 }
 
-std::string op_key(const Plan& plan, OpKind kind) {
-  return std::string("ntt-") + kind_name(kind) + "/n" + std::to_string(plan.n()) + "/q" + std::to_string(plan.q());
+// The layouts get keys of their own: the cost model learns each one's bytes and times.
+std::string op_key(const Plan& plan, OpKind kind, Layout layout) {
+  return std::string("ntt-") + kind_name(kind) + "/n" + std::to_string(plan.n()) + "/q" + std::to_string(plan.q()) +
+         (layout == Layout::u32 ? "/u32" : "");
+}
+
+const Plan& layout_ok(const Plan& plan, Layout layout) {
+  if (layout == Layout::u32) detail::check_u32_plan("NttOp", plan.q());
+  return plan;
 }
 
 gpu::DeviceConstants shared_tables(const Plan& plan) {
@@ -54,13 +61,18 @@ gpu::DeviceConstants shared_tables(const Plan& plan) {
 
 }  // namespace
 
-NttOp::NttOp(const Plan& plan, OpKind kind)
-    : plan_(plan), kind_(kind), key_(op_key(plan, kind)), tables_(shared_tables(plan)) {}
-
-NttOp::NttOp(const Plan& plan, OpKind kind, gpu::Engine& engine)
-    : plan_(plan),
+NttOp::NttOp(const Plan& plan, OpKind kind, Layout layout)
+    : plan_(layout_ok(plan, layout)),
       kind_(kind),
-      key_(op_key(plan, kind)),
+      layout_(layout),
+      key_(op_key(plan, kind, layout)),
+      tables_(shared_tables(plan)) {}
+
+NttOp::NttOp(const Plan& plan, OpKind kind, gpu::Engine& engine, Layout layout)
+    : plan_(layout_ok(plan, layout)),
+      kind_(kind),
+      layout_(layout),
+      key_(op_key(plan, kind, layout)),
       tables_(engine, bytes_of(detail::device_table_bytes(plan.tables()))) {}
 
 double NttOp::work(double) const {
@@ -80,58 +92,89 @@ gpu::CostPrior NttOp::prior() const {
   return p;
 }
 
+namespace {
+
+// Item i of a chunk's operand or output as a pointer to its words.
+template <typename S>
+const S* item(const gpu::ChunkInput& in, std::size_t i) {
+  return reinterpret_cast<const S*>(in.data + i * in.stride);
+}
+
+// One item of kind k on the CPU, 64-bit words: out from a (and b); out may be a's memory
+// (the engine's in-place rule). tb: n words of scratch for multiply.
+void compute(const detail::Tables& t, OpKind k, const u64* a, const u64* b, u64* out, u64* tb) {
+  const std::size_t bytes = t.n * sizeof(u64);
+  switch (k) {
+    case OpKind::forward:
+    case OpKind::inverse:
+      if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
+      (k == OpKind::forward ? t.kernels->forward : t.kernels->inverse)(t, out);
+      break;
+    case OpKind::pointwise: t.kernels->pointwise(t, a, b, out, false); break;
+    case OpKind::multiply:
+      std::memcpy(tb, b, bytes);
+      if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
+      t.kernels->forward(t, out);
+      t.kernels->forward(t, tb);
+      t.kernels->pointwise(t, out, tb, out, false);
+      t.kernels->inverse(t, out);
+      detail::wipe(tb, t.n);  // b's transform: b may be secret
+      break;
+  }
+}
+
+}  // namespace
+
 void NttOp::cpu(const gpu::Chunk& c) const {
   const detail::Tables& t = plan_.tables();
-  const std::size_t n = t.n, bytes = n * sizeof(u64);
-  for (std::size_t i = 0; i < c.count; ++i) {
-    u64* out = reinterpret_cast<u64*>(c.out + i * c.out_stride);
-    const auto* a = reinterpret_cast<const u64*>(c.in[0].data + i * c.in[0].stride);
-    switch (kind_) {
-      case OpKind::forward:
-        if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
-        t.kernels->forward(t, out);
-        break;
-      case OpKind::inverse:
-        if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
-        t.kernels->inverse(t, out);
-        break;
-      case OpKind::pointwise: {
-        const auto* b = reinterpret_cast<const u64*>(c.in[1].data + i * c.in[1].stride);
-        t.kernels->pointwise(t, a, b, out, false);
-        break;
-      }
-      case OpKind::multiply: {
-        const auto* b = reinterpret_cast<const u64*>(c.in[1].data + i * c.in[1].stride);
-        u64* tb = scratch(n).data();
-        std::memcpy(tb, b, bytes);
-        if (static_cast<const void*>(out) != a) std::memmove(out, a, bytes);
-        t.kernels->forward(t, out);
-        t.kernels->forward(t, tb);
-        t.kernels->pointwise(t, out, tb, out, false);
-        t.kernels->inverse(t, out);
-        detail::wipe(tb, n);  // b's transform: b may be secret
-        break;
-      }
-    }
+  const std::size_t n = t.n;
+  const bool two = inputs() == 2;
+  if (layout_ == Layout::u64) {
+    u64* tb = two ? scratch(n).data() : nullptr;
+    for (std::size_t i = 0; i < c.count; ++i)
+      compute(t, kind_, item<u64>(c.in[0], i), two ? item<u64>(c.in[1], i) : nullptr,
+              reinterpret_cast<u64*>(c.out + i * c.out_stride), tb);
+    return;
   }
+  // 32-bit words: the CPU kernels take 64-bit ones; widen into scratch, narrow back.
+  u64* x = scratch(3 * n).data();
+  u64 *y = x + n, *tb = y + n;
+  for (std::size_t i = 0; i < c.count; ++i) {
+    const auto* a = item<std::uint32_t>(c.in[0], i);
+    std::copy(a, a + n, x);
+    if (two) {
+      const auto* b = item<std::uint32_t>(c.in[1], i);
+      std::copy(b, b + n, y);
+    }
+    compute(t, kind_, x, y, x, tb);
+    std::copy(x, x + n, reinterpret_cast<std::uint32_t*>(c.out + i * c.out_stride));  // values < q < 2^31
+  }
+  detail::wipe(x, 2 * n);  // the inputs' copies: they may be secret
 }
 
 #if defined(TEMPO_NTT_HAVE_CUDA)
 bool NttOp::has_cuda() const { return true; }
 
-int NttOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const {
-  const cuda::Params p = detail::device_params(plan_.tables());
-  const auto* a = reinterpret_cast<const u64*>(c.in[0].data);
-  auto* out = reinterpret_cast<u64*>(c.out);
-  switch (kind_) {
-    case OpKind::forward: return cuda::forward(p, tables_.on(ctx), a, out, c.count, ctx.stream);
-    case OpKind::inverse: return cuda::inverse(p, tables_.on(ctx), a, out, c.count, ctx.stream);
+namespace {
+template <typename S>
+int launch(const NttOp& op, const void* tables, const gpu::Chunk& c, void* stream) {
+  const cuda::Params p = detail::device_params(op.plan().tables());
+  const auto* a = reinterpret_cast<const S*>(c.in[0].data);
+  auto* out = reinterpret_cast<S*>(c.out);
+  switch (op.kind()) {
+    case OpKind::forward: return cuda::forward(p, tables, a, out, c.count, stream);
+    case OpKind::inverse: return cuda::inverse(p, tables, a, out, c.count, stream);
     case OpKind::pointwise:
-      return cuda::pointwise(p, a, reinterpret_cast<const u64*>(c.in[1].data), out, c.count, ctx.stream);
+      return cuda::pointwise(p, a, reinterpret_cast<const S*>(c.in[1].data), out, c.count, stream);
     default:
-      return cuda::multiply(p, tables_.on(ctx), a, reinterpret_cast<const u64*>(c.in[1].data), out, c.count,
-                            ctx.stream);
+      return cuda::multiply(p, tables, a, reinterpret_cast<const S*>(c.in[1].data), out, c.count, stream);
   }
+}
+}  // namespace
+
+int NttOp::cuda(const gpu::Chunk& c, const gpu::DeviceContext& ctx) const {
+  return layout_ == Layout::u32 ? launch<std::uint32_t>(*this, tables_.on(ctx), c, ctx.stream)
+                                : launch<u64>(*this, tables_.on(ctx), c, ctx.stream);
 }
 #else
 bool NttOp::has_cuda() const { return false; }
@@ -148,10 +191,11 @@ std::size_t poly_count(const char* fn, const char* arg, std::size_t size, std::s
 }
 
 // Values < q in every polynomial, scanned on the pool; names "polys[i]" by global index.
-void check_batch(Task& t, const char* fn, const char* arg, std::span<const u64> v, const detail::Tables& tb) {
+template <typename S>
+void check_batch(Task& t, const char* fn, const char* arg, std::span<const S> v, const detail::Tables& tb) {
   const std::size_t n = tb.n, count = v.size() / n;
   tempo::parallel_for(t, 0, count, [&](std::size_t i) {
-    const u64* p = v.data() + i * n;
+    const S* p = v.data() + i * n;
     if (detail::any_out_of_range(p, n, tb.q)) {
       for (std::size_t j = 0; j < n; ++j)
         if (p[j] >= tb.q)
@@ -162,11 +206,19 @@ void check_batch(Task& t, const char* fn, const char* arg, std::span<const u64> 
   });
 }
 
-std::span<const std::uint8_t> as_bytes(std::span<const u64> v) {
-  return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
+template <typename S>
+std::span<const std::uint8_t> as_bytes(std::span<const S> v) {
+  return {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * sizeof(S)};
 }
-std::span<std::uint8_t> as_bytes(std::span<u64> v) {
-  return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(u64)};
+template <typename S>
+std::span<std::uint8_t> as_bytes(std::span<S> v) {
+  return {reinterpret_cast<std::uint8_t*>(v.data()), v.size() * sizeof(S)};
+}
+
+// The layout of a span's words.
+template <typename S>
+constexpr Layout layout_of() {
+  return sizeof(S) == 4 ? Layout::u32 : Layout::u64;
 }
 
 // A forward or inverse batch that stays on the CPU with the value check fused into each
@@ -209,25 +261,30 @@ bool cpu_only(const gpu::RunOptions& opt) {
   return opt.backend == Backend::cpu || (opt.backend == Backend::auto_select && gpu::device_count() == 0);
 }
 
-gpu::BatchReport unary(Task& t, const Plan& plan, std::span<u64> polys, const gpu::RunOptions& opt, OpKind kind,
+// 32-bit words: the value scan, then the batch (the fused check runs on 64-bit words).
+template <typename S>
+gpu::BatchReport unary(Task& t, const Plan& plan, std::span<S> polys, const gpu::RunOptions& opt, OpKind kind,
                        bool check) {
   const char* fn = kind == OpKind::forward ? "forward_batch" : "inverse_batch";
+  if constexpr (sizeof(S) == 4) detail::check_u32_plan(fn, plan.q());
   const std::size_t count = poly_count(fn, "polys", polys.size(), plan.n());
-  const NttOp op(plan, kind);
-  const auto items = std::vector<gpu::Operand>{gpu::Operand::fixed(as_bytes(std::span<const u64>(polys)), op.out_stride())};
-  if (check && cpu_only(opt)) {
-    FusedCheckOp fused(op, count);
-    gpu::BatchReport r = gpu::Engine::shared().run(t, fused, items, as_bytes(polys), opt);
-    if (!fused.failed()) return r;
-    const detail::Tables& tb = plan.tables();
-    const auto undo = kind == OpKind::forward ? tb.kernels->inverse : tb.kernels->forward;
-    tempo::parallel_for(t, 0, count, [&](std::size_t i) {
-      if (fused.done()[i]) undo(tb, polys.data() + i * tb.n);
-    });
-    check_batch(t, fn, "polys", polys, tb);  // names the first bad value, then throws
-    throw std::logic_error("tempo::ntt: a failed value check found no bad value");
+  const NttOp op(plan, kind, layout_of<S>());
+  const auto items = std::vector<gpu::Operand>{gpu::Operand::fixed(as_bytes(std::span<const S>(polys)), op.out_stride())};
+  if constexpr (sizeof(S) == 8) {
+    if (check && cpu_only(opt)) {
+      FusedCheckOp fused(op, count);
+      gpu::BatchReport r = gpu::Engine::shared().run(t, fused, items, as_bytes(polys), opt);
+      if (!fused.failed()) return r;
+      const detail::Tables& tb = plan.tables();
+      const auto undo = kind == OpKind::forward ? tb.kernels->inverse : tb.kernels->forward;
+      tempo::parallel_for(t, 0, count, [&](std::size_t i) {
+        if (fused.done()[i]) undo(tb, polys.data() + i * tb.n);
+      });
+      check_batch(t, fn, "polys", std::span<const S>(polys), tb);  // names the first bad value, then throws
+      throw std::logic_error("tempo::ntt: a failed value check found no bad value");
+    }
   }
-  if (check) check_batch(t, fn, "polys", polys, plan.tables());
+  if (check) check_batch(t, fn, "polys", std::span<const S>(polys), plan.tables());
   return gpu::Engine::shared().run(t, op, items, as_bytes(polys), opt);
 }
 
@@ -248,9 +305,26 @@ gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<st
   return unary(t, plan, polys, opt, OpKind::inverse, false);
 }
 
+gpu::BatchReport forward_batch(Task& t, const Plan& plan, std::span<std::uint32_t> polys, gpu::RunOptions opt) {
+  return unary(t, plan, polys, opt, OpKind::forward, true);
+}
+gpu::BatchReport inverse_batch(Task& t, const Plan& plan, std::span<std::uint32_t> polys, gpu::RunOptions opt) {
+  return unary(t, plan, polys, opt, OpKind::inverse, true);
+}
+gpu::BatchReport forward_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint32_t> polys,
+                                         gpu::RunOptions opt) {
+  return unary(t, plan, polys, opt, OpKind::forward, false);
+}
+gpu::BatchReport inverse_batch_unchecked(Task& t, const Plan& plan, std::span<std::uint32_t> polys,
+                                         gpu::RunOptions opt) {
+  return unary(t, plan, polys, opt, OpKind::inverse, false);
+}
+
 namespace {
-gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a, std::span<const u64> b,
-                               std::span<u64> out, const gpu::RunOptions& opt, bool check) {
+template <typename S>
+gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const S> a, std::span<const S> b,
+                               std::span<S> out, const gpu::RunOptions& opt, bool check) {
+  if constexpr (sizeof(S) == 4) detail::check_u32_plan("multiply_batch", plan.q());
   const std::size_t n = plan.n();
   const std::size_t count = poly_count("multiply_batch", "a", a.size(), n);
   if (b.size() != a.size() || out.size() != a.size())
@@ -265,7 +339,7 @@ gpu::BatchReport multiply_impl(Task& t, const Plan& plan, std::span<const u64> a
     check_batch(t, "multiply_batch", "a", a, plan.tables());
     check_batch(t, "multiply_batch", "b", b, plan.tables());
   }
-  const NttOp op(plan, OpKind::multiply);
+  const NttOp op(plan, OpKind::multiply, layout_of<S>());
   return gpu::Engine::shared().run(
       t, op, {gpu::Operand::fixed(as_bytes(a), op.out_stride()), gpu::Operand::fixed(as_bytes(b), op.out_stride())},
       as_bytes(out), opt);
@@ -278,6 +352,16 @@ gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::
 }
 gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint64_t> a,
                                           std::span<const std::uint64_t> b, std::span<std::uint64_t> out,
+                                          gpu::RunOptions opt) {
+  return multiply_impl(t, plan, a, b, out, opt, false);
+}
+
+gpu::BatchReport multiply_batch(Task& t, const Plan& plan, std::span<const std::uint32_t> a,
+                                std::span<const std::uint32_t> b, std::span<std::uint32_t> out, gpu::RunOptions opt) {
+  return multiply_impl(t, plan, a, b, out, opt, true);
+}
+gpu::BatchReport multiply_batch_unchecked(Task& t, const Plan& plan, std::span<const std::uint32_t> a,
+                                          std::span<const std::uint32_t> b, std::span<std::uint32_t> out,
                                           gpu::RunOptions opt) {
   return multiply_impl(t, plan, a, b, out, opt, false);
 }

@@ -121,7 +121,39 @@ bool any_out_of_range(const u64* a, std::size_t n, u64 q) {
   return (acc >> 63) != 0;
 }
 
-void check_values(const char* fn, const char* arg, const u64* a, std::size_t n, u64 q) {
+// The same for 32-bit words (q <= 2^31, so the top bit of a 32-bit word tells).
+bool any_out_of_range(const std::uint32_t* a, std::size_t n, u64 q) {
+  const auto q32 = static_cast<std::uint32_t>(q);
+  std::uint32_t acc = 0;
+  for (std::size_t i = 0; i < n; ++i) acc |= (q32 - 1 - a[i]) | a[i];
+  return (acc >> 31) != 0;
+}
+
+void check_u32_plan(const char* fn, u64 q) {
+  if (q >> 31)
+    throw std::invalid_argument(std::string("tempo::ntt::") + fn + ": 32-bit coefficients need q < 2^31, the plan's q is " +
+                                std::to_string(q));
+}
+
+bool via_u64(const Tables& t, std::uint32_t* a, bool (*f)(const Tables&, u64*)) {
+  thread_local std::vector<u64> w;
+  w.assign(a, a + t.n);
+  const bool ok = f(t, w.data());
+  if (ok) std::copy(w.begin(), w.end(), a);  // values < q < 2^31: exact
+  wipe(w.data(), w.size());
+  return ok;
+}
+bool forward_any(const Tables& t, u64* a) {
+  t.kernels->forward(t, a);
+  return true;
+}
+bool inverse_any(const Tables& t, u64* a) {
+  t.kernels->inverse(t, a);
+  return true;
+}
+
+template <typename Word>
+void check_values(const char* fn, const char* arg, const Word* a, std::size_t n, u64 q) {
   if (!any_out_of_range(a, n, q)) return;
   for (std::size_t i = 0; i < n; ++i)
     if (a[i] >= q)
@@ -228,6 +260,33 @@ void Plan::forward_unchecked(std::span<std::uint64_t> a) const {
 void Plan::inverse_unchecked(std::span<std::uint64_t> a) const {
   detail::check_span("inverse_unchecked", "a", a, *tables_, false);
   tables_->kernels->inverse(*tables_, a.data());
+}
+
+// 32-bit coefficients: the CPU kernels run on a widened copy (the check is fused there as
+// above; a failure leaves a untouched).
+void Plan::forward(std::span<std::uint32_t> a) const {
+  const detail::Tables& t = *tables_;
+  detail::check_u32_plan("forward", t.q);
+  detail::check_len("forward", "a", a.size(), t.n);
+  if (!detail::via_u64(t, a.data(), t.kernels->forward_checked))
+    detail::check_values("forward", "a", a.data(), t.n, t.q);
+}
+void Plan::inverse(std::span<std::uint32_t> a) const {
+  const detail::Tables& t = *tables_;
+  detail::check_u32_plan("inverse", t.q);
+  detail::check_len("inverse", "a", a.size(), t.n);
+  if (!detail::via_u64(t, a.data(), t.kernels->inverse_checked))
+    detail::check_values("inverse", "a", a.data(), t.n, t.q);
+}
+void Plan::forward_unchecked(std::span<std::uint32_t> a) const {
+  detail::check_u32_plan("forward_unchecked", tables_->q);
+  detail::check_len("forward_unchecked", "a", a.size(), tables_->n);
+  detail::via_u64(*tables_, a.data(), detail::forward_any);
+}
+void Plan::inverse_unchecked(std::span<std::uint32_t> a) const {
+  detail::check_u32_plan("inverse_unchecked", tables_->q);
+  detail::check_len("inverse_unchecked", "a", a.size(), tables_->n);
+  detail::via_u64(*tables_, a.data(), detail::inverse_any);
 }
 
 void Plan::pointwise(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,

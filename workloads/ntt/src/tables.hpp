@@ -35,6 +35,15 @@ struct Kernels {
 // The checked forms for kernels without a fused check: a branch-free scan (the baseline one,
 // or a wider one of the kernel's own instruction set), then the kernel.
 bool any_out_of_range(const u64* a, std::size_t n, u64 q);
+bool any_out_of_range(const std::uint32_t* a, std::size_t n, u64 q);
+// The 32-bit layout (q < 2^31): std::invalid_argument naming fn and q otherwise.
+void check_u32_plan(const char* fn, u64 q);
+// One polynomial of 32-bit coefficients through a 64-bit kernel (f: a Kernels forward or
+// inverse, checked or not): widened into per-thread scratch, narrowed back. False, with
+// a untouched, when f reports a value >= q. The scratch is wiped (values may be secret).
+bool via_u64(const Tables& t, std::uint32_t* a, bool (*f)(const Tables&, u64*));
+bool forward_any(const Tables& t, u64* a);  // t.kernels->forward, as a checked kernel that never fails
+bool inverse_any(const Tables& t, u64* a);
 template <void (*F)(const Tables&, u64*), bool (*Scan)(const u64*, std::size_t, u64) = any_out_of_range>
 bool scan_then(const Tables& t, u64* a);
 

@@ -202,7 +202,7 @@ TEMPO_NTT_HD u32 mul_mod(u32 x, u32 y, const Params& p) {
 
 // ---- One thread's share of a polynomial (or chunk) of 2^L coefficients
 
-template <typename W, int L>
+template <typename W, int L, typename S = u64>
 struct Lane {
   static constexpr int r = log_r(L), R = 1 << r;
   static constexpr u32 T = 1u << (L - r);  // threads per polynomial
@@ -213,10 +213,11 @@ struct Lane {
   // (polynomial or chunk) at item * 2^L in them: kept apart, so that the kernel's bases
   // stay in constant memory and one 32-bit register, not three 64-bit pointers, lives
   // through the transforms (an item index fits 32 bits: 2^32 items of 16 coefficients
-  // would be 512 GiB).
-  const u64* a = nullptr;
-  const u64* b = nullptr;
-  u64* out = nullptr;
+  // would be 512 GiB). S: the coefficients' word in memory (u64, or u32 for the 32-bit
+  // layout of q < 2^31: half the bytes moved).
+  const S* a = nullptr;
+  const S* b = nullptr;
+  S* out = nullptr;
   u32 item = 0;
   // Index of the thread's first coefficient (window L - r: m adds m * T) in the batch.
   TEMPO_NTT_HD std::size_t first() const { return (std::size_t{item} << L) + t; }
@@ -227,10 +228,10 @@ struct Lane {
 };
 
 // Global memory <-> registers in window L - r: thread t holds t + m * T.
-template <typename W, int L>
-TEMPO_NTT_HD void load(Lane<W, L>& l, const u64* base) {
+template <typename W, int L, typename S>
+TEMPO_NTT_HD void load(Lane<W, L, S>& l, const S* base) {
   if (l.active) {
-    const u64* src = base + l.first();
+    const S* src = base + l.first();
     TEMPO_NTT_UNROLL
     for (int m = 0; m < Lane<W, L>::R; ++m) l.x[m] = static_cast<W>(src[m * Lane<W, L>::T]);
   } else {
@@ -238,24 +239,24 @@ TEMPO_NTT_HD void load(Lane<W, L>& l, const u64* base) {
     for (int m = 0; m < Lane<W, L>::R; ++m) l.x[m] = 0;
   }
 }
-template <typename W, int L>
-TEMPO_NTT_HD void store(const Lane<W, L>& l) {
+template <typename W, int L, typename S>
+TEMPO_NTT_HD void store(const Lane<W, L, S>& l) {
   if (!l.active) return;
-  u64* dst = l.out + l.first();
+  S* dst = l.out + l.first();
   TEMPO_NTT_UNROLL
-  for (int m = 0; m < Lane<W, L>::R; ++m) dst[m * Lane<W, L>::T] = static_cast<u64>(l.x[m]);
+  for (int m = 0; m < Lane<W, L>::R; ++m) dst[m * Lane<W, L>::T] = static_cast<S>(l.x[m]);
 }
 
 // Registers <-> exchange buffer in window A.
-template <int A, typename W, int L>
-TEMPO_NTT_HD void put(const Lane<W, L>& l) {
+template <int A, typename W, int L, typename S>
+TEMPO_NTT_HD void put(const Lane<W, L, S>& l) {
   constexpr int r = Lane<W, L>::r;
   W* p = l.buf + pad(spread(l.t, A, r));  // pad() is additive over disjoint bits
   TEMPO_NTT_UNROLL
   for (int m = 0; m < Lane<W, L>::R; ++m) p[pad(static_cast<u32>(m) << A)] = l.x[m];
 }
-template <int A, typename W, int L>
-TEMPO_NTT_HD void get(Lane<W, L>& l) {
+template <int A, typename W, int L, typename S>
+TEMPO_NTT_HD void get(Lane<W, L, S>& l) {
   constexpr int r = Lane<W, L>::r;
   const W* p = l.buf + pad(spread(l.t, A, r));
   TEMPO_NTT_UNROLL
@@ -273,8 +274,8 @@ TEMPO_NTT_HD void static_for(F&& f) {
 // One stage (bit b) on the thread's coefficients in window a: the twiddle of each group
 // G (the window bits above b) once, then its 2^(b-a) butterflies. Compile-time b and a
 // make every register index a constant. Last: the inverse's last stage (1/n, [0, q)).
-template <int b, int a, bool Forward, bool Last, typename W, bool Strict, int L>
-TEMPO_NTT_HD void stage(Lane<W, L>& l, const Tw2<W>* tw, const Mod<W, Strict>& mod, Tw2<W> ninv) {
+template <int b, int a, bool Forward, bool Last, typename W, bool Strict, int L, typename S>
+TEMPO_NTT_HD void stage(Lane<W, L, S>& l, const Tw2<W>* tw, const Mod<W, Strict>& mod, Tw2<W> ninv) {
   constexpr int r = log_r(L), s = b - a, g = a + r - 1 - b;  // local bit; group bits above it
   const Tw2<W>* row = tw + (1u << (L - 1 - b)) + (l.t >> a);
   TEMPO_NTT_UNROLL
@@ -290,15 +291,15 @@ TEMPO_NTT_HD void stage(Lane<W, L>& l, const Tw2<W>* tw, const Mod<W, Strict>& m
   }
 }
 // Forward phase p: stage bits hi down to lo.
-template <int p, typename W, bool Strict, int L>
-TEMPO_NTT_HD void fwd_phase(Lane<W, L>& l, const Tw2<W>* tw, const Mod<W, Strict>& mod) {
+template <int p, typename W, bool Strict, int L, typename S>
+TEMPO_NTT_HD void fwd_phase(Lane<W, L, S>& l, const Tw2<W>* tw, const Mod<W, Strict>& mod) {
   constexpr int a = window(L, p), hi = phase_hi(L, p), lo = phase_lo(L, p);
   static_for<0, hi - lo + 1>([&](auto i) { stage<hi - decltype(i)::value, a, true, false>(l, tw, mod, Tw2<W>{}); });
 }
 // Inverse phase p: stage bits lo up to hi. Whole: this pass holds the transform's last
 // stage (bit L-1).
-template <int p, bool Whole, typename W, bool Strict, int L>
-TEMPO_NTT_HD void inv_phase(Lane<W, L>& l, const Tw2<W>* tw, const Mod<W, Strict>& mod, Tw2<W> ninv) {
+template <int p, bool Whole, typename W, bool Strict, int L, typename S>
+TEMPO_NTT_HD void inv_phase(Lane<W, L, S>& l, const Tw2<W>* tw, const Mod<W, Strict>& mod, Tw2<W> ninv) {
   constexpr int a = window(L, p), hi = phase_hi(L, p), lo = phase_lo(L, p);
   static_for<0, hi - lo + 1>([&](auto i) {
     constexpr int b = lo + decltype(i)::value;
@@ -327,7 +328,7 @@ TEMPO_NTT_HD void forward_phases(Each& each, Sync& sync, const Tw2<W>* tw, const
   static_for<0, phase_count(L)>([&](auto pc) {
     constexpr int p = decltype(pc)::value;
     if constexpr (p > 0) exchange<window(L, p - 1), window(L, p)>(each, sync);
-    each([&](Lane<W, L>& l) { fwd_phase<p>(l, tw, mod); });
+    each([&](auto& l) { fwd_phase<p>(l, tw, mod); });
   });
 }
 // Starts in window(L, P-1) (the forward's last), ends in window(L, 0) = L - r.
@@ -337,7 +338,7 @@ TEMPO_NTT_HD void inverse_phases(Each& each, Sync& sync, const Tw2<W>* tw, const
   static_for<0, P>([&](auto ic) {
     constexpr int p = P - 1 - decltype(ic)::value;
     if constexpr (p < P - 1) exchange<window(L, p + 1), window(L, p)>(each, sync);
-    each([&](Lane<W, L>& l) { inv_phase<p, Whole>(l, tw, mod, ninv); });
+    each([&](auto& l) { inv_phase<p, Whole>(l, tw, mod, ninv); });
   });
 }
 
@@ -349,15 +350,15 @@ enum class Pass { forward, inverse, inverse_part, multiply, product };
 
 // multiply parks a's transform (reduced) in the thread's own shared-memory stash slots
 // while it transforms b (no barrier: no other thread reads them).
-template <typename W, bool Strict, int L>
-TEMPO_NTT_HD void park(const Lane<W, L>& l, const Mod<W, Strict>& mod) {
+template <typename W, bool Strict, int L, typename S>
+TEMPO_NTT_HD void park(const Lane<W, L, S>& l, const Mod<W, Strict>& mod) {
   TEMPO_NTT_UNROLL
   for (int m = 0; m < Lane<W, L>::R; ++m) l.stash[m * l.stash_stride] = mod.reduce(l.x[m]);
 }
 // The thread's values times the same coefficients of another transform (in [0, q)),
 // read at o[m * stride] (multiply's stash, or product's partner buffer), in [0, q).
-template <typename W, bool Strict, int L>
-TEMPO_NTT_HD void times(Lane<W, L>& l, const W* o, u32 stride, const Mod<W, Strict>& mod, const Params& p) {
+template <typename W, bool Strict, int L, typename S>
+TEMPO_NTT_HD void times(Lane<W, L, S>& l, const W* o, u32 stride, const Mod<W, Strict>& mod, const Params& p) {
   TEMPO_NTT_UNROLL
   for (int m = 0; m < Lane<W, L>::R; ++m) l.x[m] = mul_mod(mod.reduce(l.x[m]), o[m * stride], p);
 }
@@ -379,49 +380,49 @@ TEMPO_NTT_HD void run(Each& each, Sync& sync, SyncAll& sync_all, Ready&& ready, 
   const Mod<W, Strict> mod{static_cast<W>(p.q), static_cast<W>(2 * p.q)};
   const Tw2<W> ninv{static_cast<W>(p.n_inv), static_cast<W>(p.n_inv_s)};
   const Tw2<W>* itw = K == Pass::multiply ? tw + (1u << L) : tw;
-  auto reduce = [&](Lane<W, L>& l) {
+  auto reduce = [&](auto& l) {
     TEMPO_NTT_UNROLL
     for (int m = 0; m < R; ++m) l.x[m] = mod.reduce(l.x[m]);
   };
-  each([](Lane<W, L>& l) { load(l, l.a); });
+  each([](auto& l) { load(l, l.a); });
   ready();
   if constexpr (K == Pass::forward) {
     forward_phases<W, Strict, L>(each, sync, tw, mod);
     each(reduce);
     exchange<last, top>(each, sync);
-    each([](Lane<W, L>& l) { store(l); });
+    each([](auto& l) { store(l); });
   } else if constexpr (K == Pass::inverse || K == Pass::inverse_part) {
     exchange<top, last>(each, sync);
     inverse_phases<K == Pass::inverse, W, Strict, L>(each, sync, itw, mod, ninv);
-    each([](Lane<W, L>& l) { store(l); });
+    each([](auto& l) { store(l); });
   } else if constexpr (K == Pass::multiply) {
     // b's transform ends in the window where a's did and where the inverse starts. The
     // barriers keep the compiler from hoisting b's loads into a's transform, and the
     // stash's loads into b's (registers would run out).
     forward_phases<W, Strict, L>(each, sync, tw, mod);
-    each([&](Lane<W, L>& l) { park(l, mod); });
+    each([&](auto& l) { park(l, mod); });
     sync();
-    each([](Lane<W, L>& l) { load(l, l.b); });
+    each([](auto& l) { load(l, l.b); });
     forward_phases<W, Strict, L>(each, sync, tw, mod);
     sync();
-    each([&](Lane<W, L>& l) { times(l, l.stash, l.stash_stride, mod, p); });
+    each([&](auto& l) { times(l, l.stash, l.stash_stride, mod, p); });
     inverse_phases<true, W, Strict, L>(each, sync, itw, mod, ninv);
-    each([](Lane<W, L>& l) { store(l); });
+    each([](auto& l) { store(l); });
   } else {
     forward_phases<W, Strict, L>(each, sync, tw, mod);
     each(reduce);
     sync_all();  // every exchange buffer is free
-    each([](Lane<W, L>& l) {
+    each([](auto& l) {
       if (!l.partner) put<last>(l);
     });
     sync_all();
     static_assert(last == 0, "a's coefficient m sits at the thread's base + m");
-    each([&](Lane<W, L>& l) {
-      if (l.partner) times(l, l.partner + pad(spread(l.t, last, Lane<W, L>::r)), 1, mod, p);
+    each([&](auto& l) {
+      if (l.partner) times(l, l.partner + pad(spread(l.t, last, log_r(L))), 1, mod, p);
     });
     sync_all();  // a's buffers read
     exchange<last, top>(each, sync);
-    each([](Lane<W, L>& l) {
+    each([](auto& l) {
       if (l.partner) store(l);
     });
   }

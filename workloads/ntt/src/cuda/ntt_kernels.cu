@@ -50,11 +50,11 @@ TEMPO_NTT_CHD int min_blocks() {
 // the block stages the chunk's twiddle table into shared memory while the coefficients'
 // loads are in flight, then runs dev::run. count: polynomials. Pass::product: slots
 // 2i and 2i+1 take a's and b's polynomial i. (Persistent blocks looping over groups
-// measured slower.)
-template <typename W, bool Strict, int L, Pass K>
+// measured slower.) S: the coefficients' word in memory (u64, or u32: the 32-bit layout).
+template <typename W, bool Strict, int L, Pass K, typename S>
 __global__ void __launch_bounds__(kBlockThreads, min_blocks<W, Strict, L, K>())
-    poly_kernel(const u64* a, const u64* b, u64* out, const void* tables, Params p, std::size_t count) {
-  using Lane = dev::Lane<W, L>;
+    poly_kernel(const S* a, const S* b, S* out, const void* tables, Params p, std::size_t count) {
+  using Lane = dev::Lane<W, L, S>;
   constexpr u32 T = Lane::T;
   extern __shared__ uint4 smem[];
   auto* tw = reinterpret_cast<dev::Tw2<W>*>(smem);
@@ -96,8 +96,8 @@ __global__ void __launch_bounds__(kBlockThreads, min_blocks<W, Strict, L, K>())
 // The column pass of n > 2^kMaxLogC: thread (polynomial, i) transforms the 2^LA
 // coefficients c * C + i (C = n >> LA). tables: the device table; its column part holds
 // this pass's twiddles (uniform across a warp: broadcast loads).
-template <typename W, bool Strict, int LA, bool Forward>
-__global__ void __launch_bounds__(kBlockThreads) column_kernel(const u64* in, u64* out, const void* tables, Params p,
+template <typename W, bool Strict, int LA, bool Forward, typename S>
+__global__ void __launch_bounds__(kBlockThreads) column_kernel(const S* in, S* out, const void* tables, Params p,
                                                                std::size_t count) {
   const int log_c = static_cast<int>(p.log_n) - LA;
   const std::size_t tid = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -111,13 +111,13 @@ __global__ void __launch_bounds__(kBlockThreads) column_kernel(const u64* in, u6
   dev::column<Forward, LA>(x, static_cast<const dev::Tw2<W>*>(tables) + dev::column_table(static_cast<int>(p.log_n)),
                            mod, ninv);
 #pragma unroll
-  for (int c = 0; c < (1 << LA); ++c) out[at + (static_cast<std::size_t>(c) << log_c)] = static_cast<u64>(x[c]);
+  for (int c = 0; c < (1 << LA); ++c) out[at + (static_cast<std::size_t>(c) << log_c)] = static_cast<S>(x[c]);
 }
 
-template <typename W>
-__global__ void pointwise_kernel(const u64* a, const u64* b, u64* out, Params p, std::size_t total) {
+template <typename W, typename S>
+__global__ void pointwise_kernel(const S* a, const S* b, S* out, Params p, std::size_t total) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < total) out[i] = static_cast<u64>(dev::mul_mod(static_cast<W>(a[i]), static_cast<W>(b[i]), p));
+  if (i < total) out[i] = static_cast<S>(dev::mul_mod(static_cast<W>(a[i]), static_cast<W>(b[i]), p));
 }
 
 int last_error() { return static_cast<int>(cudaGetLastError()); }
@@ -125,11 +125,11 @@ int last_error() { return static_cast<int>(cudaGetLastError()); }
 // Launches poly_kernel<W, Strict, L, K> over count polynomials (n >> L chunks each).
 // Returns cudaErrorInvalidConfiguration, before launching anything, when not even one
 // polynomial's share of shared memory fits a block.
-template <typename W, bool Strict, int L, Pass K>
-int launch_poly(const Params& p, const void* tables, const u64* a, const u64* b, u64* out, std::size_t count,
+template <typename W, bool Strict, int L, Pass K, typename S>
+int launch_poly(const Params& p, const void* tables, const S* a, const S* b, S* out, std::size_t count,
                 cudaStream_t s) {
   constexpr int T = static_cast<int>(dev::Lane<W, L>::T);
-  const auto kernel = poly_kernel<W, Strict, L, K>;
+  const auto kernel = poly_kernel<W, Strict, L, K, S>;
   int device = 0, smem_max = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
@@ -149,23 +149,28 @@ int launch_poly(const Params& p, const void* tables, const u64* a, const u64* b,
   return last_error();
 }
 
-template <typename W, bool Strict, int LA, bool Forward>
-int launch_column(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
+template <typename W, bool Strict, int LA, bool Forward, typename S>
+int launch_column(const Params& p, const void* tables, const S* in, S* out, std::size_t count, cudaStream_t s) {
   const std::size_t total = count << (p.log_n - LA);
   const auto blocks = static_cast<unsigned>((total + kBlockThreads - 1) / kBlockThreads);
-  column_kernel<W, Strict, LA, Forward><<<blocks, kBlockThreads, 0, s>>>(in, out, tables, p, count);
+  column_kernel<W, Strict, LA, Forward, S><<<blocks, kBlockThreads, 0, s>>>(in, out, tables, p, count);
   return last_error();
 }
 
-// Compile-time dispatch: the word (u32 lazy, u32 strict, u64) and log n.
+// Compile-time dispatch: the word (u32 lazy, u32 strict, u64) and log n. 32-bit storage
+// (S = u32) takes the 32-bit words only (q < 2^31).
 template <typename W, bool Strict>
 struct Word {
   using type = W;
   static constexpr bool strict = Strict;
 };
-template <class F>
+template <typename S, class F>
 int with_word(const Params& p, F&& f) {
-  if (!p.word32) return f(Word<u64, false>{});
+  if constexpr (sizeof(S) == 8) {
+    if (!p.word32) return f(Word<u64, false>{});
+  } else {
+    if (!p.word32) return static_cast<int>(cudaErrorInvalidValue);
+  }
   if (p.q < (u64{1} << 30)) return f(Word<u32, false>{});
   return f(Word<u32, true>{});
 }
@@ -181,86 +186,120 @@ int with_log(int L, F&& f) {
 constexpr int kMinLog = 4, kMaxLogN = 16;
 
 // One pass of poly_kernel on the whole polynomials (n <= 2^kMaxLogC) or their chunks.
-template <Pass K>
-int poly_pass(const Params& p, const void* tables, const u64* a, const u64* b, u64* out, std::size_t count,
+template <Pass K, typename S>
+int poly_pass(const Params& p, const void* tables, const S* a, const S* b, S* out, std::size_t count,
               cudaStream_t s) {
   const int L = dev::chunk_log(static_cast<int>(p.log_n));
-  return with_word(p, [&](auto w) {
+  return with_word<S>(p, [&](auto w) {
     using Wd = decltype(w);
     constexpr bool wide = sizeof(typename Wd::type) == 8;
     if constexpr ((K == Pass::multiply && wide) || (K == Pass::product && !wide)) {
       return static_cast<int>(cudaErrorInvalidValue);  // not used (multiply())
     } else {
       return with_log<kMinLog, dev::kMaxLogC>(L, [&](auto lc) {
-        return launch_poly<typename Wd::type, Wd::strict, decltype(lc)::value, K>(p, tables, a, b, out, count, s);
+        return launch_poly<typename Wd::type, Wd::strict, decltype(lc)::value, K, S>(p, tables, a, b, out, count, s);
       });
     }
   });
 }
-template <bool Forward>
-int column_pass(const Params& p, const void* tables, const u64* in, u64* out, std::size_t count, cudaStream_t s) {
-  return with_word(p, [&](auto w) {
+template <bool Forward, typename S>
+int column_pass(const Params& p, const void* tables, const S* in, S* out, std::size_t count, cudaStream_t s) {
+  return with_word<S>(p, [&](auto w) {
     using Wd = decltype(w);
     return with_log<1, kMaxLogN - dev::kMaxLogC>(static_cast<int>(p.log_n) - dev::kMaxLogC, [&](auto la) {
-      return launch_column<typename Wd::type, Wd::strict, decltype(la)::value, Forward>(p, tables, in, out, count, s);
+      return launch_column<typename Wd::type, Wd::strict, decltype(la)::value, Forward, S>(p, tables, in, out, count,
+                                                                                           s);
     });
   });
 }
 
 bool chunked(const Params& p) { return static_cast<int>(p.log_n) > dev::kMaxLogC; }
 
-}  // namespace
-
-int forward(const Params& p, const void* d_tables, const u64* in, u64* out, std::size_t count, void* stream) {
+// The launchers, over either storage word (kernels.hpp).
+template <typename S>
+int forward_t(const Params& p, const void* d_tables, const S* in, S* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
-  if (!chunked(p)) return poly_pass<Pass::forward>(p, d_tables, in, nullptr, out, count, s);
-  const int rc = column_pass<true>(p, d_tables, in, out, count, s);
-  return rc != 0 ? rc : poly_pass<Pass::forward>(p, d_tables, out, nullptr, out, count, s);
+  if (!chunked(p)) return poly_pass<Pass::forward, S>(p, d_tables, in, nullptr, out, count, s);
+  const int rc = column_pass<true, S>(p, d_tables, in, out, count, s);
+  return rc != 0 ? rc : poly_pass<Pass::forward, S>(p, d_tables, out, nullptr, out, count, s);
 }
 
-int inverse(const Params& p, const void* d_tables, const u64* in, u64* out, std::size_t count, void* stream) {
+template <typename S>
+int inverse_t(const Params& p, const void* d_tables, const S* in, S* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
-  if (!chunked(p)) return poly_pass<Pass::inverse>(p, d_tables, in, nullptr, out, count, s);
-  const int rc = poly_pass<Pass::inverse_part>(p, d_tables, in, nullptr, out, count, s);
-  return rc != 0 ? rc : column_pass<false>(p, d_tables, out, out, count, s);
+  if (!chunked(p)) return poly_pass<Pass::inverse, S>(p, d_tables, in, nullptr, out, count, s);
+  const int rc = poly_pass<Pass::inverse_part, S>(p, d_tables, in, nullptr, out, count, s);
+  return rc != 0 ? rc : column_pass<false, S>(p, d_tables, out, out, count, s);
 }
 
-int pointwise(const Params& p, const u64* a, const u64* b, u64* out, std::size_t count, void* stream) {
+template <typename S>
+int pointwise_t(const Params& p, const S* a, const S* b, S* out, std::size_t count, void* stream) {
   if (count == 0) return 0;
   const std::size_t total = count * p.n;
   const auto blocks = static_cast<unsigned>((total + kBlockThreads - 1) / kBlockThreads);
   auto s = static_cast<cudaStream_t>(stream);
+  if constexpr (sizeof(S) == 4) {
+    if (!p.word32) return static_cast<int>(cudaErrorInvalidValue);
+  }
   if (p.word32)
-    pointwise_kernel<u32><<<blocks, kBlockThreads, 0, s>>>(a, b, out, p, total);
+    pointwise_kernel<u32, S><<<blocks, kBlockThreads, 0, s>>>(a, b, out, p, total);
   else
-    pointwise_kernel<u64><<<blocks, kBlockThreads, 0, s>>>(a, b, out, p, total);
+    pointwise_kernel<u64, S><<<blocks, kBlockThreads, 0, s>>>(a, b, out, p, total);
   return last_error();
 }
 
-int multiply(const Params& p, const void* d_tables, const u64* a, const u64* b, u64* out, std::size_t count,
-             void* stream) {
+template <typename S>
+int multiply_t(const Params& p, const void* d_tables, const S* a, const S* b, S* out, std::size_t count,
+               void* stream) {
   if (count == 0) return 0;
   auto s = static_cast<cudaStream_t>(stream);
   if (!chunked(p)) {
     // 32-bit words: one launch. 64-bit: the product, then the inverse in place.
-    int rc = p.word32 ? poly_pass<Pass::multiply>(p, d_tables, a, b, out, count, s)
-                      : poly_pass<Pass::product>(p, d_tables, a, b, out, count, s);
-    if (rc == 0 && !p.word32) rc = poly_pass<Pass::inverse>(p, d_tables, out, nullptr, out, count, s);
+    int rc = p.word32 ? poly_pass<Pass::multiply, S>(p, d_tables, a, b, out, count, s)
+                      : poly_pass<Pass::product, S>(p, d_tables, a, b, out, count, s);
+    if (rc == 0 && !p.word32) rc = poly_pass<Pass::inverse, S>(p, d_tables, out, nullptr, out, count, s);
     if (rc != static_cast<int>(cudaErrorInvalidConfiguration)) return rc;
   }
   // Too large for one block: the four passes, b's transform in stream-ordered scratch.
   void* scratch = nullptr;
-  const cudaError_t e = cudaMallocAsync(&scratch, count * p.n * sizeof(u64), s);
+  const cudaError_t e = cudaMallocAsync(&scratch, count * p.n * sizeof(S), s);
   if (e != cudaSuccess) return static_cast<int>(e);
-  u64* tb = static_cast<u64*>(scratch);
-  int rc = forward(p, d_tables, a, out, count, stream);
-  if (rc == 0) rc = forward(p, d_tables, b, tb, count, stream);
-  if (rc == 0) rc = pointwise(p, out, tb, out, count, stream);
-  if (rc == 0) rc = inverse(p, d_tables, out, out, count, stream);
+  S* tb = static_cast<S*>(scratch);
+  int rc = forward_t(p, d_tables, a, out, count, stream);
+  if (rc == 0) rc = forward_t(p, d_tables, b, tb, count, stream);
+  if (rc == 0) rc = pointwise_t(p, out, tb, out, count, stream);
+  if (rc == 0) rc = inverse_t(p, d_tables, out, out, count, stream);
   const cudaError_t f = cudaFreeAsync(scratch, s);
   return rc != 0 ? rc : static_cast<int>(f);
+}
+
+}  // namespace
+
+int forward(const Params& p, const void* t, const u64* in, u64* out, std::size_t count, void* stream) {
+  return forward_t(p, t, in, out, count, stream);
+}
+int forward(const Params& p, const void* t, const u32* in, u32* out, std::size_t count, void* stream) {
+  return forward_t(p, t, in, out, count, stream);
+}
+int inverse(const Params& p, const void* t, const u64* in, u64* out, std::size_t count, void* stream) {
+  return inverse_t(p, t, in, out, count, stream);
+}
+int inverse(const Params& p, const void* t, const u32* in, u32* out, std::size_t count, void* stream) {
+  return inverse_t(p, t, in, out, count, stream);
+}
+int pointwise(const Params& p, const u64* a, const u64* b, u64* out, std::size_t count, void* stream) {
+  return pointwise_t(p, a, b, out, count, stream);
+}
+int pointwise(const Params& p, const u32* a, const u32* b, u32* out, std::size_t count, void* stream) {
+  return pointwise_t(p, a, b, out, count, stream);
+}
+int multiply(const Params& p, const void* t, const u64* a, const u64* b, u64* out, std::size_t count, void* stream) {
+  return multiply_t(p, t, a, b, out, count, stream);
+}
+int multiply(const Params& p, const void* t, const u32* a, const u32* b, u32* out, std::size_t count, void* stream) {
+  return multiply_t(p, t, a, b, out, count, stream);
 }
 
 }  // namespace tempo::ntt::cuda

@@ -67,6 +67,12 @@ class Plan {
   void inverse(std::span<std::uint64_t> a) const;  // in place, includes 1/n
   void forward_unchecked(std::span<std::uint64_t> a) const;
   void inverse_unchecked(std::span<std::uint64_t> a) const;
+  // The same on 32-bit coefficients (the uint32 layout, tempo/ntt/batch.hpp), for plans
+  // with q < 2^31; a larger q is a std::invalid_argument. Same values as the uint64 forms.
+  void forward(std::span<std::uint32_t> a) const;
+  void inverse(std::span<std::uint32_t> a) const;
+  void forward_unchecked(std::span<std::uint32_t> a) const;
+  void inverse_unchecked(std::span<std::uint32_t> a) const;
 
   // Coefficient-wise, in the transform domain: out[i] = a[i]*b[i] mod q (out may alias a or b).
   void pointwise(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,

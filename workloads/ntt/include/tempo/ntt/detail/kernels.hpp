@@ -6,8 +6,10 @@
 // take it: streams are void* (a cudaStream_t), results cudaError_t values as int
 // (0 = success). Kernels only enqueue work on the given stream; they never synchronise.
 //
-// Polynomials are laid end to end (count * n coefficients, uint64 in memory), inputs in
-// [0, q), outputs fully reduced in [0, q): the same bytes as the CPU paths.
+// Polynomials are laid end to end (count * n coefficients, uint64 in memory, or uint32
+// through the uint32 overloads: the 32-bit layout, q < 2^31 only, else
+// cudaErrorInvalidValue), inputs in [0, q), outputs fully reduced in [0, q): the same
+// values as the CPU paths.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +51,15 @@ int pointwise(const Params& p, const std::uint64_t* a, const std::uint64_t* b, s
 // stream-ordered scratch (cudaMallocAsync) for b's transform. out may alias a (not b).
 int multiply(const Params& p, const void* d_tables, const std::uint64_t* a, const std::uint64_t* b,
              std::uint64_t* out, std::size_t count, void* stream);
+// The same over 32-bit coefficients (p.word32 plans): half the bytes through memory.
+int forward(const Params& p, const void* d_tables, const std::uint32_t* in, std::uint32_t* out,
+            std::size_t count, void* stream);
+int inverse(const Params& p, const void* d_tables, const std::uint32_t* in, std::uint32_t* out,
+            std::size_t count, void* stream);
+int pointwise(const Params& p, const std::uint32_t* a, const std::uint32_t* b, std::uint32_t* out,
+              std::size_t count, void* stream);
+int multiply(const Params& p, const void* d_tables, const std::uint32_t* a, const std::uint32_t* b,
+             std::uint32_t* out, std::size_t count, void* stream);
 
 }  // namespace tempo::ntt::cuda
 
