@@ -10,8 +10,15 @@
 # cuda), then benchmarks (CPU rows, GPU rows, encrypted ADD on both, failure rate on the
 # device). Knobs: TFHE_EQUIV_SEEDS (1000), TFHE_FAILURES (100000 bootstraps per set, on
 # the device), TFHE_MUL256=1 also runs the encrypted 256-bit MUL on the device,
-# TFHE_SKIP_CPU_BENCH=1 skips the CPU rows.
+# TFHE_SKIP_CPU_BENCH=1 skips the CPU rows, TFHE_PARTS picks sections (default
+# "gpu tests equiv bench_gpu bench_cpu", plus mul with TFHE_MUL256=1), TFHE_SETS the GPU
+# benchmarks' parameter sets (default "PN10QP27 PN11QP54"). A short run, e.g.:
+#   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
+PARTS=" ${TFHE_PARTS:-gpu tests equiv bench_gpu bench_cpu} "
+[ "${TFHE_SKIP_CPU_BENCH:-0}" != 1 ] || PARTS=${PARTS/ bench_cpu / }
+[ "${TFHE_MUL256:-0}" != 1 ] || PARTS="$PARTS mul "
+part() { [[ $PARTS == *" $1 "* ]]; }
 C=$(cd "${1:-.carry/dev}" && pwd) || exit 1
 O=${OUT:-$PWD/out}/tfhe; mkdir -p "$O"
 export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -22,21 +29,27 @@ log() { echo "== $*" | tee -a "$O/log.txt"; }
 declare -A RC
 nproc > "$O/nproc.txt"; lscpu > "$O/lscpu.txt" 2>&1; nvidia-smi > "$O/nvidia-smi.txt" 2>&1
 
+if part gpu; then
 log "CUDA path: emulation + device byte-equality ([cuda-emulated], [gpu]; PN10QP27 and TOY256, 256 seeds)"
 TEMPO_TFHE_TEST_THREADS=0 timeout 240 "$B/tempo_tfhe_tests" "[cuda-emulated],[gpu]" -r junit -o "$O/gpu.xml" \
   > "$O/gpu.txt" 2>&1; RC[gpu]=$?; log "rc=${RC[gpu]}"; grep -E "byte-equal|skipped|passed|failed" "$O/gpu.txt" | tee -a "$O/log.txt"
+fi
 
+if part tests; then
 log "tests (default sizes, every area)"
 timeout 240 "$B/tempo_tfhe_tests" -r junit -o "$O/tests.xml" > "$O/tests.txt" 2>&1; RC[tests]=$?; log "rc=${RC[tests]}"
 tail -3 "$O/tests.txt"
+fi
 
+if part equiv; then
 log "byte-equality gates: ${TFHE_EQUIV_SEEDS:-1000} seeds x 3 sets, dispatch (cpu vs cuda) and selector (TEMPO_BACKEND=cuda vs cpu)"
 TEMPO_BACKEND=cuda TEMPO_TFHE_FULL=1 TEMPO_TFHE_EQUIV_SEEDS=${TFHE_EQUIV_SEEDS:-1000} TEMPO_TFHE_EQUIV_KEYGENS=2 \
   TEMPO_TFHE_TEST_THREADS=0 timeout 480 "$B/tempo_tfhe_tests" "[equiv]" -r junit -o "$O/equiv.xml" > "$O/equiv.txt" 2>&1
 RC[equiv]=$?; log "rc=${RC[equiv]}"; grep -E "byte-equal|passed|failed" "$O/equiv.txt" | tee -a "$O/log.txt"
+fi
 
 N=${TFHE_FAILURES:-100000}
-for P in PN10QP27 PN11QP54; do
+part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN11QP54}; do
   log "GPU benchmarks $P: batches 256..16384, single-gate latency, ADD-256 on cuda, failure rate over $N bootstraps on cuda"
   ADD=0; [ $P = PN10QP27 ] && ADD=256
   timeout 500 "$B/bench_tfhe" --params=$P --threads=$(nproc) --add_bits=0 --mul_bits=0 --gpu_add_bits=$ADD \
@@ -45,7 +58,7 @@ for P in PN10QP27 PN11QP54; do
   RC[bench_gpu_$P]=$?; log "rc=${RC[bench_gpu_$P]}"; grep -vE "^\*\*\*" "$O/bench_gpu_$P.txt" | tail -10 | tee -a "$O/log.txt"
 done
 
-if [ "${TFHE_SKIP_CPU_BENCH:-0}" != 1 ]; then
+if part bench_cpu; then
   log "CPU benchmarks PN10QP27: 1 and $(nproc) threads, ADD-256, MUL-64"
   timeout 300 "$B/bench_tfhe" --params=PN10QP27 --threads=1,$(nproc) --add_bits=256 --mul_bits=64 --gpu_batches= \
     --gpu_latency=0 --gpu_add_bits=0 --benchmark_out="$O/bench_cpu_pn10.json" --benchmark_out_format=json \
@@ -53,7 +66,7 @@ if [ "${TFHE_SKIP_CPU_BENCH:-0}" != 1 ]; then
   grep -vE "^\*\*\*" "$O/bench_cpu.txt" | tail -8 | tee -a "$O/log.txt"
 fi
 
-if [ "${TFHE_MUL256:-0}" = 1 ]; then
+if part mul; then
   log "encrypted MUL-256 on cuda (about 100k bootstraps, 24 levels)"
   timeout 500 "$B/bench_tfhe" --params=PN10QP27 --threads=$(nproc) --add_bits=0 --mul_bits=0 --gpu_batches= \
     --gpu_latency=0 --gpu_add_bits=0 --gpu_mul_bits=256 --benchmark_filter='mul' \

@@ -34,8 +34,11 @@ struct HostExec {
 
 // The kernel's bootstrap of one combined LWE on the host, through the device tables as
 // the upload would lay them out.
-Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x) {
-  const cuda::DeviceParams p = detail::device_params(d);
+// latency_shape: latency_threads instead of DeviceParams::threads (the launcher's two block
+// sizes; the bytes must not depend on the choice).
+Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, bool latency_shape = false) {
+  cuda::DeviceParams p = detail::device_params(d);
+  if (latency_shape) p.threads = p.latency_threads;
   const std::vector<u64> tables = detail::device_tables(d);
   const void* bk = d.bk32.empty() ? static_cast<const void*>(d.bk.data()) : static_cast<const void*>(d.bk32.data());
   std::vector<u32> in(x.a.begin(), x.a.end()), out(p.n + 1, 0xffffffffu);
@@ -83,14 +86,30 @@ void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, co
   want = orig;
   d.ring.plan.forward(std::span<u64>(want.data(), p.N));
   d.ring.plan.forward(std::span<u64>(want.data() + p.N, p.N));
-  std::vector<W> rows(orig.begin(), orig.end());
-  for (u32 ll = p.log_n; ll-- > 0;)
-    for (u32 b = 0; b < p.N; ++b) dev::fwd_butterfly<W>(rows.data(), b, ll, tw, p);
-  REQUIRE(std::vector<u64>(rows.begin(), rows.end()) == want);
-  for (u32 ll = 0; ll < p.log_n; ++ll)
-    for (u32 b = 0; b < p.N; ++b) dev::inv_butterfly<W>(rows.data(), b, ll, tw, p);
-  for (auto& v : rows) v = dev::mul_shoup<W>(v, static_cast<W>(p.n_inv), static_cast<W>(p.n_inv_s), static_cast<W>(Q));
-  REQUIRE(std::vector<u64>(rows.begin(), rows.end()) == orig);
+  // The radix passes over two swizzled rows, as the kernel runs them.
+  constexpr u32 S = dev::kPassBits<W>;
+  std::vector<W> rows(2 * p.N);
+  for (u32 j = 0; j < 2 * p.N; ++j) rows[(j & ~(p.N - 1)) + dev::swz(j & (p.N - 1))] = static_cast<W>(orig[j]);
+  auto unswizzled = [&] {
+    std::vector<u64> v(2 * p.N);
+    for (u32 j = 0; j < 2 * p.N; ++j) v[j] = rows[(j & ~(p.N - 1)) + dev::swz(j & (p.N - 1))];
+    return v;
+  };
+  for (u32 h = p.log_n; h > 0;) {
+    const u32 bits = h < S ? h : S;
+    for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) dev::fwd_pass_bits<W, S>(bits, rows.data(), nullptr, g, h - bits, tw, p);
+    h -= bits;
+  }
+  REQUIRE(unswizzled() == want);
+  // Inverse passes, the last one adding N^-1 times the result to a zero ACC.
+  std::vector<W> acc(2 * p.N, 0);
+  for (u32 lo = 0; lo < p.log_n;) {
+    const u32 bits = p.log_n - lo < S ? p.log_n - lo : S;
+    W* dst = lo + bits == p.log_n ? acc.data() : nullptr;
+    for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) dev::inv_pass_bits<W, S>(bits, rows.data(), dst, g, lo, tw, p);
+    lo += bits;
+  }
+  REQUIRE(std::vector<u64>(acc.begin(), acc.end()) == orig);
 }
 
 }  // namespace
@@ -119,8 +138,8 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
         REQUIRE(dev::reduce_wide(a * b, p) == d.ring.mod.mul(a, b));
       }
     }
-    // Forward stages over two rows equal tempo::ntt::Plan's forward transform; the inverse
-    // stages then N^-1 give the input back (Plan's inverse: the same unique result).
+    // Forward radix passes over two rows equal tempo::ntt::Plan's forward transform; the
+    // inverse passes then N^-1 give the input back (Plan's inverse: the same unique result).
     if (p.word32)
       check_transforms<u32>(d, p, tw, rng);
     else
@@ -129,7 +148,7 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
     std::vector<u64> dig(p.levels * p.N);
     for (u32 j = 0; j < p.N; ++j) {
       const u64 v = j < edge.size() ? edge[j] : rng() % Q;
-      dev::decompose<u64>(v, dig.data(), j, p);
+      for (u32 r = 0; r < p.levels; ++r) dig[r * p.N + j] = dev::digit<u64>(v, r, p);
       u64 sum = 0, pw = 1;
       for (u32 r = 0; r < p.levels; ++r) {
         REQUIRE(dig[r * p.N + j] < Q);
@@ -155,6 +174,7 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", 
       const Ciphertext got = emulated_bootstrap(d, x);
       REQUIRE(to_bytes(got) == to_bytes(cpu_bootstrap(d, x)));
       REQUIRE(decrypt_bit(k.secret, got) == expect);
+      REQUIRE(to_bytes(emulated_bootstrap(d, x, true)) == to_bytes(got));
       ++equal;
     }
     // Edge inputs: all-zero mask (every step skipped) and the largest values.
@@ -178,7 +198,7 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN11QP54)",
       INFO(name << " input " << i);
       bool expect = false;
       const detail::Lwe x = random_gate_input(k, rng, expect);
-      const Ciphertext got = emulated_bootstrap(k.evaluation.data(), x);
+      const Ciphertext got = emulated_bootstrap(k.evaluation.data(), x, i % 2 == 1);
       REQUIRE(to_bytes(got) == to_bytes(cpu_bootstrap(k.evaluation.data(), x)));
       REQUIRE(decrypt_bit(k.secret, got) == expect);
     }

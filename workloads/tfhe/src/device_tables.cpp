@@ -34,7 +34,6 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.log_qks = p.log_qks;
   dp.log_bks = p.log_bks;
   dp.ks_levels = p.ks_levels;
-  dp.threads = static_cast<std::uint32_t>(std::min<std::size_t>(p.N / 2, 512));
   dp.Q = p.Q;
   dp.k = m.k;
   dp.mu = static_cast<u64>((static_cast<u128>(1) << (2 * m.k)) / p.Q);
@@ -43,6 +42,11 @@ cuda::DeviceParams device_params(const EvalData& d) {
   // below 2^(k+31), the bound of reduce_wide.
   dp.word32 = dp.key32 && m.k <= 27 && 2 * p.levels <= 16;
   dp.mu32 = dp.word32 ? (u64{1} << (m.k + 31)) / p.Q : 0;
+  // The kernels' launch bounds: with 32-bit words small blocks (128 threads, 16 coefficients
+  // each per radix pass, 4 blocks per SM at 128 registers); with 64-bit words N / 2 up to 512.
+  dp.threads = static_cast<std::uint32_t>(dp.word32 ? std::min<std::size_t>(p.N / 8, 128)
+                                                    : std::min<std::size_t>(p.N / 2, 512));
+  dp.latency_threads = static_cast<std::uint32_t>(std::min<std::size_t>(p.N / 2, 512));
   dp.n_inv = pow_mod(m, p.N, p.Q - 2);
   dp.n_inv_s = shoup(dp.n_inv, p.Q, word_bits(dp));
   return dp;

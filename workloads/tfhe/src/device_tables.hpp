@@ -11,7 +11,8 @@
 
 namespace tempo::tfhe::detail {
 
-// Threads per block: N/2 up to 512 (the kernel's launch bound); 32-bit words when Q < 2^27.
+// Threads per block: N/8 up to 128 with 32-bit words (Q < 2^27), else N/2 up to 512 (the
+// kernel's launch bounds).
 cuda::DeviceParams device_params(const EvalData& d);
 // fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N): the layout of dev::Tables; the
 // Shoup companions are for the kernel's word width (2^32 when word32, else 2^64).

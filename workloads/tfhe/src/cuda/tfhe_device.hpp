@@ -6,25 +6,27 @@
 // One thread block per bootstrap. Shared memory holds ACC = (a, b) (2 N words) and the 2L
 // digit rows of its decomposition (2L N words). Words are 32-bit when Q < 2^27 (PN10QP27,
 // TOY256: Shoup products with 32-bit companions, 64-bit lazy sums of the key products, one
-// reduction per sum) and 64-bit otherwise (PN11QP54: Barrett with __umul64hi). Per LWE coefficient i with alpha != 0:
-//   decompose   each thread: balanced digits of its coefficients of ACC -> rows
-//   forward     log N stages over all 2L rows at once (one barrier per stage)
+// reduction per sum) and 64-bit otherwise (PN11QP54: Barrett with __umul64hi). Per LWE
+// coefficient i with alpha != 0 (one barrier after each phase):
+//   forward     radix passes of S stages in registers over all 2L rows (2^S coefficients per
+//               thread; shared memory only between passes), the first pass loading the
+//               balanced digits of ACC directly (decomposition fused into the load)
 //   multiply    each thread, per coefficient j: s_{sign,col} = sum_r row_r[j] BK_i,sign[r][col][j],
 //               u_col = s_{+,col} (X^alpha - 1)^ + s_{-,col} (X^-alpha - 1)^ -> rows 0, 1
-//   inverse     log N stages over rows 0 and 1
-//   accumulate  ACC += N^-1 u
-// then sample extraction with the switch to Q_ks, key switching (a thread per output
-// coefficient) and the switch to q. Every value is reduced to [0, Q) where the CPU reduces,
+//   inverse     radix passes over rows 0 and 1, the last one adding N^-1 u to ACC
+// then sample extraction with the switch to Q_ks, key switching (items of 32 outputs x 64
+// inputs, partial sums added in shared memory) and the switch to q. Every value is reduced to [0, Q) where the CPU reduces,
 // so the result equals the CPU's bytes (the math has one result per input).
 //
 // Exec is the "all threads of the block run f, then barrier" primitive: on the device
 // f(threadIdx.x) + __syncthreads(); on the host a loop over the threads. Inside one f(t),
-// thread t writes only its own coefficients / butterfly pairs, so the serial order of the
+// thread t writes only its own coefficients / radix-pass groups, so the serial order of the
 // emulation gives the same result as the parallel one.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "tfhe_kernels.hpp"
 
@@ -84,7 +86,9 @@ TEMPO_TFHE_HD u64 mul_mod(u64 a, u64 b, const DeviceParams& p) {
 // w y mod Q with the Shoup companion ws = floor(w 2^bits / Q) (bits = the word's width),
 // y any word, Q < 2^(bits-1): fully reduced.
 template <typename W>
-TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(static_cast<W>(w * y - mulhi(ws, y) * Q), Q); }
+TEMPO_TFHE_HD W mul_shoup_lazy(W y, W w, W ws, W Q) { return static_cast<W>(w * y - mulhi(ws, y) * Q); }  // [0, 2Q)
+template <typename W>
+TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(mul_shoup_lazy(y, w, ws, Q), Q); }
 // x mod Q for x < 2^(k+31), Q < 2^32 with k = bit width of Q, mu32 = floor(2^(k+31) / Q):
 // 32-bit quotient estimate, at most 3 too small (the CPU's SmallReducer).
 TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
@@ -110,53 +114,164 @@ struct Tables {
 };
 TEMPO_TFHE_HD std::size_t table_words(u32 N) { return std::size_t{7} * N; }
 
-// Butterfly b (of rows * N/2) of the forward stage with len = 2^ll, on rows laid end to end:
-// Cooley-Tukey with fwd[N/(2 len) + group] (tempo::ntt's transform: output j = poly(psi^slot[j])).
+#if defined(__CUDA_ARCH__)
+#define TEMPO_TFHE_UNROLL _Pragma("unroll")
+#else
+#define TEMPO_TFHE_UNROLL
+#endif
+
+// Digit rows are stored swizzled: coefficient pos sits at pos ^ ((pos >> 5) & 31), so the
+// radix passes' unit-stride and stride-32 accesses both hit 32 distinct banks (a bijection
+// within every aligned run of 32 words; only the bank layout, not the values, depends on it).
+TEMPO_TFHE_HD u32 swz(u32 pos) { return pos ^ ((pos >> 5) & 31u); }
+
+// Balanced base-2^log_bg digit `level` of the centered coefficient v (mod Q), as an element
+// of [0, Q) (the digits of lower levels are recomputed: cheaper than a shared-memory pass).
+// v < Q; signed words of W's width (Q < 2^27 for 32-bit words: no overflow).
 template <typename W>
-TEMPO_TFHE_HD void fwd_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
-  // Shifts, not divisions (N/2 is a power of two; a runtime division costs ~20 instructions).
-  const u32 row = b >> (p.log_n - 1), r = b & ((p.N >> 1) - 1), g = r >> ll, len = 1u << ll;
-  W* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
-  const u32 m = (p.N >> (ll + 1)) + g;
-  const W Q = static_cast<W>(p.Q);
-  const W v = mul_shoup<W>(x[len], static_cast<W>(tw.fwd[m]), static_cast<W>(tw.fwd_s[m]), Q);
-  const W u = x[0];
-  x[0] = add_mod<W>(u, v, Q);
-  x[len] = sub_mod<W>(u, v, Q);
+TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
+  using I = std::conditional_t<sizeof(W) == 4, std::int32_t, i64>;
+  const I Q = static_cast<I>(p.Q);
+  const I half = I{1} << (p.log_bg - 1), mask = (I{1} << p.log_bg) - 1;
+  I x = static_cast<I>(v) - (static_cast<I>(v) > Q / 2 ? Q : 0);
+  I d = 0;
+  for (u32 r = 0; r <= level; ++r) {
+    d = ((x + half) & mask) - half;
+    x = (x - d) >> p.log_bg;
+  }
+  return static_cast<W>(d + (d < 0 ? Q : 0));
 }
-// Inverse stage with len = 2^ll (Gentleman-Sande with inv[N/len - 1 - group]); the factor
-// N^-1 is applied when ACC is updated.
+
+// Radix passes: group g (over rows laid end to end, N / 2^S groups per row) holds the 2^S
+// coefficients base + k 2^lo of one row in registers and runs the S butterfly stages with
+// len = 2^lo .. 2^(lo+S-1) on them; shared memory is touched only at the pass's load and
+// store. Every butterfly is the one of tempo::ntt's radix-2 transform (same inputs, same
+// twiddle), so the result is that transform's: output j = poly(psi^slot[j]).
+//
+// The group's coefficients base + k 2^lo: base = hi 2^(lo+S) + (G mod 2^lo) with hi = G >> lo,
+// so at stage ll = lo + d the butterfly of k has group index (pos >> (ll + 1)) =
+// hi 2^(S-d-1) + (k >> (d+1)) (no carries): a compile-time k part, so the twiddles that
+// butterflies share are loaded once.
+template <u32 S>
+struct PassGroup {
+  u32 row, hi, base;
+  TEMPO_TFHE_HD PassGroup(u32 g, u32 lo, u32 log_n) {
+    const u32 per_row = log_n - S, G = g & ((1u << per_row) - 1);
+    row = g >> per_row;
+    hi = G >> lo;
+    base = (hi << (lo + S)) | (G & ((1u << lo) - 1));
+  }
+};
+
+// Harvey's lazy butterflies: forward values stay in [0, 4Q) and inverse values in [0, 2Q)
+// between stages and passes (4Q < 2^32 for 32-bit words), reduced to [0, Q) at the end of
+// the transform; the residues, and so the final values, are those of the exact butterflies.
+//
+// Forward (Cooley-Tukey, fwd[N/(2 len) + group]) stages len = 2^(lo+S-1) down to 2^lo. With
+// acc (the first pass, lo + S = log N), the inputs are the digits of ACC: row r < L is digit r
+// of ACC a, row L + r digit r of ACC b (the decomposition fused into the load).
+template <typename W, u32 S>
+TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo, const Tables& tw, const DeviceParams& p) {
+  constexpr u32 R = 1u << S;
+  const PassGroup<S> at(g, lo, p.log_n);
+  const u32 row = at.row, hi = at.hi, base = at.base;
+  const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
+  W* xr = rows + static_cast<std::size_t>(row) * p.N;
+  W x[R];
+  if (acc != nullptr) {
+    const u32 half = row >= p.levels ? 1u : 0u;
+    const W* src = acc + static_cast<std::size_t>(half) * p.N;
+    const u32 level = row - half * p.levels;
+    TEMPO_TFHE_UNROLL
+    for (u32 k = 0; k < R; ++k) x[k] = digit<W>(src[base + (k << lo)], level, p);
+  } else {
+    TEMPO_TFHE_UNROLL
+    for (u32 k = 0; k < R; ++k) x[k] = xr[swz(base + (k << lo))];
+  }
+  TEMPO_TFHE_UNROLL
+  for (u32 d = S; d-- > 0;) {
+    const u32 ll = lo + d;
+    TEMPO_TFHE_UNROLL
+    for (u32 k = 0; k < R; ++k) {
+      if ((k >> d) & 1u) continue;
+      const u32 m = (p.N >> (ll + 1)) + (hi << (S - d - 1)) + (k >> (d + 1));
+      const W v = mul_shoup_lazy<W>(x[k + (1u << d)], static_cast<W>(tw.fwd[m]), static_cast<W>(tw.fwd_s[m]), Q);
+      const W u = csub<W>(x[k], Q2);
+      x[k] = static_cast<W>(u + v);
+      x[k + (1u << d)] = static_cast<W>(u + Q2 - v);
+    }
+  }
+  TEMPO_TFHE_UNROLL
+  for (u32 k = 0; k < R; ++k) xr[swz(base + (k << lo))] = lo == 0 ? csub<W>(csub<W>(x[k], Q2), Q) : x[k];
+}
+
+// Inverse (Gentleman-Sande, inv[N/len - 1 - group]) stages len = 2^lo .. 2^(lo+S-1), inputs
+// in [0, 2Q) (the first pass's from the multiply, fully reduced). With acc
+// (the last pass, lo + S = log N), the results are scaled by N^-1 and added to ACC (row 0 to
+// ACC a, row 1 to ACC b) instead of being stored.
+template <typename W, u32 S>
+TEMPO_TFHE_HD void inv_pass(W* rows, W* acc, u32 g, u32 lo, const Tables& tw, const DeviceParams& p) {
+  constexpr u32 R = 1u << S;
+  const PassGroup<S> at(g, lo, p.log_n);
+  const u32 row = at.row, hi = at.hi, base = at.base;
+  const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
+  W* xr = rows + static_cast<std::size_t>(row) * p.N;
+  W x[R];
+  TEMPO_TFHE_UNROLL
+  for (u32 k = 0; k < R; ++k) x[k] = xr[swz(base + (k << lo))];
+  TEMPO_TFHE_UNROLL
+  for (u32 d = 0; d < S; ++d) {
+    const u32 ll = lo + d;
+    TEMPO_TFHE_UNROLL
+    for (u32 k = 0; k < R; ++k) {
+      if ((k >> d) & 1u) continue;
+      const u32 m = (p.N >> ll) - 1 - (hi << (S - d - 1)) - (k >> (d + 1));
+      const W u = x[k], v = x[k + (1u << d)];
+      x[k] = csub<W>(static_cast<W>(u + v), Q2);
+      x[k + (1u << d)] =
+          mul_shoup_lazy<W>(static_cast<W>(u + Q2 - v), static_cast<W>(tw.inv[m]), static_cast<W>(tw.inv_s[m]), Q);
+    }
+  }
+  if (acc != nullptr) {
+    const W ni = static_cast<W>(p.n_inv), ni_s = static_cast<W>(p.n_inv_s);
+    W* dst = acc + static_cast<std::size_t>(row) * p.N;
+    TEMPO_TFHE_UNROLL
+    for (u32 k = 0; k < R; ++k) {
+      const u32 j = base + (k << lo);
+      dst[j] = add_mod<W>(dst[j], mul_shoup<W>(x[k], ni, ni_s, Q), Q);
+    }
+  } else {
+    const bool last = lo + S == p.log_n;
+    TEMPO_TFHE_UNROLL
+    for (u32 k = 0; k < R; ++k) xr[swz(base + (k << lo))] = last ? csub<W>(x[k], Q) : x[k];
+  }
+}
+
+// The pass of `bits` <= S stages (compile-time register arrays for every width).
+template <typename W, u32 S>
+TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* rows, const W* acc, u32 g, u32 lo, const Tables& tw,
+                                 const DeviceParams& p) {
+  if constexpr (S > 1)
+    if (bits < S) return fwd_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
+  fwd_pass<W, S>(rows, acc, g, lo, tw, p);
+}
+template <typename W, u32 S>
+TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* rows, W* acc, u32 g, u32 lo, const Tables& tw, const DeviceParams& p) {
+  if constexpr (S > 1)
+    if (bits < S) return inv_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
+  inv_pass<W, S>(rows, acc, g, lo, tw, p);
+}
+
+// Stages per radix pass: 16 coefficients per thread with 32-bit words (passes of 4, 4, 2
+// stages for N = 1024; 32 spill at the launch bound), 8 with 64-bit words.
 template <typename W>
-TEMPO_TFHE_HD void inv_butterfly(W* rows, u32 b, u32 ll, const Tables& tw, const DeviceParams& p) {
-  // Shifts, not divisions (N/2 is a power of two; a runtime division costs ~20 instructions).
-  const u32 row = b >> (p.log_n - 1), r = b & ((p.N >> 1) - 1), g = r >> ll, len = 1u << ll;
-  W* x = rows + static_cast<std::size_t>(row) * p.N + (g << (ll + 1)) + (r & (len - 1));
-  const u32 m = (p.N >> ll) - 1 - g;
-  const W Q = static_cast<W>(p.Q);
-  const W u = x[0], v = x[len];
-  x[0] = add_mod<W>(u, v, Q);
-  x[len] = mul_shoup<W>(sub_mod<W>(u, v, Q), static_cast<W>(tw.inv[m]), static_cast<W>(tw.inv_s[m]), Q);
-}
+inline constexpr u32 kPassBits = sizeof(W) == 4 ? 4 : 3;
 
 // Initial ACC b-part: X^-beta tv with tv = Q/8 everywhere; coefficient e is +Q/8 when
 // (e + beta) mod 2N < N, else -Q/8.
 TEMPO_TFHE_HD u64 acc_init(u32 beta, u32 e, const DeviceParams& p) {
   const u64 c = p.Q / 8;
   return ((e + beta) & (2 * p.N - 1)) < p.N ? c : p.Q - c;
-}
-
-// Balanced base-2^log_bg digits of the centered coefficient v (mod Q): digit r goes to
-// rows[r N + j] as an element of [0, Q). Rows 0..L-1 come from ACC a, L..2L-1 from ACC b.
-template <typename W>
-TEMPO_TFHE_HD void decompose(W v, W* rows, u32 j, const DeviceParams& p) {
-  const i64 Q = static_cast<i64>(p.Q);
-  const i64 half = i64{1} << (p.log_bg - 1), mask = (i64{1} << p.log_bg) - 1;
-  i64 x = static_cast<i64>(v) - (static_cast<i64>(v) > Q / 2 ? Q : 0);
-  for (u32 r = 0; r < p.levels; ++r) {
-    const i64 d = ((x + half) & mask) - half;
-    x = (x - d) >> p.log_bg;
-    rows[static_cast<std::size_t>(r) * p.N + j] = static_cast<W>(d + (d < 0 ? Q : 0));
-  }
 }
 
 // Key word of RGSW(i, sign), row r, column col, coefficient j.
@@ -177,30 +292,34 @@ TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tables& tw, const Devic
 template <typename W>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, u32 j, u32 i, u32 alpha, const void* bk, const Tables& tw,
                                   const DeviceParams& p) {
-  const u32 nrows = 2 * p.levels;
+  const u32 nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
   const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
   if constexpr (sizeof(W) == 4) {
     // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
+    // 32-bit words imply a 32-bit key (device_params); key_word's layout, walked by pointer.
+    const std::size_t N = p.N, sign_stride = std::size_t{2} * nrows * N;
+    const u32* k0 = static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * 2 * sign_stride + j;
     u64 s[2][2] = {{0, 0}, {0, 0}};
-    for (u32 r = 0; r < nrows; ++r) {
-      const u32 d = static_cast<u32>(rows[static_cast<std::size_t>(r) * p.N + j]);
-      for (u32 sign = 0; sign < 2; ++sign)
-        for (u32 col = 0; col < 2; ++col)
-          s[sign][col] += static_cast<u64>(d) * static_cast<u32>(key_word(bk, i, sign, r, col, j, p));
+    for (u32 r = 0; r < nrows; ++r, k0 += 2 * N) {
+      const u64 d = static_cast<u32>(rows[static_cast<std::size_t>(r) * N + sj]);
+      s[0][0] += d * k0[0];
+      s[0][1] += d * k0[N];
+      s[1][0] += d * k0[sign_stride];
+      s[1][1] += d * k0[sign_stride + N];
     }
     for (u32 col = 0; col < 2; ++col)
-      rows[static_cast<std::size_t>(col) * p.N + j] =
+      rows[static_cast<std::size_t>(col) * p.N + sj] =
           static_cast<W>(reduce_wide(reduce_wide(s[0][col], p) * mp + reduce_wide(s[1][col], p) * mm, p));
   } else {
     u64 s[2][2] = {{0, 0}, {0, 0}};
     for (u32 r = 0; r < nrows; ++r) {
-      const u64 d = rows[static_cast<std::size_t>(r) * p.N + j];
+      const u64 d = rows[static_cast<std::size_t>(r) * p.N + sj];
       for (u32 sign = 0; sign < 2; ++sign)
         for (u32 col = 0; col < 2; ++col)
           s[sign][col] = add_mod<u64>(s[sign][col], mul_mod(d, key_word(bk, i, sign, r, col, j, p), p), p.Q);
     }
     for (u32 col = 0; col < 2; ++col)
-      rows[static_cast<std::size_t>(col) * p.N + j] =
+      rows[static_cast<std::size_t>(col) * p.N + sj] =
           static_cast<W>(add_mod<u64>(mul_mod(s[0][col], mp, p), mul_mod(s[1][col], mm, p), p.Q));
   }
 }
@@ -221,20 +340,38 @@ TEMPO_TFHE_HD u32 extract_coeff(const W* acc_a, u32 j, const DeviceParams& p) {
 }
 // Key-switch digit j of a coefficient mod Q_ks.
 TEMPO_TFHE_HD u32 ks_digit(u32 a, u32 j, const DeviceParams& p) { return (a >> (p.log_bks * j)) & ((1u << p.log_bks) - 1); }
-// Output coefficient c (c < n: mask, c = n: body) of the key switch
-// (0, b) - sum_{i,j} K[i][j][digit_j(ext_i)], then the rounding switch Q_ks -> q.
+// The key switch (0, b) - sum_{i,j} K[i][j][digit_j(ext_i)], split into items of 32 output
+// coefficients x kKsSlice input coefficients: a thread sums its output's terms over its
+// slice and adds the partial sum into a shared accumulator (sums mod 2^32 in any order are
+// the same). The loop is branch-free (a zero digit reads entry 0 and adds nothing; the
+// digits are public) so the table loads overlap.
+inline constexpr u32 kKsSlice = 64;
 template <typename W>
-TEMPO_TFHE_HD u32 key_switch_coeff(const W* ext, u32 b_ks, u32 c, const u16* ks, const DeviceParams& p) {
+TEMPO_TFHE_HD u32 key_switch_partial(const W* ext, u32 c, u32 i0, const u16* ks, const DeviceParams& p) {
   const std::size_t row = p.n + 1, base = (std::size_t{1} << p.log_bks) - 1;
-  u32 acc = c == p.n ? b_ks : 0;
-  for (u32 i = 0; i < p.N; ++i) {
+  u32 acc = 0;
+  const u32 i1 = i0 + kKsSlice < p.N ? i0 + kKsSlice : p.N;
+  for (u32 i = i0; i < i1; ++i) {
     const u32 a = static_cast<u32>(ext[i]);
     for (u32 j = 0; j < p.ks_levels; ++j) {
       const u32 d = ks_digit(a, j, p);
-      if (d == 0) continue;  // a public ciphertext digit
-      acc -= ks[((static_cast<std::size_t>(i) * p.ks_levels + j) * base + (d - 1)) * row + c];
+      const std::size_t e = d == 0 ? 0 : d - 1;
+      const u32 v = ks[((static_cast<std::size_t>(i) * p.ks_levels + j) * base + e) * row + c];
+      acc -= d == 0 ? 0u : v;
     }
   }
+  return acc;
+}
+// x += v on a shared word (an atomic on the device: several threads add to one output).
+TEMPO_TFHE_HD void shared_add(u32* x, u32 v) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(x, v);
+#else
+  *x += v;
+#endif
+}
+// The rounding switch Q_ks -> q of a key-switched coefficient.
+TEMPO_TFHE_HD u32 ks_round(u32 acc, const DeviceParams& p) {
   const u32 ka = acc & ((1u << p.log_qks) - 1), down = p.log_qks - p.log_q;
   return ((ka + (1u << (down - 1))) >> down) & ((1u << p.log_q) - 1);
 }
@@ -255,8 +392,8 @@ template <typename W, class Exec>
 TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* tables, const void* bk,
                                    const u16* ks, const u32* in, u32* out, W* sm) {
   const u32 N = p.N, T = p.threads, two_n_mask = 2 * N - 1, rows = 2 * p.levels;
+  constexpr u32 S = kPassBits<W>;
   const Tables tw(tables, N);
-  const W Q = static_cast<W>(p.Q);
   W* acc_a = sm;
   W* acc_b = sm + N;
   W* dig = sm + 2 * static_cast<std::size_t>(N);
@@ -271,37 +408,44 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   for (u32 i = 0; i < p.n; ++i) {
     const u32 alpha = (in[i] << shift) & two_n_mask;
     if (alpha == 0) continue;  // X^0 - 1 = 0: the step adds nothing (block-uniform branch)
-    ex([&](u32 t) {
-      for (u32 j = t; j < N; j += T) {
-        decompose<W>(acc_a[j], dig, j, p);
-        decompose<W>(acc_b[j], dig + static_cast<std::size_t>(p.levels) * N, j, p);
-      }
-    });
-    for (u32 ll = p.log_n; ll-- > 0;)
+    // Forward transforms of the 2L digit rows, the decomposition fused into the first pass.
+    for (u32 h = p.log_n; h > 0;) {
+      const u32 bits = h < S ? h : S, lo = h - bits;
+      const W* src = h == p.log_n ? acc_a : nullptr;
       ex([&](u32 t) {
-        for (u32 b = t; b < rows * (N / 2); b += T) fwd_butterfly<W>(dig, b, ll, tw, p);
+        for (u32 g = t; g < (rows << (p.log_n - bits)); g += T) fwd_pass_bits<W, S>(bits, dig, src, g, lo, tw, p);
       });
+      h = lo;
+    }
     ex([&](u32 t) {
       for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig, j, i, alpha, bk, tw, p);
     });
-    for (u32 ll = 0; ll < p.log_n; ++ll)
+    // Inverse transforms of rows 0 and 1, the last pass adding N^-1 u to ACC.
+    for (u32 lo = 0; lo < p.log_n;) {
+      const u32 bits = p.log_n - lo < S ? p.log_n - lo : S;
+      W* dst = lo + bits == p.log_n ? acc_a : nullptr;
       ex([&](u32 t) {
-        for (u32 b = t; b < N; b += T) inv_butterfly<W>(dig, b, ll, tw, p);
+        for (u32 g = t; g < (2u << (p.log_n - bits)); g += T) inv_pass_bits<W, S>(bits, dig, dst, g, lo, tw, p);
       });
-    ex([&](u32 t) {
-      for (u32 j = t; j < N; j += T) {
-        const W ni = static_cast<W>(p.n_inv), ni_s = static_cast<W>(p.n_inv_s);
-        acc_a[j] = add_mod<W>(acc_a[j], mul_shoup<W>(dig[j], ni, ni_s, Q), Q);
-        acc_b[j] = add_mod<W>(acc_b[j], mul_shoup<W>(dig[N + j], ni, ni_s, Q), Q);
-      }
-    });
+      lo += bits;
+    }
   }
+  // Sample extraction into dig row 0, the key-switch accumulators (n + 1 words) after it.
+  const u32 b_ks = switch_to_ks(add_mod<u64>(acc_b[0], p.Q / 8, p.Q), p);
+  u32* ks_acc = reinterpret_cast<u32*>(dig + N);
   ex([&](u32 t) {
     for (u32 j = t; j < N; j += T) dig[j] = static_cast<W>(extract_coeff<W>(acc_a, j, p));
+    for (u32 c = t; c <= p.n; c += T) ks_acc[c] = c == p.n ? b_ks : 0;
   });
-  const u32 b_ks = switch_to_ks(add_mod<u64>(acc_b[0], p.Q / 8, p.Q), p);
+  const u32 chunks = (p.n + 32) / 32, slices = (N + kKsSlice - 1) / kKsSlice;
   ex([&](u32 t) {
-    for (u32 c = t; c <= p.n; c += T) out[c] = key_switch_coeff<W>(dig, b_ks, c, ks, p);
+    for (u32 w = t; w < chunks * slices * 32; w += T) {
+      const u32 item = w / 32, c = (item % chunks) * 32 + w % 32;
+      if (c <= p.n) shared_add(&ks_acc[c], key_switch_partial<W>(dig, c, (item / chunks) * kKsSlice, ks, p));
+    }
+  });
+  ex([&](u32 t) {
+    for (u32 c = t; c <= p.n; c += T) out[c] = ks_round(ks_acc[c], p);
   });
 }
 

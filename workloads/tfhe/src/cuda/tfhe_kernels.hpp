@@ -16,6 +16,7 @@ struct DeviceParams {
   std::uint32_t log_bg = 0, levels = 0;    // gadget base 2^log_bg, L digits
   std::uint32_t log_qks = 0, log_bks = 0, ks_levels = 0;
   std::uint32_t threads = 0;               // threads per block (one block per bootstrap)
+  std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
   std::uint64_t Q = 0;
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
   std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
