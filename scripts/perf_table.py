@@ -547,6 +547,20 @@ def ntt():
             "", f"An empty kernel launch and synchronize takes {us(floor['host_median_us'])} us (host median) on this machine.",
             "", source("ntt", "bench_cpu_batch.json", "bench_gpu.json"), ""]
 
+    lay = gbench("ntt", "bench_gpu_layouts.json")
+    rows = []
+    for p, count in (("PN10QP27", 32768), ("MLDSA", 131072)):
+        for word, suffix in (("uint64", ""), ("uint32", "_u32")):
+            cell = lambda op: mega(row(lay, f"gpu_kernel/{p}{suffix}/{op}/count:{count}/iterations:1/manual_time")["ntt_per_s"])
+            rows.append((p, f"{count:,}", word, cell("fwd"), cell("inv"), cell("mul_chain")))
+    res = row(lay, "gpu_resident/PN10QP27_u32/count:32768/iterations:1/manual_time")
+    out += ["The device's resident kernels in both memory layouts (`ntt::Layout`), one call: transforms per second "
+            "(M/s) from CUDA-event kernel times.", "",
+            table(["preset", "polynomials", "words in memory", "forward", "inverse", "multiply chain"], rows), "",
+            f"Through the public resident path (`DeviceBatch`, `Engine::run_resident`), PN10QP27 in 32-bit words: "
+            f"{mega(res['ntt_per_s'])} M forward transforms/s at 32,768 polynomials.", "",
+            source("ntt", "bench_gpu_layouts.json"), ""]
+
     peers = load("ntt", "bench_peers.json")
     rows = []
     for r in peers["ratios"]:
