@@ -192,3 +192,39 @@ TEST_CASE("Sponges: SHAKE128/256 and SHA3-256 equal tempo::keccak's; four lanes 
     }
   }
 }
+
+TEST_CASE("Sponge8: eight lanes equal eight sponges (uneven pieces, every rate, from a prefix)", "[prg]") {
+  std::mt19937_64 g(808);
+  for (const unsigned rate : {v::rate_shake128, v::rate_shake256, v::rate_sha3(48)}) {
+    for (const std::size_t len : {0u, 1u, 7u, 9u, 48u, 167u, 168u, 169u, 500u}) {
+      const auto prefix_bytes = random_bytes(g, 13);
+      v::Sponge prefix(rate, v::suffix_shake);
+      prefix.absorb(prefix_bytes.data(), prefix_bytes.size());
+      std::vector<std::vector<std::uint8_t>> in(8), outs(8, std::vector<std::uint8_t>(300));
+      const std::uint8_t* ins[8];
+      std::uint8_t* os[8];
+      for (int k = 0; k < 8; ++k) {
+        in[k] = random_bytes(g, len);
+        ins[k] = in[k].data();
+        os[k] = outs[k].data();
+      }
+      v::Sponge8 s8(prefix);
+      const std::size_t cut = len / 3;  // two absorbs: the second starts mid-lane
+      s8.absorb(ins, cut);
+      const std::uint8_t* rest[8];
+      for (int k = 0; k < 8; ++k) rest[k] = ins[k] + cut;
+      s8.absorb(rest, len - cut);
+      s8.finalize(0x42);
+      s8.squeeze(os, 300);
+      for (int k = 0; k < 8; ++k) {
+        v::Sponge one = prefix;
+        one.absorb(in[k].data(), len);
+        one.finalize(0x42);
+        std::vector<std::uint8_t> o(300);
+        one.squeeze(o.data(), 300);
+        INFO("rate " << rate << " len " << len << " lane " << k);
+        CHECK(o == outs[k]);
+      }
+    }
+  }
+}

@@ -2,17 +2,24 @@
 // signatures. Batches: batch.cpp.
 #include <tempo/faest.hpp>
 
+#include <array>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
 #include <tempo/voleith/isa.hpp>
+#include <tempo/env.hpp>
 #include <tempo/os_random.hpp>
 #include <tempo/tempo.hpp>
 
 #include "backend.hpp"
 #include "common.hpp"
+#include "stages.hpp"
 
 namespace tempo::faest {
 namespace detail {
@@ -25,9 +32,80 @@ const ParamSet& param_set(Params p) {
   throw std::invalid_argument("tempo::faest: unknown parameter set");
 }
 
+std::atomic<bool> stage_timing_on{false};
+
+namespace {
+
+// The calling thread's CPU time where the OS gives it (a shared, loaded machine then still
+// shows what one signature costs), else wall-clock time. In microseconds.
+double stage_now_us() {
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e6 + double(ts.tv_nsec) * 1e-3;
+#else
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
+constexpr unsigned n_stages = unsigned(Stage::count);
+constexpr const char* stage_names[n_stages] = {"front",       "tree",      "leaves",      "com_hash",
+                                               "vole",        "vole_hash", "quicksilver", "grind_open"};
+
+// Sums over every recorded call, printed when the process exits.
+struct StageTotals {
+  std::mutex m;
+  std::array<std::array<double, n_stages>, 4> us{};  // [op * 2 + is_128f][stage]
+  std::array<unsigned long, 4> calls{};
+  ~StageTotals() {
+    for (unsigned k = 0; k < 4; ++k) {
+      if (calls[k] == 0) continue;
+      double total = 0;
+      for (double v : us[k]) total += v;
+      std::fprintf(stderr, "tempo::faest stages: %s %s, mean us over %lu calls:", k / 2 ? "verify" : "sign",
+                   k % 2 ? "FAEST-128f" : "FAEST-128s", calls[k]);
+      for (unsigned s = 0; s < n_stages; ++s) std::fprintf(stderr, " %s %.1f", stage_names[s], us[k][s] / double(calls[k]));
+      std::fprintf(stderr, " total %.1f\n", total / double(calls[k]));
+    }
+  }
+};
+StageTotals& stage_totals() {
+  static StageTotals totals;
+  return totals;
+}
+
+struct StageRun {
+  bool active = false;
+  unsigned key = 0;
+  double last = 0;
+  std::array<double, n_stages> us{};
+};
+thread_local StageRun stage_run;
+
+}  // namespace
+
+void stage_begin_impl(TimedOp op, bool is_128f) {
+  stage_totals();  // constructed before first use, so destroyed (and printed) after it
+  stage_run = StageRun{true, unsigned(op) * 2 + unsigned(is_128f), stage_now_us(), {}};
+}
+void stage_mark_impl(Stage s) {
+  if (!stage_run.active) return;
+  const double now = stage_now_us();
+  stage_run.us[unsigned(s)] += now - stage_run.last;
+  stage_run.last = now;
+}
+void stage_end_impl() {
+  if (!stage_run.active) return;
+  stage_run.active = false;
+  StageTotals& tot = stage_totals();
+  const std::lock_guard<std::mutex> lock(tot.m);
+  for (unsigned s = 0; s < n_stages; ++s) tot.us[stage_run.key][s] += stage_run.us[s];
+  ++tot.calls[stage_run.key];
+}
+
 const BackendOps& active_backend() {
   static const BackendOps* const vaes = vaes_backend();
   static const BackendOps* const ni = ni_backend();
+  stage_timing_on.store(tempo::env_flag("TEMPO_FAEST_STAGES").value_or(false), std::memory_order_relaxed);
   // Read at every call, as every TEMPO_* variable: a getenv per signature is noise.
   return voleith::choose("TEMPO_FAEST_ISA", vaes, ni, portable_backend());
 }

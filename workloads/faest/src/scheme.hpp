@@ -11,32 +11,48 @@
 #include "common.hpp"
 #include "owf.hpp"
 #include "shake.hpp"
+#include "stages.hpp"
 #include "vc.hpp"
 
 namespace tempo::faest::detail {
 
-// VOLEHash (faest-ref vole_hash_128): x is one ell_hat-bit column; out is lambda + 16 bits.
-template <class B>
-void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t* chall1, const std::uint8_t* x) {
+// VOLEHash (faest-ref vole_hash_128) of N columns at once: x[k] is one ell_hat-bit column,
+// out[k] lambda + 16 bits. The N Horner chains are independent; interleaving them keeps the
+// carry-less multiplier busy instead of waiting on one chain's latency.
+template <class B, unsigned N>
+void vole_hash_n(std::uint8_t* const out[N], const std::uint8_t* chall1, const std::uint8_t* const x[N]) {
   const gf128 s = gf_load(chall1 + 64);
   gf128 t{};
   std::memcpy(&t.lo, chall1 + 80, 8);
-  gf128 h0 = gf_load(x);
-  for (unsigned j = 1; j < 12; ++j) h0 = B::mul(h0, s) ^ gf_load(x + 16 * j);
-  std::uint64_t h1, w;
-  std::memcpy(&h1, x, 8);
-  for (unsigned j = 1; j < 24; ++j) {
-    std::memcpy(&w, x + 8 * j, 8);
-    h1 = B::mul64(h1, t.lo) ^ w;
+  gf128 h0[N];
+  std::uint64_t h1[N], w;
+  for (unsigned k = 0; k < N; ++k) {
+    h0[k] = gf_load(x[k]);
+    std::memcpy(&h1[k], x[k], 8);
   }
-  const gf128 h1f{h1, 0};
-  const gf128 h2 = B::mul(gf_load(chall1), h0) ^ B::mul(gf_load(chall1 + 16), h1f);
-  const gf128 h3 = B::mul(gf_load(chall1 + 32), h0) ^ B::mul(gf_load(chall1 + 48), h1f);
-  std::uint8_t tmp[16];
-  gf_store(out, h2);
-  gf_store(tmp, h3);
-  std::memcpy(out + 16, tmp, 2);
-  for (unsigned b = 0; b < utilde_bytes; ++b) out[b] ^= x[(ell + 2 * lambda) / 8 + b];
+  for (unsigned j = 1; j < 12; ++j)
+    for (unsigned k = 0; k < N; ++k) h0[k] = B::mul(h0[k], s) ^ gf_load(x[k] + 16 * j);
+  for (unsigned j = 1; j < 24; ++j)
+    for (unsigned k = 0; k < N; ++k) {
+      std::memcpy(&w, x[k] + 8 * j, 8);
+      h1[k] = B::mul64(h1[k], t.lo) ^ w;
+    }
+  for (unsigned k = 0; k < N; ++k) {
+    const gf128 h1f{h1[k], 0};
+    const gf128 h2 = B::mul(gf_load(chall1), h0[k]) ^ B::mul(gf_load(chall1 + 16), h1f);
+    const gf128 h3 = B::mul(gf_load(chall1 + 32), h0[k]) ^ B::mul(gf_load(chall1 + 48), h1f);
+    std::uint8_t tmp[16];
+    gf_store(out[k], h2);
+    gf_store(tmp, h3);
+    std::memcpy(out[k] + 16, tmp, 2);
+    for (unsigned b = 0; b < utilde_bytes; ++b) out[k][b] ^= x[k][(ell + 2 * lambda) / 8 + b];
+  }
+}
+template <class B>
+void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t* chall1, const std::uint8_t* x) {
+  std::uint8_t* const o[1] = {out};
+  const std::uint8_t* const in[1] = {x};
+  vole_hash_n<B, 1>(o, chall1, in);
 }
 
 // Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns.
@@ -79,13 +95,21 @@ void hash_chall2(tempo::Task* t, std::uint8_t chall2[chall2_bytes], const std::u
                  const std::uint8_t* u_tilde, const std::uint8_t* cols, const std::uint8_t* d,
                  const std::uint8_t* chall3 /* verifier: add u_tilde where delta's bit is set */) {
   std::vector<std::uint8_t> vt(std::size_t(lambda) * utilde_bytes);
+  constexpr unsigned ways = 4;
   par_for(t, lambda / 16, [&](std::size_t g) {
-    for (std::size_t i = 16 * g; i < 16 * g + 16; ++i) {
-      std::uint8_t* o = vt.data() + i * utilde_bytes;
-      vole_hash<B>(o, chall1, cols + i * ell_hat_bytes);
-      if (chall3 && get_bit(chall3, i))
-        for (unsigned b = 0; b < utilde_bytes; ++b) o[b] ^= u_tilde[b];
+    for (std::size_t i0 = 16 * g; i0 < 16 * g + 16; i0 += ways) {
+      std::uint8_t* o[ways];
+      const std::uint8_t* in[ways];
+      for (unsigned k = 0; k < ways; ++k) {
+        o[k] = vt.data() + (i0 + k) * utilde_bytes;
+        in[k] = cols + (i0 + k) * ell_hat_bytes;
+      }
+      vole_hash_n<B, ways>(o, chall1, in);
     }
+    if (chall3)  // public: the verifier's challenge
+      for (std::size_t i = 16 * g; i < 16 * g + 16; ++i)
+        if (get_bit(chall3, i))
+          for (unsigned b = 0; b < utilde_bytes; ++b) vt[i * utilde_bytes + b] ^= u_tilde[b];
   });
   RandomOracle h;
   h.absorb(chall1, chall1_bytes);
@@ -169,9 +193,11 @@ void sign_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   vole_hash<B>(sig + p.off_u_tilde(), chall1, u);
   xor_bytes(sig + p.off_d(), w, u, ell_bytes);
   hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols, sig + p.off_d(), nullptr);
+  stage_mark(Stage::vole_hash);
 
   std::uint8_t a0[16];
   aes_prove<B>(w, u + ell_bytes, cols, pk, chall2, a0, sig + p.off_a1(), sig + p.off_a2());
+  stage_mark(Stage::quicksilver);
 
   // Grinding: the first counter whose challenge has w_grind zero top bits and opens in T_open.
   RandomOracle h2;
@@ -186,6 +212,7 @@ void sign_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
     return open(static_cast<const std::uint16_t*>(delta), sig + p.off_decom());
   });
   put_le32(sig + p.off_ctr(), std::uint32_t(ctr));
+  stage_mark(Stage::grind_open);
 }
 
 // sig: sig_size bytes. pk: owf input || owf output; key: the AES key; w: the witness (160 B).
@@ -193,8 +220,10 @@ template <class B>
 void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key,
                const std::uint8_t* w, const std::uint8_t* msg, std::size_t msg_len, const std::uint8_t* rho,
                std::size_t rho_len, std::uint8_t* sig) {
+  const StageScope timing(TimedOp::sign, &p == &params_128f);
   std::uint8_t mu[32], root[16], iv[16];
   sign_front(p, pk, key, msg, msg_len, rho, rho_len, sig, mu, root, iv);
+  stage_mark(Stage::front);
 
   Scratch scratch;
   Bavc vc;
@@ -210,6 +239,7 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
     convert_to_vole<B>(p, unsigned(i), vc.sd + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
                        us.data() + i * ell_hat_bytes, cols.data() + std::size_t(col) * ell_hat_bytes);
   });
+  stage_mark(Stage::vole);
   sign_back<B>(t, p, pk, w, mu, iv, vc.h, us.data(), cols.data(),
                [&](const std::uint16_t* delta, std::uint8_t* decom) { return bavc_open(p, vc, delta, decom); }, sig);
 }
@@ -243,23 +273,28 @@ bool verify_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   std::uint8_t chall1[chall1_bytes], chall2[chall2_bytes];
   hash_chall1(chall1, p, mu, hcom, sig, iv);
   hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols, sig + p.off_d(), chall3);
+  stage_mark(Stage::vole_hash);
 
   std::uint8_t a0b[16], chk[16];
   aes_verify<B>(sig + p.off_d(), cols, pk, chall2, chall3, sig + p.off_a1(), sig + p.off_a2(), a0b);
+  stage_mark(Stage::quicksilver);
   RandomOracle h;
   h.absorb(chall2, chall2_bytes);
   h.absorb(a0b, 16);
   h.absorb(sig + p.off_a1(), 32);
   voleith::grind_output(h, get_le32(sig + p.off_ctr()), 4, dom_h2_3, chk, 16);
+  stage_mark(Stage::grind_open);
   return std::memcmp(chk, chall3, 16) == 0;
 }
 
 template <class B>
 bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg,
                  std::size_t msg_len, const std::uint8_t* sig) {
+  const StageScope timing(TimedOp::verify, &p == &params_128f);
   std::uint8_t mu[32], iv[16], hcom[32];
   std::uint16_t delta[max_tau];
   if (!verify_front(p, pk, msg, msg_len, sig, mu, iv, delta)) return false;
+  stage_mark(Stage::front);
   Scratch scratch;
   const std::uint8_t* seeds = nullptr;
   if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, scratch, seeds)) return false;
@@ -270,6 +305,7 @@ bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
     for (unsigned q = 0; q < i; ++q) col += p.depth(q);
     reconstruct_vole<B>(p, unsigned(i), seeds, delta, iv, cols.data() + std::size_t(col) * ell_hat_bytes);
   });
+  stage_mark(Stage::vole);
   return verify_back<B>(t, p, pk, mu, iv, delta, sig, hcom, cols.data());
 }
 

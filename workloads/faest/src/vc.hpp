@@ -17,6 +17,7 @@
 
 #include "common.hpp"
 #include "shake.hpp"
+#include "stages.hpp"
 
 namespace tempo::faest::detail {
 
@@ -115,7 +116,7 @@ void commit_leaves(const ParamSet& p, unsigned i, const std::uint8_t* nodes, con
   secure_zero(buf, sizeof buf);
 }
 
-// h_i = H1(com_i,0 || ... ) for every instance, four instances of equal size per 4-way
+// h_i = H1(com_i,0 || ... ) for every instance, eight instances of equal size per 8-way
 // sponge; then h = H1(h_0 || ... || h_tau-1).
 inline void hash_commitments(tempo::Task* t, const ParamSet& p, const std::uint8_t* com, std::uint8_t h[32]) {
   struct Group {
@@ -124,21 +125,21 @@ inline void hash_commitments(tempo::Task* t, const ParamSet& p, const std::uint8
   std::vector<Group> groups;
   for (unsigned i = 0; i < p.tau;) {
     unsigned c = 1;
-    while (c < 4 && i + c < p.tau && p.leaves(i + c) == p.leaves(i)) ++c;
+    while (c < 8 && i + c < p.tau && p.leaves(i + c) == p.leaves(i)) ++c;
     groups.push_back({i, c});
     i += c;
   }
-  std::vector<std::uint8_t> his(32 * std::size_t(p.tau) + 32 * 3);
+  std::vector<std::uint8_t> his(32 * std::size_t(p.tau) + 32 * 7);
   par_for(t, groups.size(), [&](std::size_t g) {
     const Group gr = groups[g];
-    const std::uint8_t* in[4];
-    std::uint8_t* out[4];
-    for (unsigned k = 0; k < 4; ++k) {
+    const std::uint8_t* in[8];
+    std::uint8_t* out[8];
+    for (unsigned k = 0; k < 8; ++k) {
       const unsigned i = gr.first + (k < gr.count ? k : 0);  // padding lanes repeat the first
       in[k] = com + 48 * std::size_t(first_leaf(p, i));
       out[k] = his.data() + 32 * std::size_t(k < gr.count ? gr.first + k : p.tau + k - 1);
     }
-    voleith::Sponge4 h1(voleith::rate_shake128, voleith::suffix_shake);
+    voleith::Sponge8 h1(voleith::rate_shake128, voleith::suffix_shake);
     h1.absorb(in, 48 * std::size_t(p.leaves(gr.first)));
     h1.finalize(dom_h1);
     h1.squeeze(out, 32);
@@ -157,6 +158,7 @@ void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16],
   vc.com = scratch.get(slot_com, std::size_t(p.L) * 48, false);
   std::memcpy(vc.nodes, root, 16);
   expand_tree<B>(t, p, vc.nodes, iv, nullptr);
+  stage_mark(Stage::tree);
   std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
   leaf_hash_keys(p, iv, uhash.data());
   par_for(t, p.tau, [&](std::size_t i) {
@@ -164,7 +166,9 @@ void bavc_commit(tempo::Task* t, const ParamSet& p, const std::uint8_t root[16],
     commit_leaves<B>(p, unsigned(i), vc.nodes, iv, uhash.data() + 48 * i, -1, nullptr, vc.sd + 16 * off,
                      vc.com + 48 * off);
   });
+  stage_mark(Stage::leaves);
   hash_commitments(t, p, vc.com, vc.h);
+  stage_mark(Stage::com_hash);
 }
 
 // The heap indices of the hidden leaves.
@@ -264,6 +268,7 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
   for (unsigned e = 0; e < p.t_open && idx[e] != ~std::uint32_t{0}; ++e)
     std::memcpy(nodes + 16 * std::size_t(idx[e]), in + 16 * std::size_t(e), 16);
   expand_tree<B>(t, p, nodes, iv, s.data());
+  stage_mark(Stage::tree);
   std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
   std::uint8_t* com = scratch.get(slot_com, 48 * std::size_t(p.L), false);
   std::uint8_t* sd = scratch.get(slot_seeds, std::size_t(p.L - p.tau) * 16, false);
@@ -273,7 +278,9 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
     commit_leaves<B>(p, unsigned(i), nodes, iv, uhash.data() + 48 * i, long(delta[i]), decom + 48 * i,
                      sd + 16 * (first - i), com + 48 * first);
   });
+  stage_mark(Stage::leaves);
   hash_commitments(t, p, com, h);
+  stage_mark(Stage::com_hash);
   seeds = sd;
   return true;
 }

@@ -62,23 +62,42 @@ X4Fn x4_impl() {
 
 void permute_x4_interleaved(std::uint64_t lanes[100], int rounds) { x4_impl()(lanes, rounds); }
 
+void permute_x8_interleaved(std::uint64_t lanes[200], int rounds) {
+  if (x4_impl() == &avx512_entry) {  // the same cap and CPU check as the 4-way choice
+    permute_x8_interleaved_avx512(lanes, rounds);
+    return;
+  }
+  alignas(32) std::uint64_t half[100];
+  for (int h = 0; h < 2; ++h) {
+    for (int i = 0; i < 25; ++i)
+      for (int j = 0; j < 4; ++j) half[4 * i + j] = lanes[8 * i + 4 * h + j];
+    permute_x4_interleaved(half, rounds);
+    for (int i = 0; i < 25; ++i)
+      for (int j = 0; j < 4; ++j) lanes[8 * i + 4 * h + j] = half[4 * i + j];
+  }
+}
+
 }  // namespace detail
 
 namespace {
 
-void permute_states_x4(std::uint64_t* states[4], int rounds) {
-  alignas(32) std::uint64_t lanes[100];
+// W separate states through the W-way interleaved permutation (lane i of state j at W * i + j).
+template <int W>
+void permute_states(std::uint64_t* states[W], int rounds, void (*interleaved)(std::uint64_t*, int)) {
+  alignas(64) std::uint64_t lanes[25 * W];
   for (int i = 0; i < 25; ++i)
-    for (int j = 0; j < 4; ++j) lanes[4 * i + j] = states[j][i];
-  detail::permute_x4_interleaved(lanes, rounds);
+    for (int j = 0; j < W; ++j) lanes[W * i + j] = states[j][i];
+  interleaved(lanes, rounds);
   for (int i = 0; i < 25; ++i)
-    for (int j = 0; j < 4; ++j) states[j][i] = lanes[4 * i + j];
+    for (int j = 0; j < W; ++j) states[j][i] = lanes[W * i + j];
 }
 
 }  // namespace
 
-void keccak_f1600_x4(std::uint64_t* states[4]) { permute_states_x4(states, 24); }
-void keccak_p1600_12_x4(std::uint64_t* states[4]) { permute_states_x4(states, 12); }
+void keccak_f1600_x4(std::uint64_t* states[4]) { permute_states<4>(states, 24, &detail::permute_x4_interleaved); }
+void keccak_p1600_12_x4(std::uint64_t* states[4]) { permute_states<4>(states, 12, &detail::permute_x4_interleaved); }
+void keccak_f1600_x8(std::uint64_t* states[8]) { permute_states<8>(states, 24, &detail::permute_x8_interleaved); }
+void keccak_p1600_12_x8(std::uint64_t* states[8]) { permute_states<8>(states, 12, &detail::permute_x8_interleaved); }
 
 const char* permutation_isa_name() {
   const auto fn = detail::x4_impl();

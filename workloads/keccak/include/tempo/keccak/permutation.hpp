@@ -14,6 +14,10 @@ void keccak_p1600_12(std::uint64_t state[25]) noexcept;  // Keccak-p[1600, 12]: 
 // portable calls; results are identical either way.
 void keccak_f1600_x4(std::uint64_t* states[4]);
 void keccak_p1600_12_x4(std::uint64_t* states[4]);
+// Eight independent states: one AVX-512 pass (8 states in 25 zmm registers) when the 4-way
+// choice below is avx512, else two 4-way passes; results are identical either way.
+void keccak_f1600_x8(std::uint64_t* states[8]);
+void keccak_p1600_12_x8(std::uint64_t* states[8]);
 
 // Which instruction set keccak_*_x4 (and the batch and KT code) use on this CPU:
 // "avx512", "avx2" or "portable". Chosen once per process, the best the CPU has, at

@@ -1,7 +1,7 @@
 // Grinding (proof of work on the last challenge): the first counter c = 0, 1, ... whose
 // output H(prefix || c || domain) the scheme accepts (FAEST: w_grind zero bits and an
 // opening within T_open; PERK: w zero bits after the leaf indices and an opening within
-// t_open). Four counters per 4-way permutation; the first accepted one in counter order
+// t_open). Eight counters per 8-way permutation; the first accepted one in counter order
 // wins, so the result is the serial search's.
 #pragma once
 
@@ -35,17 +35,21 @@ std::uint64_t grind(const Sponge& prefix, unsigned ctr_bytes, std::uint8_t domai
                     Accept&& accept) {
   if (n > max_grind_output || ctr_bytes > 8)
     throw std::invalid_argument("tempo::voleith::grind: at most 64 output bytes and 8 counter bytes");
-  for (std::uint64_t base = 0;; base += 4) {
-    std::uint8_t ctrs[4][8], outs[4][max_grind_output];
-    const std::uint8_t* in[4] = {ctrs[0], ctrs[1], ctrs[2], ctrs[3]};
-    std::uint8_t* o[4] = {outs[0], outs[1], outs[2], outs[3]};
-    for (unsigned k = 0; k < 4; ++k)
+  constexpr unsigned ways = 8;
+  for (std::uint64_t base = 0;; base += ways) {
+    std::uint8_t ctrs[ways][8], outs[ways][max_grind_output];
+    const std::uint8_t* in[ways];
+    std::uint8_t* o[ways];
+    for (unsigned k = 0; k < ways; ++k) {
+      in[k] = ctrs[k];
+      o[k] = outs[k];
       for (unsigned i = 0; i < 8; ++i) ctrs[k][i] = static_cast<std::uint8_t>((base + k) >> (8 * i));
-    Sponge4 h(prefix);
+    }
+    Sponge8 h(prefix);
     h.absorb(in, ctr_bytes);
     h.finalize(domain);
     h.squeeze(o, n);
-    for (unsigned k = 0; k < 4; ++k) {
+    for (unsigned k = 0; k < ways; ++k) {
       if (!accept(outs[k])) continue;
       for (std::size_t i = 0; i < n; ++i) out[i] = outs[k][i];
       return base + k;

@@ -3,6 +3,8 @@
 // one-byte domain separator before the padding, as both FAEST (H0..H4) and PERK (H1..H3,
 // PRG1/2, Com1/2) define them. Sponge4 runs four sponges on the 4-way permutation (AVX2 or
 // AVX-512 when the CPU has it): four leaves, four commitments, four grinding counters at once.
+// Sponge8 runs eight on the 8-way permutation (one AVX-512 pass, else two 4-way ones), its
+// states kept interleaved so that no permutation call transposes them.
 #pragma once
 
 #include <bit>
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <tempo/keccak/detail/x4.hpp>
 #include <tempo/keccak/permutation.hpp>
 #include <tempo/secure_zero.hpp>
 
@@ -46,6 +49,7 @@ inline void lane_xor(std::uint64_t* st, std::size_t i, std::uint8_t b) { st[i / 
 }  // namespace detail
 
 class Sponge4;
+class Sponge8;
 
 // One sponge: absorb, finalize(domain) (the domain byte, then the padding), squeeze. The
 // state is wiped on destruction (it may hold secrets: seeds, keys).
@@ -102,6 +106,7 @@ class Sponge {
 
  private:
   friend class Sponge4;
+  friend class Sponge8;
   std::uint64_t s_[25] = {};
   unsigned rate_, pos_ = 0;
   std::uint8_t suffix_;
@@ -161,6 +166,75 @@ class Sponge4 {
     pos_ = 0;
   }
   std::uint64_t s_[4][25] = {};
+  unsigned rate_, pos_ = 0;
+  std::uint8_t suffix_;
+};
+
+// Eight sponges fed the same number of bytes at the same times; lane i of sponge k is
+// s_[8 * i + k].
+class Sponge8 {
+ public:
+  Sponge8(unsigned rate, std::uint8_t suffix) : rate_(rate), suffix_(suffix) {}
+  // Eight copies of one absorbing sponge (grinding: one prefix, eight counters).
+  explicit Sponge8(const Sponge& from) : rate_(from.rate_), pos_(from.pos_), suffix_(from.suffix_) {
+    for (unsigned i = 0; i < 25; ++i)
+      for (unsigned k = 0; k < 8; ++k) s_[8 * i + k] = from.s_[i];
+  }
+
+  void absorb(const std::uint8_t* const in[8], std::size_t n) {
+    std::size_t off = 0;
+    while (off < n) {
+      const std::size_t take = n - off < rate_ - pos_ ? n - off : rate_ - pos_;
+      std::size_t b = 0;
+      for (; b < take && (pos_ + b) % 8 != 0; ++b)
+        for (unsigned k = 0; k < 8; ++k) xor_byte(k, pos_ + b, in[k][off + b]);
+      for (; b + 8 <= take; b += 8) {
+        std::uint64_t* lane = s_ + 8 * ((pos_ + b) / 8);
+        for (unsigned k = 0; k < 8; ++k) {
+          std::uint64_t w;
+          std::memcpy(&w, in[k] + off + b, 8);
+          lane[k] ^= w;
+        }
+      }
+      for (; b < take; ++b)
+        for (unsigned k = 0; k < 8; ++k) xor_byte(k, pos_ + b, in[k][off + b]);
+      pos_ += static_cast<unsigned>(take);
+      off += take;
+      if (pos_ == rate_) permute();
+    }
+  }
+  void finalize(std::uint8_t domain) {
+    for (unsigned k = 0; k < 8; ++k) xor_byte(k, pos_, domain);
+    if (++pos_ == rate_) permute();
+    for (unsigned k = 0; k < 8; ++k) {
+      xor_byte(k, pos_, suffix_);
+      xor_byte(k, rate_ - 1, 0x80);
+    }
+    permute();
+  }
+  void squeeze(std::uint8_t* const out[8], std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+      if (pos_ == rate_) permute();
+      const std::size_t take = n - done < rate_ - pos_ ? n - done : rate_ - pos_;
+      for (std::size_t b = 0; b < take; ++b)
+        for (unsigned k = 0; k < 8; ++k)
+          out[k][done + b] = static_cast<std::uint8_t>(s_[8 * ((pos_ + b) / 8) + k] >> (8 * ((pos_ + b) % 8)));
+      pos_ += static_cast<unsigned>(take);
+      done += take;
+    }
+  }
+  ~Sponge8() { secure_zero(s_, sizeof s_); }
+  Sponge8(const Sponge8&) = default;
+  Sponge8& operator=(const Sponge8&) = default;
+
+ private:
+  void xor_byte(unsigned k, std::size_t i, std::uint8_t b) { s_[8 * (i / 8) + k] ^= std::uint64_t{b} << (8 * (i % 8)); }
+  void permute() {
+    tempo::keccak::detail::permute_x8_interleaved(s_, 24);
+    pos_ = 0;
+  }
+  alignas(64) std::uint64_t s_[8 * 25] = {};
   unsigned rate_, pos_ = 0;
   std::uint8_t suffix_;
 };

@@ -16,6 +16,10 @@ bool permute_x4_interleaved_avx2(std::uint64_t lanes[100], int rounds) noexcept;
 // The same layout with AVX-512VL's rotate and ternary-logic instructions. Only call when
 // cpu_has_avx512vl() is true; a stub returning false in builds without those flags.
 bool permute_x4_interleaved_avx512(std::uint64_t lanes[100], int rounds) noexcept;
+// Eight states interleaved (lane i of state k at lanes[8 * i + k]): one AVX-512 pass when
+// the 4-way choice is avx512, else two 4-way passes. Results are identical either way.
+void permute_x8_interleaved(std::uint64_t lanes[200], int rounds);
+bool permute_x8_interleaved_avx512(std::uint64_t lanes[200], int rounds) noexcept;
 bool cpu_has_avx2() noexcept;
 bool cpu_has_avx512vl() noexcept;
 
