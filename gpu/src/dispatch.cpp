@@ -280,6 +280,7 @@ std::shared_ptr<Job> make_job(const std::shared_ptr<detail::EngineCore>& core, c
   job->v = detail::validate(op, inputs, out);
   job->model = &core->model(op);
   job->max_device_item = op.max_device_item();
+  job->min_device_chunk = std::max<std::size_t>(op.min_device_chunk(), 1);
   const double n = static_cast<double>(job->v.n);
   const double avg_in = n > 0 ? static_cast<double>(job->v.in_bytes(0, job->v.n)) / n : 0.0;
   job->work_per_item = op.work(avg_in);
@@ -322,6 +323,10 @@ void plan_gpu(detail::EngineCore& core, Job& j) {
   const double per_worker_items = std::ceil(n / static_cast<double>(workers));
   chunk = std::max(chunk, std::min(per_item * std::min(per_worker_items, 2048.0), double(256 << 20)));
   j.chunk_items = static_cast<std::size_t>(std::clamp(std::floor(chunk / per_item), 1.0, double(16 << 20)));
+  if (j.min_device_chunk > j.chunk_items) {
+    j.chunk_items = j.min_device_chunk;
+    chunk = std::max(chunk, per_item * static_cast<double>(j.min_device_chunk));
+  }
   j.chunk_bytes = static_cast<std::size_t>(std::max(chunk, 1.0));
 }
 

@@ -90,6 +90,7 @@ struct Job {
   std::array<bool, kMaxInputs> in_pinned{};  // the copy engines may read input k directly
   bool out_pinned = false;                   // ... and write the output directly
   std::uint64_t max_device_item = 0;         // longer items (input 0) are left to the CPU
+  std::size_t min_device_chunk = 1;          // op.min_device_chunk(): device chunks' floor in items
   double work_per_item = 1;                  // op.work at the average item size
 
   std::size_t streams_per_device = 0;        // stream threads per device that take part

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <tempo/env.hpp>
+#include <tempo/perk.hpp>
 
 #include "../nist_kat.hpp"
 #include <tempo/voleith/detail/aes_portable.hpp>
@@ -46,6 +47,23 @@ using CtrDrbg = tempo_test::CtrDrbg<Aes256>;
 
 // A 0/1 switch of the tests' environment (unset or empty: 0; anything else: invalid_argument).
 inline bool env_flag(const char* name) { return tempo::env_choice(name, {"0", "1"}).value_or(0) == 1; }
+
+// A known answer's signer inputs from its DRBG: keygen's three randombytes calls (H_seed,
+// perm_seed, kernel seed), then sign's one (rand); and the signature (sm less the message).
+struct KatSigner {
+  tempo::perk::KeyPair kp;
+  std::vector<std::uint8_t> rand, sig;
+};
+inline KatSigner kat_signer(tempo::perk::Params p, const RspEntry& e) {
+  CtrDrbg drbg(e.seed);
+  const std::size_t lb = tempo::perk::keygen_seed_size(p) / 3;
+  std::vector<std::uint8_t> seed(3 * lb);
+  for (std::size_t j = 0; j < 3; ++j) drbg.randombytes(seed.data() + j * lb, lb);
+  KatSigner k{tempo::perk::keygen_deterministic(p, seed), std::vector<std::uint8_t>(tempo::perk::sign_randomness_size(p)),
+              std::vector<std::uint8_t>(e.sm.begin(), e.sm.end() - std::ptrdiff_t(e.msg.size()))};
+  drbg.randombytes(k.rand.data(), k.rand.size());
+  return k;
+}
 
 // TEMPO_PERK_QUICK=1 (the sanitizer builds): the first 2 of the 10 shipped vectors per set.
 inline std::size_t vectors_per_set() { return env_flag("TEMPO_PERK_QUICK") ? 2 : 10; }

@@ -1,15 +1,17 @@
 // The GPU batch path without a GPU: the kernels' per-thread code (AES-128 and Rijndael-256
-// on bit planes, the device sponge, the whole device stage in the kernels' order) against the
-// CPU kernels and the CPU stage, and signatures made through it byte-identical to the CPU
-// path and the NIST known answers.
+// on bit planes, the device sponge, the whole device stage in the kernels' order, with AES or
+// Keccak as each set says) against the CPU kernels and the CPU stage, and signatures made
+// through it byte-identical to the CPU path and the NIST known answers of all 18 sets.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <tempo/env.hpp>
 #include <tempo/gpu/engine.hpp>
 #include <tempo/perk.hpp>
 #include <tempo/tempo.hpp>
@@ -37,6 +39,13 @@ Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
 bool quick() { return perk_test::env_flag("TEMPO_PERK_QUICK"); }
 
 const Params fast_sets[] = {Params::perk_1_fast_aes_aes, Params::perk_3_fast_aes_aes, Params::perk_5_fast_aes_aes};
+// The fast sets of every PRG / commitment choice (AES, AES + SHA3 commitments, Keccak), level 1 first.
+const Params fast_all[] = {Params::perk_1_fast_aes_aes, Params::perk_1_fast_aes_keccak,
+                           Params::perk_1_fast_keccak_keccak, Params::perk_3_fast_aes_aes,
+                           Params::perk_3_fast_aes_keccak, Params::perk_3_fast_keccak_keccak,
+                           Params::perk_5_fast_aes_aes, Params::perk_5_fast_aes_keccak,
+                           Params::perk_5_fast_keccak_keccak};
+bool level1(Params p) { return d::param_set(p).level == 1; }
 
 // The device stage run on the host: the kernels' per-thread code over the kernels' launches
 // in their order, one thread after another (a launch's threads write disjoint outputs, so
@@ -136,12 +145,12 @@ TEST_CASE("device sponge equals the CPU sponge (SHA3 rates, lengths across lane 
 
 TEST_CASE("emulated device stage equals the CPU stage, in any thread order", "[cuda-emulated]") {
   std::mt19937_64 rng(3);
-  for (const Params p : fast_sets) {
-    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
+  for (const Params p : fast_all) {
+    if (quick() && !level1(p)) continue;
     const d::StageOp op(p);
     const dev::Layout& lay = op.layout();
     CHECK(op.holds_secrets());
-    const std::size_t n = p == Params::perk_1_fast_aes_aes ? 2 : 1;
+    const std::size_t n = level1(p) ? 2 : 1;
     const Bytes in = random_bytes(rng, n * lay.in_stride());
     Bytes emu(n * lay.out_stride(), 0x5A), emu_rev(emu.size(), 0xC3), cpu(emu.size(), 0x11);
     emulate_stage(lay, in.data(), emu.data(), n);
@@ -224,27 +233,31 @@ TEST_CASE("device grinding search: the smallest valid counter, in any thread ord
   CHECK(off_lane0);
 }
 
+namespace {
+
+// The first `count` known answers of set p: the signers' inputs and the signatures.
+void add_known_answers(Params p, std::size_t count, std::vector<Bytes>& sks, std::vector<Bytes>& msgs,
+                       std::vector<Bytes>& rands, std::vector<Bytes>& want) {
+  const auto entries = perk_test::read_rsp(std::string("PQCsignKAT_") + tempo::perk::name(p) + ".rsp");
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto& e = entries.at(i);
+    const perk_test::KatSigner k = perk_test::kat_signer(p, e);
+    sks.push_back(k.kp.secret_key);
+    msgs.push_back(e.msg);
+    rands.push_back(k.rand);
+    want.push_back(k.sig);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("signatures through the emulated device stage equal the CPU path and the known answers",
           "[cuda-emulated]") {
-  for (const Params p : fast_sets) {
-    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
+  for (const Params p : fast_all) {
+    if (quick() && !level1(p)) continue;
     INFO(tempo::perk::name(p));
-    const auto entries = perk_test::read_rsp(std::string("PQCsignKAT_") + tempo::perk::name(p) + ".rsp");
-    const std::size_t count = p == Params::perk_1_fast_aes_aes ? 2 : 1;
     std::vector<Bytes> sks, msgs, rands, want;
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto& e = entries.at(i);
-      perk_test::CtrDrbg drbg(e.seed);
-      const std::size_t lb = tempo::perk::keygen_seed_size(p) / 3;
-      Bytes seed(3 * lb), rand(tempo::perk::sign_randomness_size(p));
-      for (std::size_t j = 0; j < 3; ++j) drbg.randombytes(seed.data() + j * lb, lb);
-      drbg.randombytes(rand.data(), rand.size());
-      const tempo::perk::KeyPair kp = tempo::perk::keygen_deterministic(p, seed);
-      sks.push_back(kp.secret_key);
-      msgs.push_back(e.msg);
-      rands.push_back(rand);
-      want.emplace_back(e.sm.begin(), e.sm.end() - std::ptrdiff_t(e.msg.size()));
-    }
+    add_known_answers(p, p == Params::perk_1_fast_aes_aes ? 2 : 1, sks, msgs, rands, want);
     // Plus seeded random ones, checked against sign_deterministic.
     std::mt19937_64 rng(19);
     for (int i = 0; i < 2; ++i) {
@@ -264,14 +277,18 @@ TEST_CASE("signatures through the emulated device stage equal the CPU path and t
   }
 }
 
-TEST_CASE("the device stage covers the aes_aes sets only; a malformed key is refused before any work",
-          "[cuda-emulated]") {
+TEST_CASE("the device stage covers every set; a malformed key is refused before any work", "[cuda-emulated]") {
   for (const Params p : tempo::perk::all_params()) {
     const std::string n = tempo::perk::name(p);
-    CHECK(d::gpu_supported(p) == (n.find("aes_aes") != std::string::npos));
-    if (!d::gpu_supported(p)) CHECK_THROWS_AS(d::StageOp(p), std::invalid_argument);
-    else CHECK(d::gpu_layout_of(p).s.ch3_bytes <= dev::max_ch3);  // the grinding search's buffer
+    INFO(n);
+    CHECK(tempo::perk::SignOp(p).has_staged_gpu());
+    CHECK(tempo::perk::VerifyOp(p).has_staged_gpu());
+    const dev::Shape s = d::gpu_layout_of(p).s;
+    CHECK(s.ch3_bytes <= dev::max_ch3);  // the grinding search's buffer
+    CHECK(s.aes_prg == (n.find("keccak_keccak") == std::string::npos));
+    CHECK(s.aes_commit == (n.find("aes_aes") != std::string::npos));
   }
+  CHECK_THROWS_AS(d::gpu_layout_of(Params(99)), std::invalid_argument);
   const Params p = Params::perk_3_fast_aes_aes;  // its public key has padding bits (level 1's has none)
   const dev::Layout lay = d::gpu_layout_of(p);
   tempo::perk::KeyPair kp = tempo::perk::keygen(p);
@@ -317,10 +334,12 @@ std::vector<std::uint8_t> verify_emulated(Params p, const std::vector<Bytes>& pk
 
 TEST_CASE("the device verifier on the host gives the CPU's verdicts over valid and altered signatures",
           "[cuda-emulated]") {
-  const Params sets[] = {Params::perk_1_fast_aes_aes,  Params::perk_1_short_aes_aes, Params::perk_3_fast_aes_aes,
-                         Params::perk_3_short_aes_aes, Params::perk_5_fast_aes_aes,  Params::perk_5_short_aes_aes};
+  // The fast sets and the short aes_aes ones (the other short sets' known answers verify in
+  // [cuda-emulated-kat]); under TEMPO_PERK_QUICK the level-1 fast sets.
+  std::vector<Params> sets(std::begin(fast_all), std::end(fast_all));
+  if (quick()) sets.resize(3);
+  else sets.insert(sets.end(), {Params::perk_1_short_aes_aes, Params::perk_3_short_aes_aes, Params::perk_5_short_aes_aes});
   for (const Params p : sets) {
-    if (quick() && p != Params::perk_1_fast_aes_aes) continue;
     const d::ParamSet& ps = d::param_set(p);
     INFO(tempo::perk::name(p));
     std::mt19937_64 rng(41 + std::uint64_t(p));
@@ -393,5 +412,35 @@ TEST_CASE("the device verifier on the host gives the CPU's verdicts over valid a
     c.out_stride = 1;
     op.cpu(c);
     CHECK(int(out[0]) == int(cpu[0]));
+  }
+}
+
+TEST_CASE("known answers of every set through the emulated device signer and verifier",
+          "[cuda-emulated][cuda-emulated-kat]") {
+  // The first TEMPO_PERK_EMULATED_KATS (default 1) of each set's 10 (all of them run on a
+  // device: [gpu]); under TEMPO_PERK_QUICK the level-1 sets.
+  const std::size_t count = std::size_t(tempo::env_integer("TEMPO_PERK_EMULATED_KATS", 1, 10).value_or(1));
+  for (const Params p : tempo::perk::all_params()) {
+    if (quick() && !level1(p)) continue;
+    INFO(tempo::perk::name(p));
+    std::vector<Bytes> sks, msgs, rands, want;
+    add_known_answers(p, count, sks, msgs, rands, want);
+    const auto sigs = sign_emulated(p, sks, msgs, rands);
+    const d::ParamSet& ps = d::param_set(p);
+    std::vector<Bytes> pks;
+    for (std::size_t i = 0; i < count; ++i) {
+      INFO("count = " << i);
+      CHECK(sigs[i] == want[i]);
+      pks.emplace_back(sks[i].begin() + ps.lambda_bytes, sks[i].end());  // sk = seed || pk
+    }
+    // The known answers verify; one with a flipped salt bit does not.
+    Bytes bad = want[0];
+    bad[ps.off_salt()] ^= 1;
+    pks.push_back(pks[0]);
+    msgs.push_back(msgs[0]);
+    want.push_back(bad);
+    const auto verdicts = verify_emulated(p, pks, msgs, want, false);
+    for (std::size_t i = 0; i < count; ++i) CHECK(int(verdicts[i]) == 1);
+    CHECK(int(verdicts[count]) == 0);
   }
 }

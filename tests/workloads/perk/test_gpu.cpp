@@ -1,5 +1,5 @@
 // The GPU batch path on a real device (skipped cleanly without one): every shipped known
-// answer of the aes_aes sets through the device, and signatures byte-equal to the CPU path
+// answer of the 18 sets through the device, and signatures byte-equal to the CPU path
 // over seeded batches (which then verify). TEMPO_PERK_GPU_BATCHES=N (default 2; the device
 // gate, scripts/device/perk.sh, uses 1000) and TEMPO_PERK_GPU_BATCH_SIZE=M (default 32) scale
 // the sweep.
@@ -28,9 +28,7 @@ std::size_t env_count(const char* name, std::size_t fallback) {
   return std::size_t(tempo::env_integer(name, 1, 1u << 20).value_or(fallback));
 }
 
-const Params aes_aes_sets[] = {Params::perk_1_fast_aes_aes,  Params::perk_1_short_aes_aes,
-                               Params::perk_3_fast_aes_aes,  Params::perk_3_short_aes_aes,
-                               Params::perk_5_fast_aes_aes,  Params::perk_5_short_aes_aes};
+const auto all_sets = tempo::perk::all_params();  // every set has a device stage
 
 struct Batch {
   std::vector<Bytes> sks, pks, msgs, rands;
@@ -85,27 +83,22 @@ TEST_CASE("PERK Backend::cuda without a device is a clear runtime_error", "[gpu]
   }
 }
 
-TEST_CASE("PERK GPU batches: every shipped known answer of the aes_aes sets", "[gpu]") {
+TEST_CASE("PERK GPU batches: every shipped known answer of every set", "[gpu]") {
   if (!have_device()) return;
   tempo::ThreadPool pool;
-  for (const Params p : aes_aes_sets) {
+  for (const Params p : all_sets) {
     INFO(tempo::perk::name(p));
     const auto entries = perk_test::read_rsp(std::string("PQCsignKAT_") + tempo::perk::name(p) + ".rsp");
     REQUIRE(entries.size() == 10);
     Batch b;
     std::vector<Bytes> want;
     for (const auto& e : entries) {
-      perk_test::CtrDrbg drbg(e.seed);
-      const std::size_t lb = tempo::perk::keygen_seed_size(p) / 3;
-      Bytes seed(3 * lb), rand(tempo::perk::sign_randomness_size(p));
-      for (std::size_t j = 0; j < 3; ++j) drbg.randombytes(seed.data() + j * lb, lb);
-      drbg.randombytes(rand.data(), rand.size());
-      const tempo::perk::KeyPair kp = tempo::perk::keygen_deterministic(p, seed);
-      b.sks.push_back(kp.secret_key);
-      b.pks.push_back(kp.public_key);
+      const perk_test::KatSigner k = perk_test::kat_signer(p, e);
+      b.sks.push_back(k.kp.secret_key);
+      b.pks.push_back(k.kp.public_key);
       b.msgs.push_back(e.msg);
-      b.rands.push_back(rand);
-      want.emplace_back(e.sm.begin(), e.sm.end() - std::ptrdiff_t(e.msg.size()));
+      b.rands.push_back(k.rand);
+      want.push_back(k.sig);
     }
     const Signed s = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cuda); });
     CHECK(s.report.ran_on == tempo::gpu::Placement::gpu);
@@ -132,8 +125,8 @@ TEST_CASE("PERK GPU batches: CPU = GPU bytes over seeded batches, and they verif
   const std::size_t size = env_count("TEMPO_PERK_GPU_BATCH_SIZE", 32);
   std::size_t equal = 0, total = 0, verified = 0;
   for (std::size_t k = 0; k < batches; ++k) {
-    // Mostly the level-1 fast set; every set with a device stage now and then.
-    const Params p = k % 4 != 3 ? Params::perk_1_fast_aes_aes : aes_aes_sets[(k / 4) % 6];
+    // Mostly the level-1 fast set; every set now and then.
+    const Params p = k % 4 != 3 ? Params::perk_1_fast_aes_aes : all_sets[(k / 4) % all_sets.size()];
     const Batch b = make_batch(p, size, 1000 + k);
     const auto gpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cuda); });
     const auto cpu = pool.run([&](tempo::Task& t) { return sign_with(t, p, b, Backend::cpu); }).sigs;
@@ -183,8 +176,8 @@ TEST_CASE("PERK GPU verification: the CPU's verdicts over valid, corrupted and m
   tempo::ThreadPool pool;
   const std::size_t size = env_count("TEMPO_PERK_GPU_BATCH_SIZE", 32);
   std::size_t agree = 0, total = 0, valid = 0;
-  for (std::size_t k = 0; k < 6; ++k) {
-    const Params p = aes_aes_sets[k];
+  for (std::size_t k = 0; k < all_sets.size(); ++k) {
+    const Params p = all_sets[k];
     INFO(tempo::perk::name(p));
     Batch b = make_batch(p, size, 2000 + k);
     std::vector<Bytes> sigs;

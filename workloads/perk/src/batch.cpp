@@ -48,7 +48,7 @@ std::string SignOp::key() const { return op_key("perk-sign/", p_); }
 std::size_t SignOp::out_stride() const { return signature_size(p_); }
 gpu::CostPrior SignOp::prior() const {
   gpu::CostPrior c = prior_of(cpu_ms(p_).sign);
-  if (detail::gpu_supported(p_)) detail::gpu_prior(p_, c);  // the device path's terms
+  detail::gpu_prior(p_, c);  // the device path's terms
   return c;
 }
 
@@ -75,7 +75,7 @@ void SignOp::cpu_forked(Task& t, const gpu::Chunk& c) const {
   rows::for_each_item(t, c.count, [&](Task* ti, std::size_t i) { sign_item(ti, c, i); });
 }
 
-bool SignOp::has_staged_gpu() const { return detail::gpu_supported(p_); }
+bool SignOp::has_staged_gpu() const { return true; }  // every set has a device stage
 
 void SignOp::gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const {
   std::vector<std::span<const std::uint8_t>> sks(c.count), msgs(c.count), rands;
@@ -101,7 +101,7 @@ gpu::CostPrior VerifyOp::prior() const {
   gpu::CostPrior c = prior_of(cpu_ms(p_).verify);
   // The device verifier does the signer's device work less the grinding search: the signer's
   // terms bound it until the engine has measured it.
-  if (detail::gpu_supported(p_)) detail::gpu_prior(p_, c);
+  detail::gpu_prior(p_, c);
   return c;
 }
 
@@ -118,7 +118,7 @@ void VerifyOp::cpu_forked(Task& t, const gpu::Chunk& c) const {
   rows::for_each_item(t, c.count, [&](Task* ti, std::size_t i) { verify_item(ti, c, i); });
 }
 
-bool VerifyOp::has_staged_gpu() const { return detail::gpu_supported(p_); }
+bool VerifyOp::has_staged_gpu() const { return true; }
 
 void VerifyOp::gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const {
   std::vector<std::span<const std::uint8_t>> pks(c.count), msgs(c.count), sigs(c.count);

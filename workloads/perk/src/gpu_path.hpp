@@ -1,4 +1,4 @@
-// The GPU batch path of the aes_aes sets (SignOp::gpu_staged): the host prepares one device
+// The GPU batch path of every set (SignOp::gpu_staged): the host prepares one device
 // item per signature (mu, the tree's root seed and the salt), the device stage
 // (cuda/perk_device.hpp: the GGM forest, leaf commitments, ConvertToVOLE, the challenges,
 // VOLEHash, the PKP proof and the grinding search) runs through tempo::gpu's engine as a
@@ -21,10 +21,9 @@
 
 namespace tempo::perk::detail {
 
-// The sets with a device stage: AES for the PRGs and the leaf commitments.
-bool gpu_supported(Params p);
-dev::Layout gpu_layout_of(Params p);  // std::invalid_argument for a set without a device stage
-// SignOp's GPU cost terms for a set with a device stage (the engine refines them).
+// The device stage's shape (std::invalid_argument for an unknown set).
+dev::Layout gpu_layout_of(Params p);
+// SignOp's GPU cost terms (the engine refines them).
 void gpu_prior(Params p, tempo::gpu::CostPrior& c);
 
 // Checks the key (throws std::invalid_argument for a malformed one), writes the salt into
@@ -48,6 +47,7 @@ class StageOp final : public tempo::gpu::BatchOp {
   int cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const override;
   // Items carry the tree's root seeds: the engine wipes its copies.
   bool holds_secrets() const override { return true; }
+  std::size_t min_device_chunk() const override;
   const dev::Layout& layout() const { return lay_; }
 
  private:
@@ -57,8 +57,13 @@ class StageOp final : public tempo::gpu::BatchOp {
 
 // The batch with its device stages on `engine`, `slice` signatures per device batch (the host
 // prepares slice k + 1 and finishes slice k - 1 while the device runs slice k; tests pass
-// small slices). rands empty: os_random.
-inline constexpr std::size_t gpu_slice = 4096;
+// small slices). rands empty: os_random. The engine cuts a slice into chunks of at least
+// gpu_chunk signatures (the ops' min_device_chunk): the serial stages of a signature (its
+// hashes, the opening) run a thread per signature, so a launch needs thousands of them to
+// fill the device, and a slice's chunks on separate streams overlap one chunk's serial stages
+// with another's wide ones.
+inline constexpr std::size_t gpu_slice = 8192;
+inline constexpr std::size_t gpu_chunk = 2048;
 void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
                     std::span<const std::span<const std::uint8_t>> msgs,
                     std::span<const std::span<const std::uint8_t>> rands, std::span<const std::span<std::uint8_t>> outs,
@@ -90,6 +95,7 @@ class VerifyStageOp final : public tempo::gpu::BatchOp {
   void cpu(const tempo::gpu::Chunk& c) const override;
   bool has_cuda() const override;
   int cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const override;
+  std::size_t min_device_chunk() const override;
   const dev::VerifyLayout& layout() const { return v_; }
 
  private:

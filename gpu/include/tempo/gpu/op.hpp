@@ -168,6 +168,11 @@ class BatchOp {
   // chunk: the kernel must skip them (leave their output untouched); the engine
   // computes them with cpu() afterwards. Fixed-stride batches longer than this run on the CPU.
   virtual std::uint64_t max_device_item() const { return std::numeric_limits<std::uint64_t>::max(); }
+  // The fewest items a device chunk should hold (up to the whole batch). The engine sizes
+  // chunks by bytes, for copies and kernels to overlap; an op whose kernels run a thread or
+  // a warp per item through serial stages (a signature's hashes, its opening) needs
+  // thousands of items per launch to fill the device, whatever their bytes.
+  virtual std::size_t min_device_chunk() const { return 1; }
   // True when items carry secrets (signing keys, seeds). The engine then zeroes its own
   // copies of every chunk once the chunk is done: the pinned staging slots and the
   // lane's device input and output buffers (a memset each, queued before the chunk

@@ -1,6 +1,7 @@
 // The FAEST CUDA kernels: one kernel per stage of faest_device.hpp, one thread per item of
 // the stage; every thread runs dev::run_thread, the code the host emulation tests run.
 #include <cuda_runtime.h>
+#include <tempo/gpu/detail/cuda.hpp>
 
 #include <algorithm>
 
@@ -38,25 +39,6 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 
 std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
 
-// Stream-ordered scratch: zeroed (the tree and the VOLE rows are secret) and freed in
-// stream order however run_stage returns.
-struct StreamScratch {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  cudaStream_t s = nullptr;
-  StreamScratch(const StreamScratch&) = delete;
-  StreamScratch& operator=(const StreamScratch&) = delete;
-  StreamScratch(std::size_t n, cudaStream_t st, cudaError_t& err) : bytes(n), s(st) {
-    err = cudaMallocAsync(&p, n, st);
-    if (err != cudaSuccess) p = nullptr;
-  }
-  ~StreamScratch() {
-    if (p == nullptr) return;
-    (void)cudaMemsetAsync(p, 0, bytes, s);
-    (void)cudaFreeAsync(p, s);
-  }
-};
-
 }  // namespace
 
 std::uint64_t scratch_per_signature(const dev::Layout& lay) {
@@ -70,9 +52,9 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
   const std::uint64_t per = scratch_per_signature(lay);
   const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, scratch_budget / per));
   cudaError_t err = cudaSuccess;
-  StreamScratch scratch(std::size_t(sub * per), s, err);
+  tempo::gpu::detail::StreamScratch scratch(std::size_t(sub * per), s, err);
   if (err != cudaSuccess) return int(err);
-  auto* base = static_cast<std::uint8_t*>(scratch.p);
+  auto* base = static_cast<std::uint8_t*>(scratch.get());
   for (std::uint64_t first = 0; first < count; first += sub) {
     dev::Args a{};
     a.lay = lay;

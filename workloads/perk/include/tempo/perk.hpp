@@ -159,7 +159,7 @@ class SignOp final : public gpu::BatchOp {
   void cpu(const gpu::Chunk& c) const override;
   bool forks_on_cpu() const override { return true; }
   void cpu_forked(Task& t, const gpu::Chunk& c) const override;
-  // The aes_aes sets have a device path: the host derives each signature's tree root and salt,
+  // Every set has a device path: the host derives each signature's tree root and salt,
   // the device expands the GGM forest, commits the leaves and converts them to VOLE, the host
   // finishes the proof. It needs only an engine with devices (CUDA ones run its kernels).
   bool has_staged_gpu() const override;
@@ -187,7 +187,7 @@ class VerifyOp final : public gpu::BatchOp {
   void cpu(const gpu::Chunk& c) const override;
   bool forks_on_cpu() const override { return true; }
   void cpu_forked(Task& t, const gpu::Chunk& c) const override;
-  // The aes_aes sets have a device path: the host parses each signature, rejects what the
+  // Every set has a device path: the host parses each signature, rejects what the
   // CPU rejects before hashing and computes mu; the device rebuilds the forest from the
   // opening, the VOLE rows and the hashes, runs the PKP verifier and compares the challenges.
   // The verdicts are the CPU's.

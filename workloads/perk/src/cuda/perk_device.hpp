@@ -1,4 +1,4 @@
-// The GPU batch path's per-thread work for PERK's aes_aes sets: the whole signature after
+// The GPU batch path's per-thread work for PERK's 18 sets: the whole signature after
 // the message digest and the tree seed (sign.cpp sign_core): the GGM forest, the leaf
 // commitments, ConvertToVOLE, the commitments' hash, the first challenge, VOLEHash, the PKP
 // proof (perk_prove.hpp), the second challenge and the grinding search. The host keeps only
@@ -36,7 +36,9 @@
 // The AES PRF (kernels.hpp PrfStream): block b of key `seed` is E_seed(base ^ b at byte 0 ^
 // tweak at bytes 1..4), truncated to lambda/8 bytes; base = salt[0, lambda/8) zero-padded,
 // domain XORed at byte 5. AES-128 at level 1 (two blocks per plane set), Rijndael-256 at
-// levels 3 and 5 (key: the seed zero-padded to 32 bytes; one block per plane set).
+// levels 3 and 5 (key: the seed zero-padded to 32 bytes; one block per plane set). The
+// aes_keccak sets commit to the leaves with SHA3, the keccak_keccak sets also expand the tree
+// and the rows with SHA3 and SHAKE (cuda/perk_keccak_device.hpp), as the CPU does.
 #pragma once
 
 #include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
@@ -53,6 +55,8 @@ namespace tempo::perk::dev {
 using tempo::voleith::dev::load_le64;
 using tempo::voleith::dev::Planes;
 using tempo::voleith::dev::store_le64;
+using tempo::voleith::dev::store_le64_fast;
+using tempo::voleith::dev::load_le64_fast;
 using tempo::voleith::dev::u32;
 using tempo::voleith::dev::u64;
 using tempo::voleith::dev::u8;
@@ -62,6 +66,8 @@ inline constexpr u32 dom_h1 = 0x01, dom_h2_1 = 0x12, dom_h2_2 = 0x22, dom_h2_3 =
                     dom_prg2 = 0x06, dom_com1 = 0x07, dom_com2_0 = 0x08, dom_com2_1 = 0x18;
 inline constexpr u32 suffix_shake = 0x1F, suffix_sha3 = 0x06;
 inline constexpr u32 max_kappa = 12, max_tau = 32, max_open = 16 * max_tau, max_ch3 = 64;
+// Threads per signature of the opening stage (Stage::open).
+inline constexpr u32 open_lanes = 32;
 // Threads per signature in the grinding search (one warp: the lanes run in step).
 inline constexpr u32 grind_lanes = 32;
 
@@ -75,6 +81,8 @@ struct Shape {
   u32 shake_rate;   // the PRG's (SHAKE128/256)
   u32 chall_dec_bits, w, ch3_bytes, t_open;
   ProofShape p;
+  bool aes_prg;     // the tree's PRG and PRG2 with AES (else SHA3 and SHAKE: keccak_keccak)
+  bool aes_commit;  // the leaf commitments with AES (else SHA3: aes_keccak, keccak_keccak)
   TEMPO_PERK_HD u32 ch1_bytes() const { return 5 * lb + 8; }
   TEMPO_PERK_HD u32 ch3_bits() const { return chall_dec_bits + w; }
   // Heap index of leaf `leaf` of subtree `e` (params.hpp leaf_index).
@@ -208,7 +216,7 @@ TEMPO_PERK_HD void prf128(const tempo::voleith::dev::RoundKeys& k, const u64 (&b
     u64 o[4];
     tempo::voleith::dev::from_planes(st, o);
     TEMPO_PERK_UNROLL
-    for (u32 q = 0; q < 4; ++q) store_le64(out + 16 * b + 8 * q, o[q]);
+    for (u32 q = 0; q < 4; ++q) store_le64_fast(out + 16 * b + 8 * q, o[q]);
   }
 }
 
@@ -224,7 +232,7 @@ TEMPO_PERK_HD void prf256(const tempo::voleith::dev::RoundKeys256& k, u32 lb, co
     tempo::voleith::dev::from_planes(st, o);
     TEMPO_PERK_UNROLL
     for (u32 q = 0; q < 4; ++q)
-      if (8 * q < lb) store_le64(out + lb * b + 8 * q, o[q]);
+      if (8 * q < lb) store_le64_fast(out + lb * b + 8 * q, o[q]);
   }
 }
 
@@ -235,8 +243,18 @@ TEMPO_PERK_HD void key256(const Shape& s, const u8* seed, tempo::voleith::dev::R
   for (u32 i = 0; i < 32; ++i) key[i] = 0;  // the seed is secret
 }
 
+// The Keccak forms of the sets without AES there (cuda/perk_keccak_device.hpp, included at
+// the end: they need the sponge below).
+TEMPO_PERK_HD void keccak_expand_node(const Shape& s, const u8* salt, const u8* seed, u32 index, u8* out);
+TEMPO_PERK_HD void keccak_commit(const Shape& s, const u8* salt, const u8* seed, u32 e, u32 leaf_no, u8* com);
+TEMPO_PERK_HD void keccak_prg2(const Shape& s, const u8* salt, const u8* seed, u8* row);
+
 // The two children of a tree node (PRG1, tweak = the node's index): 2 lb bytes to out.
 TEMPO_PERK_HD void expand_node(const Shape& s, const u8* salt, const u8* seed, u32 index, u8* out) {
+  if (!s.aes_prg) {
+    keccak_expand_node(s, salt, seed, index, out);
+    return;
+  }
   u64 base[4];
   prf_base(s, salt, dom_prg1, base);
   if (s.level == 1) {
@@ -250,8 +268,14 @@ TEMPO_PERK_HD void expand_node(const Shape& s, const u8* salt, const u8* seed, u
   }
 }
 
-// A leaf: its commitment (2 lb bytes) and its PRG2 row (prg2_blocks * lb bytes).
+// A leaf: its commitment (2 lb bytes) and its PRG2 row (prg2_blocks * lb bytes), each with
+// AES or Keccak as the set says (no set has AES commitments without the AES PRG).
 TEMPO_PERK_HD void leaf(const Shape& s, const u8* salt, const u8* seed, u32 e, u32 leaf_no, u8* com, u8* row) {
+  if (!s.aes_commit) keccak_commit(s, salt, seed, e, leaf_no, com);
+  if (!s.aes_prg) {
+    keccak_prg2(s, salt, seed, row);
+    return;
+  }
   u64 bc[4], bp[4];
   prf_base(s, salt, dom_com1, bc);
   prf_base(s, salt, dom_prg2, bp);
@@ -259,12 +283,12 @@ TEMPO_PERK_HD void leaf(const Shape& s, const u8* salt, const u8* seed, u32 e, u
   if (s.level == 1) {
     tempo::voleith::dev::RoundKeys k;
     tempo::voleith::dev::expand_key(seed, k);
-    prf128(k, bc, tweak, 2, com);
+    if (s.aes_commit) prf128(k, bc, tweak, 2, com);
     prf128(k, bp, 0, s.prg2_blocks, row);
   } else {
     tempo::voleith::dev::RoundKeys256 k;
     key256(s, seed, k);
-    prf256(k, s.lb, bc, tweak, 2, com);
+    if (s.aes_commit) prf256(k, s.lb, bc, tweak, 2, com);
     prf256(k, s.lb, bp, 0, s.prg2_blocks, row);
   }
 }
@@ -403,7 +427,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::pkp_mix, 0, s.p.n});
   f(Launch{Stage::pkp_final, 0, 1});
   f(Launch{Stage::grind, 0, grind_lanes});
-  f(Launch{Stage::open, 0, 1});
+  f(Launch{Stage::open, 0, open_lanes});
 }
 
 TEMPO_PERK_HD void put_le16(u8* p, u32 v) {
@@ -687,23 +711,32 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::open: {
+      // open_lanes threads per signature: each finds the opening (the hashes and the sorted
+      // node list cost the same on one lane as on a warp's), then copies its share of it.
       Sponge prefix;
       third_prefix(s, out + lay.out_ch2(), out + lay.out_a(), prefix);
       const u64 ctr = load_best(reinterpret_cast<const u64*>(st + lay.st_ctr()));
-      u8* ch3 = out + lay.out_ch3();
+      u8 ch3[max_ch3];
       u32 hidden[max_tau], sorted[max_open], count = 0;
       (void)challenge3(s, prefix, ctr, ch3);
       (void)open_nodes(s, ch3, hidden, sorted, count);  // valid: the grinding search checked it
-      store_le64(out + lay.out_ctr(), ctr);
+      if (r == 0) {
+        store_le64(out + lay.out_ctr(), ctr);
+        for (u32 b = 0; b < s.ch3_bytes; ++b) out[lay.out_ch3() + b] = ch3[b];
+      }
       u8* pdecom = out + lay.out_pdecom();
-      for (u32 j = 0; j < s.t_open; ++j)
-        for (u32 b = 0; b < lb; ++b) pdecom[j * lb + b] = j < count ? nodes[u64(sorted[j]) * lb + b] : 0;
+      for (u32 j = r; j < s.t_open; j += l.per_sig)
+        for (u32 b = 0; b < lb; b += 8)
+          store_le64_fast(pdecom + j * lb + b, j < count ? load_le64_fast(nodes + u64(sorted[j]) * lb + b) : 0);
       u8* ce = out + lay.out_com();
-      for (u32 e = 0; e < s.tau; ++e)
-        for (u32 b = 0; b < cb; ++b) ce[e * cb + b] = com[u64(hidden[e] - s.leaf_offset()) * cb + b];
+      for (u32 e = r; e < s.tau; e += l.per_sig)
+        for (u32 b = 0; b < cb; b += 8)
+          store_le64_fast(ce + e * cb + b, load_le64_fast(com + u64(hidden[e] - s.leaf_offset()) * cb + b));
       break;
     }
   }
 }
 
 }  // namespace tempo::perk::dev
+
+#include "cuda/perk_keccak_device.hpp"  // the declarations above: the Keccak PRGs and commitment

@@ -1,6 +1,7 @@
 // The PERK CUDA kernels: one kernel per stage of perk_device.hpp, one thread per item of
 // the stage; every thread runs dev::run_thread, the code the host emulation tests run.
 #include <cuda_runtime.h>
+#include <tempo/gpu/detail/cuda.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,8 +18,13 @@ constexpr unsigned kBlock = 128;
 // thousand threads spread over every SM.
 constexpr unsigned kSmallBlock = 32;
 
+// The AES stages (a tree node or a leaf per thread) are throughput-bound: more resident
+// warps hide the bit-plane S-box's latency better than the registers nvcc would spend.
 template <dev::Stage S>
-__global__ void __launch_bounds__(kBlock) stage_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
+constexpr unsigned min_blocks = S == dev::Stage::leaves || S == dev::Stage::expand ? 4 : 1;
+
+template <dev::Stage S>
+__global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   l.stage = S;  // a constant: the switch in run_thread folds away
@@ -115,25 +121,6 @@ const char* stage_name(dev::Stage s) {
   return names[unsigned(s)];
 }
 
-// Stream-ordered scratch: zeroed (the tree and the VOLE rows are secret) and freed in
-// stream order however run_stage returns.
-struct StreamScratch {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  cudaStream_t s = nullptr;
-  StreamScratch(const StreamScratch&) = delete;
-  StreamScratch& operator=(const StreamScratch&) = delete;
-  StreamScratch(std::size_t n, cudaStream_t st, cudaError_t& err) : bytes(n), s(st) {
-    err = cudaMallocAsync(&p, n, st);
-    if (err != cudaSuccess) p = nullptr;
-  }
-  ~StreamScratch() {
-    if (p == nullptr) return;
-    (void)cudaMemsetAsync(p, 0, bytes, s);
-    (void)cudaFreeAsync(p, s);
-  }
-};
-
 }  // namespace
 
 std::uint64_t scratch_per_signature(const dev::Layout& lay) {
@@ -152,9 +139,9 @@ int run_chunks(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out
   const std::uint64_t per = scratch_per_signature(lay);
   const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, scratch_budget / per));
   cudaError_t err = cudaSuccess;
-  StreamScratch scratch(std::size_t(sub * per), s, err);
+  tempo::gpu::detail::StreamScratch scratch(std::size_t(sub * per), s, err);
   if (err != cudaSuccess) return int(err);
-  auto* base = static_cast<std::uint8_t*>(scratch.p);
+  auto* base = static_cast<std::uint8_t*>(scratch.get());
   for (std::uint64_t first = 0; first < count; first += sub) {
     dev::Args a{};
     a.lay = lay;

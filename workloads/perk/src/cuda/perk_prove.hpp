@@ -381,31 +381,18 @@ TEMPO_VOLEITH_HD u16 pkp_row_part(const ProofShape& s, const u8* u, const u8* v,
     if constexpr (D == 4) put_check(6, mul1(beta[3][0], beta[3][1]));
   }
   // p01[ab] = beta[1][a] beta[0][b] (index 4 a + b; a or b = 3: the block's fourth value)
-  // for the quarter's four ab: ab = 4 part + b, so a = part.
+  // for the quarter's four ab: ab = 4 part + b, so a = part. The fourth value of a block is
+  // X plus the sum of the other three and mul1 is bilinear with mul1(y, X) = times_x(y), so
+  // beta[1][a] beta[0][3] = times_x(beta[1][a]) + the three other products: three tower
+  // products per part, beta[1][3]'s part included (the parts of a warp stay balanced).
   const u32 a = part;
   Sh<E, 2> p01[4];
-  if (a < 3) {
-    Sh<E, 2> sum = times_x(beta[1][a]);
-    for (u32 b = 0; b < 3; ++b) {
-      p01[b] = mul1(beta[1][a], beta[0][b]);
-      sh_add(sum, p01[b]);
-    }
-    p01[3] = sum;
-  } else {  // the fourth beta_1: the sum over a of the others, times_x(beta_0[b]) added
-    for (u32 b = 0; b < 4; ++b) {
-      Sh<E, 2> sum = times_x(beta[0][b]);
-      for (u32 aa = 0; aa < 3; ++aa) {
-        if (b < 3) {
-          sh_add(sum, mul1(beta[1][aa], beta[0][b]));
-        } else {
-          Sh<E, 2> col = times_x(beta[1][aa]);
-          for (u32 bb = 0; bb < 3; ++bb) sh_add(col, mul1(beta[1][aa], beta[0][bb]));
-          sh_add(sum, col);
-        }
-      }
-      p01[b] = sum;
-    }
+  Sh<E, 2> fourth = times_x(beta[1][a]);
+  for (u32 b = 0; b < 3; ++b) {
+    p01[b] = mul1(beta[1][a], beta[0][b]);
+    sh_add(fourth, p01[b]);
   }
+  p01[3] = fourth;
   const u32 low = D == 3 ? s.n : s.n - 64;  // D = 4: z[j + 64] for j < n - 64
   Sh<E, 3> all = sh_zero<E, 3>(), below = sh_zero<E, 3>();
   for (u32 b = 0; b < 4; ++b) {

@@ -1,4 +1,4 @@
-// The GPU batch path's verifier for PERK's aes_aes sets (sign.cpp verify_core after the
+// The GPU batch path's verifier for PERK's 18 sets (sign.cpp verify_core after the
 // parsing): the partial GGM forest from the opening, the leaf commitments, ConvertToVOLE on
 // the verifier's side (q = the rows of the leaves permuted by Delta, plus Delta_i c_(e-1)), the
 // commitments' hash, the first challenge, the VOLE hashes, the second and third challenges

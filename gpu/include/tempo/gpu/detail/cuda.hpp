@@ -1,6 +1,7 @@
 // Internal, no stable API: RAII for the CUDA objects tempo owns (device and pinned
-// buffers, streams, events), the error check, and a scoped current device. One copy
-// for the engine (gpu/src/engine_cuda.cpp) and tempo's kernel-only benchmarks
+// buffers, streams, events, stream-ordered scratch), the error check, and a scoped
+// current device. One copy for the engine (gpu/src/engine_cuda.cpp), the workloads'
+// kernel launchers (FAEST's and PERK's scratch) and tempo's kernel-only benchmarks
 // (bench/apps, bench/ntt). Includes <cuda_runtime.h>, so only CUDA builds use it; plain
 // C++17, so nvcc takes it too. Failures throw gpu::CudaError (link tempo::gpu).
 #pragma once
@@ -125,6 +126,30 @@ class Event {
 
  private:
   cudaEvent_t e_{};
+};
+
+// Stream-ordered scratch for a kernel launcher that reports errors as codes (no throw):
+// cudaMallocAsync on `stream`, then zeroed (it may hold secrets: trees, VOLE rows) and
+// freed in stream order when it goes out of scope, however the launcher returns.
+class StreamScratch {
+ public:
+  StreamScratch(std::size_t n, cudaStream_t stream, cudaError_t& err) : bytes_(n), s_(stream) {
+    err = cudaMallocAsync(&p_, n, stream);
+    if (err != cudaSuccess) p_ = nullptr;
+  }
+  ~StreamScratch() {
+    if (p_ == nullptr) return;
+    (void)cudaMemsetAsync(p_, 0, bytes_, s_);
+    (void)cudaFreeAsync(p_, s_);
+  }
+  StreamScratch(const StreamScratch&) = delete;
+  StreamScratch& operator=(const StreamScratch&) = delete;
+  void* get() const noexcept { return p_; }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t bytes_ = 0;
+  cudaStream_t s_{};
 };
 
 }  // namespace tempo::gpu::detail
