@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # PERK (tempo::perk) GPU batch path on the device machine: the emulated device stage (host),
-# every shipped known answer of the aes_aes sets through the device, the CPU = GPU gate (bytes
+# every shipped known answer of the 18 sets through the device, the CPU = GPU gate (bytes
 # equal over PERK_GPU_BATCHES seeded batches, default 1000, of PERK_GPU_BATCH_SIZE signatures,
 # default 32), the device verifier's verdicts against the CPU's, then the GPU batch-size curve
 # (bench_perk's Gpu rows, sign and verify, cpu against cuda) as Google Benchmark JSON. A few
