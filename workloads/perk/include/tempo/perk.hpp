@@ -159,9 +159,10 @@ class SignOp final : public gpu::BatchOp {
   void cpu(const gpu::Chunk& c) const override;
   bool forks_on_cpu() const override { return true; }
   void cpu_forked(Task& t, const gpu::Chunk& c) const override;
-  // Every set has a device path: the host derives each signature's tree root and salt,
-  // the device expands the GGM forest, commits the leaves and converts them to VOLE, the host
-  // finishes the proof. It needs only an engine with devices (CUDA ones run its kernels).
+  // Every set has a device path: the host derives each signature's digest, tree root and
+  // salt; the device runs the rest of the signature (forest, commitments, VOLE, the PKP
+  // proof, grinding, the opening). It needs only an engine with devices (CUDA ones run its
+  // kernels).
   bool has_staged_gpu() const override;
   void gpu_staged(Task& t, gpu::Engine& engine, const gpu::Chunk& c) const override;
   bool holds_secrets() const override { return true; }  // secret keys (and rand)
