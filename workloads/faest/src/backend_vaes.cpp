@@ -2,11 +2,23 @@
 // AES keys per 256-bit register, twice the blocks per instruction). Compiled with
 // -maes -mpclmul; used only after a run-time check of the CPU.
 #include "backend_ni_common.hpp"
+#include "vaes512.hpp"
 
 namespace tempo::faest::detail {
 namespace {
 
-struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {};
+struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
+  // Leaf commitments and ConvertToVOLE with the PRG fused in, where the CPU has AVX-512 too.
+  static bool fused() { return vaes512::available(); }
+  static void leaf_commit(const std::uint8_t* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
+                          const std::uint8_t uhash[48], std::uint8_t* const* com, std::uint8_t* sd) {
+    vaes512::leaf_commit(keys, n, iv, tweak, uhash, com, sd);
+  }
+  static void vole(unsigned depth, const std::uint8_t* seeds, const std::uint8_t iv[16], std::uint32_t tweak,
+                   std::uint8_t* u, std::uint8_t* v) {
+    vaes512::convert_to_vole(depth, seeds, iv, tweak, u, v);
+  }
+};
 
 void sign(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key, const std::uint8_t* w,
           const std::uint8_t* msg, std::size_t msg_len, const std::uint8_t* rho, std::size_t rho_len,

@@ -84,6 +84,9 @@ void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const s
                        });
 }
 
+// A backend with B::fused() (the VAES one) has, where that is true, the leaf commitments
+// (B::leaf_commit) and ConvertToVOLE (B::vole) fused with their PRG: vaes512.hpp.
+
 // Leaf commitments of instance i: sd = PRG_4(key)[0..16), com = leaf_hash(uhash_i, PRG_4(key)).
 // hidden: the one leaf not computed (verifier: its commitment comes from the signature) or -1.
 // com_out: N_i * 48 bytes in leaf order; sd_out: the seeds of the computed leaves.
@@ -104,6 +107,16 @@ void commit_leaves(const ParamSet& p, unsigned i, const std::uint8_t* nodes, con
       }
       std::memcpy(keys + 16 * m, nodes + 16 * pos_in_tree(p, i, j), 16);
       js[m++] = j;
+    }
+    if constexpr (requires { B::fused(); }) {
+      if (B::fused()) {
+        std::uint8_t* com[chunk];
+        for (unsigned q = 0; q < m; ++q) com[q] = com_out + 48 * std::size_t(js[q]);
+        std::memset(keys + 16 * m, 0, 16 * ((4 - m % 4) % 4));  // whole groups of four keys
+        B::leaf_commit(keys, m, iv, p.L - 1 + i, uhash, com, sd_out + 16 * sd_pos);
+        sd_pos += m;
+        continue;
+      }
     }
     B::prg(keys, m, iv, nullptr, p.L - 1 + i, buf, 64);
     for (unsigned q = 0; q < m; ++q) {
@@ -295,6 +308,12 @@ void convert_to_vole(const ParamSet& p, unsigned i, const std::uint8_t* seeds, b
   constexpr unsigned len = ell_hat_bytes;
   const unsigned depth = p.depth(i);
   const std::uint32_t tweak = std::uint32_t(i) ^ 0x80000000u;
+  if constexpr (requires { B::fused(); }) {
+    if (B::fused() && (u == nullptr || !zero_first)) {  // the hidden row 0 only ever reaches u
+      B::vole(depth, seeds, iv, tweak, u, v);
+      return;
+    }
+  }
   std::uint8_t work[voleith::vole_work_bytes(12, len)];  // 12: the deepest instance (FAEST-128s)
   voleith::convert_to_vole(
       depth, len, len,

@@ -1,0 +1,203 @@
+// FAEST's leaf commitments and ConvertToVOLE fused with their AES-128-CTR PRG on VAES +
+// VPCLMULQDQ + AVX-512 (four keys per 512-bit register). The generic path writes every PRG
+// block to memory and reads it back (64 bytes per leaf for the commitment, 210 per leaf for
+// the VOLE rows); here the blocks stay in registers: the leaf hash is computed four leaves at
+// a time, and the VOLE sums are accumulated without ever storing a row. Same bytes as the
+// generic path. Included by backend_vaes.cpp only (compiled with -maes -mpclmul); the
+// functions here carry their own target attribute and run only where available() says so.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <tempo/secure_zero.hpp>
+
+#include "common.hpp"
+
+#pragma GCC push_options
+#pragma GCC target("avx2,avx512f,avx512bw,avx512vl,vaes,vpclmulqdq")
+
+namespace tempo::faest::detail::vaes512 {
+namespace {
+
+inline bool available() {
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vaes") &&
+                         __builtin_cpu_supports("vpclmulqdq");
+  return ok;
+}
+
+constexpr std::uint8_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
+
+inline __m512i xor3(__m512i a, __m512i b, __m512i c) { return _mm512_ternarylogic_epi64(a, b, c, 0x96); }
+
+// The AES-128 key schedules of four keys (one per 128-bit lane): word i of round key r is
+// w[i] = w[i - 4] ^ (i % 4 == 0 ? SubWord(RotWord(w[i - 1])) ^ rcon : w[i - 1]), i.e. the
+// prefix XOR of the previous round key plus the broadcast SubWord term.
+inline void expand4(__m512i k, __m512i rk[11]) {
+  rk[0] = k;
+  for (unsigned r = 1; r <= 10; ++r) {
+    const __m512i t = _mm512_aesenclast_epi128(_mm512_shuffle_epi8(k, _mm512_set1_epi32(0x0c0f0e0d)),
+                                               _mm512_set1_epi32(rcon[r - 1]));
+    const __m512i y = _mm512_xor_si512(k, _mm512_bslli_epi128(k, 4));
+    k = xor3(y, _mm512_bslli_epi128(y, 8), t);
+    rk[r] = k;
+  }
+}
+
+inline __m512i aes_enc(__m512i x, const __m512i rk[11]) {
+  x = _mm512_xor_si512(x, rk[0]);
+  for (unsigned r = 1; r < 10; ++r) x = _mm512_aesenc_epi128(x, rk[r]);
+  return _mm512_aesenclast_epi128(x, rk[10]);
+}
+
+// The counter block of every lane: iv with tweak added to word 3 (mod 2^32).
+inline __m512i counter_base(const std::uint8_t iv[16], std::uint32_t tweak) {
+  const __m512i b = _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(iv)));
+  return _mm512_add_epi32(b, _mm512_maskz_set1_epi32(0x8888, static_cast<int>(tweak)));
+}
+// Block index b added to word 0 of every lane.
+inline __m512i counter_at(__m512i base, std::uint32_t b) {
+  return _mm512_add_epi32(base, _mm512_maskz_set1_epi32(0x1111, static_cast<int>(b)));
+}
+
+// The zero-masking forms of extract, broadcast and shifts throughout: GCC 12 warns on the
+// plain ones' undefined pass-through.
+inline __m128i lane(__m512i x, unsigned l) {
+  switch (l) {
+    case 0: return _mm512_maskz_extracti32x4_epi32(0xf, x, 0);
+    case 1: return _mm512_maskz_extracti32x4_epi32(0xf, x, 1);
+    case 2: return _mm512_maskz_extracti32x4_epi32(0xf, x, 2);
+    default: return _mm512_maskz_extracti32x4_epi32(0xf, x, 3);
+  }
+}
+inline void store16(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+
+// Leaf commitments (FAEST v2 BAVC, faest-ref leaf_hash_128): for each of n keys, x = the
+// first 64 bytes of AES-128-CTR(key, iv + tweak), the seed sd = x[0..16) and
+// com = uhash * x[0..16) + x[16..64) in GF(2^384) = GF(2)[z] / (z^384 + z^12 + z^3 + z^2 + 1).
+// keys: 16 * n bytes, readable up to the next multiple of four keys (the caller pads);
+// com[q]: 48 bytes each; sd: 16 * n bytes.
+inline void leaf_commit(const std::uint8_t* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
+                        const std::uint8_t uhash[48], std::uint8_t* const* com, std::uint8_t* sd) {
+  const __m512i base = counter_base(iv, tweak);
+  __m512i u[3];
+  for (unsigned i = 0; i < 3; ++i)
+    u[i] = _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(uhash + 16 * i)));
+  __m512i rk[11], x[4];
+  for (unsigned g = 0; 4 * g < n; ++g) {
+    expand4(_mm512_loadu_si512(keys + 64 * g), rk);
+    for (unsigned b = 0; b < 4; ++b) x[b] = aes_enc(counter_at(base, b), rk);
+    // uhash * x0: three 128 x 128 products into c[0..3] (128-bit words of the 512-bit product).
+    __m512i c[4];
+    c[0] = c[1] = c[2] = c[3] = _mm512_setzero_si512();
+    for (unsigned i = 0; i < 3; ++i) {
+      const __m512i lo = _mm512_clmulepi64_epi128(u[i], x[0], 0x00), hi = _mm512_clmulepi64_epi128(u[i], x[0], 0x11);
+      const __m512i mid =
+          _mm512_xor_si512(_mm512_clmulepi64_epi128(u[i], x[0], 0x01), _mm512_clmulepi64_epi128(u[i], x[0], 0x10));
+      c[i] = xor3(c[i], lo, _mm512_bslli_epi128(mid, 8));
+      c[i + 1] = xor3(c[i + 1], hi, _mm512_bsrli_epi128(mid, 8));
+    }
+    // Fold 64-bit words 6 and 7 (c[3]) into words 0..2: z^384 = z^12 + z^3 + z^2 + 1.
+    const __m512i t = c[3];
+    const __m512i fold = xor3(_mm512_xor_si512(t, _mm512_maskz_slli_epi64(0xff, t, 2)), _mm512_maskz_slli_epi64(0xff, t, 3),
+                              _mm512_maskz_slli_epi64(0xff, t, 12));
+    const __m512i carry = xor3(_mm512_maskz_srli_epi64(0xff, t, 62), _mm512_maskz_srli_epi64(0xff, t, 61), _mm512_maskz_srli_epi64(0xff, t, 52));
+    c[0] = xor3(c[0], fold, _mm512_bslli_epi128(carry, 8));  // word 6 -> 0, its carry -> 1; word 7 -> 1
+    c[1] = xor3(c[1], x[2], _mm512_bsrli_epi128(carry, 8));  // word 7's carry -> 2
+    c[0] = _mm512_xor_si512(c[0], x[1]);
+    c[2] = _mm512_xor_si512(c[2], x[3]);
+    const unsigned m = n - 4 * g < 4 ? n - 4 * g : 4;
+    if (m == 4) {
+      _mm512_storeu_si512(sd + 64 * g, x[0]);
+    } else {
+      for (unsigned l = 0; l < m; ++l) store16(sd + 64 * g + 16 * l, lane(x[0], l));
+    }
+    for (unsigned l = 0; l < m; ++l) {
+      std::uint8_t* o = com[4 * g + l];
+      store16(o, lane(c[0], l));
+      store16(o + 16, lane(c[1], l));
+      store16(o + 32, lane(c[2], l));
+    }
+  }
+  secure_zero(rk, sizeof rk);
+  secure_zero(x, sizeof x);
+}
+
+inline constexpr unsigned vole_blocks = (ell_hat_bytes + 15) / 16;  // 14: 13 whole blocks and 2 bytes
+inline constexpr unsigned vole_max_depth = 12;
+
+// ConvertToVOLE of one instance (FAEST v2 Section 5.2) with its PRG: leaf x's row is
+// AES-128-CTR(seed_x, iv + tweak)[0..ell_hat_bytes); u = the sum of all rows, v_j (row j of
+// v, ell_hat_bytes each) = the sum of the rows with bit j of x set. Leaves go 16 at a time
+// (four registers of four), x = 16c + 4g + l for chunk c, register g, lane l: bits 0-1 of x
+// are the lane, so v_0 and v_1 come from lanes of the sum over all registers, accumulated
+// across chunks and split only at the end; bits 2-3 the register; bits 4.. the chunk.
+// seeds: 16 << depth bytes; u may be null; 4 <= depth <= 12.
+inline void convert_to_vole(unsigned depth, const std::uint8_t* seeds, const std::uint8_t iv[16],
+                            std::uint32_t tweak, std::uint8_t* u, std::uint8_t* v) {
+  constexpr unsigned nb = vole_blocks;
+  // acc[0]: sum of all rows (per lane), acc[1]: registers 1 and 3 (bit 2), acc[2]: registers
+  // 2 and 3 (bit 3), acc[3 + k]: chunks with bit k set (bit 4 + k).
+  alignas(64) __m512i acc[3 + vole_max_depth - 4][nb];
+  const unsigned nacc = 3 + depth - 4;
+  for (unsigned a = 0; a < nacc; ++a)
+    for (unsigned b = 0; b < nb; ++b) acc[a][b] = _mm512_setzero_si512();
+  const __m512i base = counter_base(iv, tweak);
+  __m512i rk[4][11];
+  const std::size_t chunks = std::size_t{1} << (depth - 4);
+  for (std::size_t ch = 0; ch < chunks; ++ch) {
+    for (unsigned g = 0; g < 4; ++g) expand4(_mm512_loadu_si512(seeds + 256 * ch + 64 * g), rk[g]);
+    for (unsigned b = 0; b < nb; b += 2) {  // two blocks of four registers: eight AES chains
+      __m512i x[2][4];
+      for (unsigned e = 0; e < 2; ++e) {
+        const __m512i ctr = counter_at(base, b + e);
+        for (unsigned g = 0; g < 4; ++g) x[e][g] = _mm512_xor_si512(ctr, rk[g][0]);
+      }
+      for (unsigned r = 1; r < 10; ++r)
+        for (unsigned e = 0; e < 2; ++e)
+          for (unsigned g = 0; g < 4; ++g) x[e][g] = _mm512_aesenc_epi128(x[e][g], rk[g][r]);
+      for (unsigned e = 0; e < 2; ++e) {
+        for (unsigned g = 0; g < 4; ++g) x[e][g] = _mm512_aesenclast_epi128(x[e][g], rk[g][10]);
+        const __m512i hi = _mm512_xor_si512(x[e][2], x[e][3]);
+        const __m512i s = xor3(x[e][0], x[e][1], hi);
+        acc[0][b + e] = _mm512_xor_si512(acc[0][b + e], s);
+        acc[1][b + e] = xor3(acc[1][b + e], x[e][1], x[e][3]);
+        acc[2][b + e] = _mm512_xor_si512(acc[2][b + e], hi);
+        for (unsigned k = 0; k < depth - 4; ++k)  // the chunk index is public
+          if ((ch >> k) & 1) acc[3 + k][b + e] = _mm512_xor_si512(acc[3 + k][b + e], s);
+      }
+    }
+  }
+  // The rows out: lanes summed (or lanes 1+3, 2+3 for v_0, v_1), the last block cut short.
+  auto put = [&](std::uint8_t* row, unsigned a, unsigned lanes) {
+    for (unsigned b = 0; b < nb; ++b) {
+      const __m512i z = acc[a][b];
+      __m128i r = _mm_setzero_si128();
+      for (unsigned l = 0; l < 4; ++l)
+        if ((lanes >> l) & 1) r = _mm_xor_si128(r, lane(z, l));
+      if (16 * (b + 1) <= ell_hat_bytes) {
+        store16(row + 16 * b, r);
+      } else {
+        alignas(16) std::uint8_t tmp[16];
+        _mm_store_si128(reinterpret_cast<__m128i*>(tmp), r);
+        std::memcpy(row + 16 * b, tmp, ell_hat_bytes - 16 * b);
+        secure_zero(tmp, sizeof tmp);
+      }
+    }
+  };
+  if (u != nullptr) put(u, 0, 0xf);
+  put(v, 0, 0xa);
+  put(v + ell_hat_bytes, 0, 0xc);
+  for (unsigned j = 2; j < depth; ++j) put(v + std::size_t(j) * ell_hat_bytes, j - 1, 0xf);
+  secure_zero(acc, sizeof acc);
+  secure_zero(rk, sizeof rk);
+}
+
+}  // namespace
+}  // namespace tempo::faest::detail::vaes512
+
+#pragma GCC pop_options
