@@ -10,7 +10,7 @@
 #   engine   tempo_gpu_tests tempo_keccak_offload_tests tempo_engine_bench tempo_gpu_bench
 #            tempo_offload_example bench_keccak
 #   ntt      tempo_ntt_tests bench_ntt ntt_peer   (ntt.sh and ntt_peers.sh)
-#   tfhe     tempo_tfhe_tests bench_tfhe
+#   tfhe     tempo_tfhe_tests bench_tfhe tfhe_peer   (tfhe.sh and tfhe_peers.sh)
 #   faest    tempo_faest_tests bench_faest sig_peer      (faest.sh and sig_peers.sh)
 #   perk     tempo_perk_tests bench_perk sig_peer        (perk.sh and sig_peers.sh)
 #   fanout   tempo-fanout tempo_fanout_tests
@@ -32,7 +32,7 @@ family() {
     engine) echo tempo_gpu_tests tempo_keccak_offload_tests tempo_engine_bench tempo_gpu_bench \
                  tempo_offload_example bench_keccak ;;
     ntt) echo tempo_ntt_tests bench_ntt ntt_peer ;;
-    tfhe) echo tempo_tfhe_tests bench_tfhe ;;
+    tfhe) echo tempo_tfhe_tests bench_tfhe tfhe_peer ;;
     faest) echo tempo_faest_tests bench_faest sig_peer ;;
     perk) echo tempo_perk_tests bench_perk sig_peer ;;
     fanout) echo tempo-fanout tempo_fanout_tests ;;
