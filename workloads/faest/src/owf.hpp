@@ -68,18 +68,50 @@ inline gf128 sum_poly(const gf128* xs) {  // sum xs[j] * x^j, j < 128
   return r;
 }
 
+// The circuit's GF(2^128)-linear maps of 8 tags as 8-term inner products with constants:
+// conj[j] (byte_combine after j squarings: sq_bit is GF(2)-linear, so the constant of tag b is
+// byte_combine of the squared unit vector e_b, a sum of alphas) and the S-box's affine sums
+// (sbox[s], coefficients rotated as sbox_affine indexes them).
+struct CircuitConsts {
+  gf128 conj[8][8];
+  gf128 sbox[2][8];
+};
+inline CircuitConsts make_circuit_consts() {
+  CircuitConsts k{};
+  const gf128 alpha8[8] = {{1, 0}, k_alpha[0], k_alpha[1], k_alpha[2], k_alpha[3], k_alpha[4], k_alpha[5], k_alpha[6]};
+  for (unsigned b = 0; b < 8; ++b) {
+    gf128 e[8] = {}, t[8];
+    e[b] = gf128{1, 0};
+    for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned q = 0; q < 8; ++q) k.conj[j][b] ^= gf_mask(alpha8[q], unsigned(e[q].lo));
+      sq_bit(t, e);
+      std::memcpy(e, t, sizeof e);
+    }
+  }
+  for (unsigned q = 0; q < 8; ++q) {
+    k.sbox[0][q] = k_c[q];
+    k.sbox[1][q] = k_c_squares[(q + 7) % 8];
+  }
+  return k;
+}
+inline const CircuitConsts k_circuit = make_circuit_consts();
+
+// sum x[b] * c[b] for b < 8: B::dot8 where the backend has one (four products per
+// instruction on AVX-512), else eight multiplications.
+template <class B>
+inline gf128 dot8(const gf128* x, const gf128* c) {
+  if constexpr (requires { B::dot8(x, c); }) {
+    if (B::fused()) return B::dot8(x, c);
+  }
+  gf128 r{};
+  for (unsigned b = 0; b < 8; ++b) r ^= B::mul(x[b], c[b]);
+  return r;
+}
+
 template <class B>
 struct Gf {
-  static gf128 byte_combine(const gf128 x[8]) {
-    gf128 r = x[0];
-    for (int i = 1; i < 8; ++i) r ^= B::mul(x[i], k_alpha[i - 1]);
-    return r;
-  }
-  static gf128 byte_combine_sq(const gf128 x[8]) {
-    gf128 t[8];
-    sq_bit(t, x);
-    return byte_combine(t);
-  }
+  static gf128 byte_combine(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[0]); }
+  static gf128 byte_combine_sq(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[1]); }
   static gf128 byte_combine_bits(std::uint8_t x) {
     gf128 r = gf_from_bit(x);
     for (int i = 1; i < 8; ++i) r ^= gf_mask(k_alpha[i - 1], unsigned(x >> i));
@@ -182,15 +214,7 @@ struct AesProver {
         x0 = bits_sq(x0);
       }
       y[8 * i + 7] = G::byte_combine_bits(x0);
-      gf128 x[8], t[8];
-      y_tag[8 * i] = G::byte_combine(st_tag + 8 * i);
-      sq_bit(x, st_tag + 8 * i);
-      for (unsigned j = 1; j < 7; ++j) {
-        y_tag[8 * i + j] = G::byte_combine(x);
-        sq_bit(t, x);
-        std::memcpy(x, t, sizeof x);
-      }
-      y_tag[8 * i + 7] = G::byte_combine(x);
+      for (unsigned j = 0; j < 8; ++j) y_tag[8 * i + j] = dot8<B>(st_tag + 8 * i, k_circuit.conj[j]);
     }
   }
 
@@ -201,16 +225,11 @@ struct AesProver {
 
   static void sbox_affine(Deg2& out, const gf128* in0, const gf128* in1, const gf128* in2, bool sq) {
     const gf128* C = sq ? k_c_squares : k_c;
-    const unsigned t = sq ? 1 : 0;
+    const gf128* coef = k_circuit.sbox[sq ? 1 : 0];  // C[c] for in[8i + (c + sq) % 8]
     for (unsigned i = 0; i < 16; ++i) {
-      gf128 a0{}, a1{}, a2{};
-      for (unsigned c = 0; c < 8; ++c) {
-        const unsigned idx = i * 8 + (c + t) % 8;
-        a2 ^= B::mul(C[c], in2[idx]);
-        a1 ^= B::mul(C[c], in1[idx]);
-        a0 ^= B::mul(C[c], in0[idx]);
-      }
-      out.d0[i] = a0, out.d1[i] = a1, out.d2[i] = a2 ^ C[8];
+      out.d0[i] = dot8<B>(in0 + 8 * i, coef);
+      out.d1[i] = dot8<B>(in1 + 8 * i, coef);
+      out.d2[i] = dot8<B>(in2 + 8 * i, coef) ^ C[8];
     }
   }
   static void shiftrows(gf128* out, const gf128* in) {
@@ -415,17 +434,8 @@ struct AesVerifier {
     gf128 state[128], conj[128], sdash[128], s_tilde[128], s_dd[128], s[128];
     for (unsigned i = 0; i < 128; ++i) state[i] = in[i] ^ k[i];
     for (unsigned r = 0; r < 5; ++r) {
-      for (unsigned i = 0; i < 16; ++i) {  // conjugates of the key values
-        gf128 x[8], t[8];
-        conj[8 * i] = G::byte_combine(state + 8 * i);
-        sq_bit(x, state + 8 * i);
-        for (unsigned j = 1; j < 7; ++j) {
-          conj[8 * i + j] = G::byte_combine(x);
-          sq_bit(t, x);
-          std::memcpy(x, t, sizeof x);
-        }
-        conj[8 * i + 7] = G::byte_combine(x);
-      }
+      for (unsigned i = 0; i < 16; ++i)  // conjugates of the key values
+        for (unsigned j = 0; j < 8; ++j) conj[8 * i + j] = dot8<B>(state + 8 * i, k_circuit.conj[j]);
       const gf128* norms = w + 192 * r;
       for (unsigned i = 0; i < 16; ++i) {
         const gf128* xe = norms + 4 * i;
@@ -445,11 +455,7 @@ struct AesVerifier {
       for (unsigned b = 0; b < 2; ++b) {
         const gf128* C = b ? k_c_squares : k_c;
         const gf128 dc = B::mul(C[8], delta_sq);
-        for (unsigned i = 0; i < 16; ++i) {
-          gf128 a{};
-          for (unsigned c = 0; c < 8; ++c) a ^= B::mul(C[c], sdash[i * 8 + (c + b) % 8]);
-          st[b][i] = a ^ dc;
-        }
+        for (unsigned i = 0; i < 16; ++i) st[b][i] = dot8<B>(sdash + 8 * i, k_circuit.sbox[b]) ^ dc;
         AesProver<B>::shiftrows(tmp, st[b]);
         AesProver<B>::mix_columns(st[b], tmp, b == 1);
         for (unsigned i = 0; i < 16; ++i) st[b][i] ^= b == 0 ? B::mul(k0[i], delta) : k1[i];
