@@ -108,6 +108,20 @@ inline gf128 dot8(const gf128* x, const gf128* c) {
   return r;
 }
 
+// out[j] = a[(j + 4) % 8] * b[j % 4] (+ c[(j + 4) % 8] * d[j % 4] when c is not null), j < 8:
+// the prover's products of the conjugates and the norm's y. B::rot_mul8 where the backend has
+// one (AVX-512: eight products in two instructions per coefficient pair), else mul.
+template <class B>
+inline void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128* d, gf128* out) {
+  if constexpr (requires { B::rot_mul8(a, b, c, d, out); }) {
+    if (B::fused()) return B::rot_mul8(a, b, c, d, out);
+  }
+  for (unsigned j = 0; j < 8; ++j) {
+    out[j] = B::mul(a[(j + 4) % 8], b[j % 4]);
+    if (c != nullptr) out[j] ^= B::mul(c[(j + 4) % 8], d[j % 4]);
+  }
+}
+
 template <class B>
 struct Gf {
   static gf128 byte_combine(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[0]); }
@@ -275,12 +289,9 @@ struct AesProver {
         const gf128 v1 = B::mul(y[0], t14) ^ B::mul(y_tag[0], c4t1) ^ B::mul(y_tag[0], c1t4);
         const gf128 v2 = B::mul(y[0], c1t4) ^ B::mul(y[0], c4t1) ^ B::mul(B::mul(y_tag[0], c[1]), c[4]) ^ ct[0];
         hs.update(B::mul(y_tag[0], t14), v1, v2);
-        for (unsigned j = 0; j < 8; ++j) {
-          const unsigned ci = i * 8 + (j + 4) % 8, yi = j % 4;
-          sd2[i * 8 + j] = B::mul(conj[ci], y[yi]);
-          sd1[i * 8 + j] = B::mul(conj[ci], y_tag[yi]) ^ B::mul(conj_tag[ci], y[yi]);
-          sd0[i * 8 + j] = B::mul(conj_tag[ci], y_tag[yi]);
-        }
+        rot_mul8<B>(c, y, nullptr, nullptr, sd2 + 8 * i);
+        rot_mul8<B>(c, y_tag, ct, y, sd1 + 8 * i);
+        rot_mul8<B>(ct, y_tag, nullptr, nullptr, sd0 + 8 * i);
       }
       gf128 k0v[16], k0t[16], k1t[16], k1v[16];
       for (unsigned i = 0; i < 16; ++i) {

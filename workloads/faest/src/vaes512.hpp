@@ -154,6 +154,35 @@ inline gf128 dot8(const gf128* x, const gf128* c) {
   return out;
 }
 
+// x[q] * y[q] for four lanes, added unreduced into lo and hi (each lane's low and high 128 bits).
+inline void clmul4(__m512i x, __m512i y, __m512i& lo, __m512i& hi) {
+  const __m512i mid = _mm512_xor_si512(_mm512_clmulepi64_epi128(x, y, 0x01), _mm512_clmulepi64_epi128(x, y, 0x10));
+  lo = xor3(lo, _mm512_clmulepi64_epi128(x, y, 0x00), _mm512_bslli_epi128(mid, 8));
+  hi = xor3(hi, _mm512_clmulepi64_epi128(x, y, 0x11), _mm512_bsrli_epi128(mid, 8));
+}
+// Each lane of (lo, hi) reduced as NiField::mul does (x^128 = x^7 + x^2 + x + 1).
+inline __m512i reduce4(__m512i lo, __m512i hi) {
+  const __m512i r = _mm512_maskz_set1_epi64(0x55, 0x87);
+  __m512i t = _mm512_clmulepi64_epi128(hi, r, 0x01);
+  hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(t, 8));
+  lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(t, 8));
+  t = _mm512_clmulepi64_epi128(hi, r, 0x00);
+  return _mm512_xor_si512(lo, t);
+}
+inline __m512i load4(const gf128* p) { return _mm512_loadu_si512(p); }
+// out[j] = a[(j + 4) % 8] * b[j % 4] (+ c[(j + 4) % 8] * d[j % 4] when c is not null), j < 8:
+// out[0..4) from a[4..8), out[4..8) from a[0..4).
+inline void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128* d, gf128* out) {
+  const __m512i bv = load4(b);
+  for (unsigned h = 0; h < 2; ++h) {
+    const unsigned from = h == 0 ? 4 : 0;
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    clmul4(load4(a + from), bv, lo, hi);
+    if (c != nullptr) clmul4(load4(c + from), load4(d), lo, hi);
+    _mm512_storeu_si512(out + 4 * h, reduce4(lo, hi));
+  }
+}
+
 inline constexpr unsigned vole_blocks = (ell_hat_bytes + 15) / 16;  // 14: 13 whole blocks and 2 bytes
 inline constexpr unsigned vole_max_depth = 12;
 
