@@ -76,6 +76,55 @@ inline __m128i lane(__m512i x, unsigned l) {
 }
 inline void store16(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 
+// Leaf commitments of G groups of four keys from group g0 (see leaf_commit): G independent
+// key schedules and hashes side by side, so one group's latency hides behind the other's.
+template <unsigned G>
+inline void leaf_commit_groups(const std::uint8_t* keys, unsigned n, unsigned g0, __m512i base, const __m512i u[3],
+                               std::uint8_t* const* com, std::uint8_t* sd) {
+  __m512i rk[G][11], x[G][4];
+  for (unsigned h = 0; h < G; ++h) expand4(_mm512_loadu_si512(keys + 64 * (g0 + h)), rk[h]);
+  for (unsigned b = 0; b < 4; ++b)
+    for (unsigned h = 0; h < G; ++h) x[h][b] = aes_enc(counter_at(base, b), rk[h]);
+  for (unsigned h = 0; h < G; ++h) {
+    const unsigned g = g0 + h;
+    // uhash * x0: three 128 x 128 products into c[0..3] (128-bit words of the 512-bit product).
+    __m512i c[4];
+    c[0] = c[1] = c[2] = c[3] = _mm512_setzero_si512();
+    for (unsigned i = 0; i < 3; ++i) {
+      const __m512i x0 = x[h][0];
+      const __m512i lo = _mm512_clmulepi64_epi128(u[i], x0, 0x00), hi = _mm512_clmulepi64_epi128(u[i], x0, 0x11);
+      const __m512i mid =
+          _mm512_xor_si512(_mm512_clmulepi64_epi128(u[i], x0, 0x01), _mm512_clmulepi64_epi128(u[i], x0, 0x10));
+      c[i] = xor3(c[i], lo, _mm512_bslli_epi128(mid, 8));
+      c[i + 1] = xor3(c[i + 1], hi, _mm512_bsrli_epi128(mid, 8));
+    }
+    // Fold 64-bit words 6 and 7 (c[3]) into words 0..2: z^384 = z^12 + z^3 + z^2 + 1.
+    const __m512i t = c[3];
+    const __m512i fold = xor3(_mm512_xor_si512(t, _mm512_maskz_slli_epi64(0xff, t, 2)),
+                              _mm512_maskz_slli_epi64(0xff, t, 3), _mm512_maskz_slli_epi64(0xff, t, 12));
+    const __m512i carry = xor3(_mm512_maskz_srli_epi64(0xff, t, 62), _mm512_maskz_srli_epi64(0xff, t, 61),
+                               _mm512_maskz_srli_epi64(0xff, t, 52));
+    c[0] = xor3(c[0], fold, _mm512_bslli_epi128(carry, 8));  // word 6 -> 0, its carry -> 1; word 7 -> 1
+    c[1] = xor3(c[1], x[h][2], _mm512_bsrli_epi128(carry, 8));  // word 7's carry -> 2
+    c[0] = _mm512_xor_si512(c[0], x[h][1]);
+    c[2] = _mm512_xor_si512(c[2], x[h][3]);
+    const unsigned m = n - 4 * g < 4 ? n - 4 * g : 4;
+    if (m == 4) {
+      _mm512_storeu_si512(sd + 64 * g, x[h][0]);
+    } else {
+      for (unsigned l = 0; l < m; ++l) store16(sd + 64 * g + 16 * l, lane(x[h][0], l));
+    }
+    for (unsigned l = 0; l < m; ++l) {
+      std::uint8_t* o = com[4 * g + l];
+      store16(o, lane(c[0], l));
+      store16(o + 16, lane(c[1], l));
+      store16(o + 32, lane(c[2], l));
+    }
+  }
+  secure_zero(rk, sizeof rk);
+  secure_zero(x, sizeof x);
+}
+
 // Leaf commitments (FAEST v2 BAVC, faest-ref leaf_hash_128): for each of n keys, x = the
 // first 64 bytes of AES-128-CTR(key, iv + tweak), the seed sd = x[0..16) and
 // com = uhash * x[0..16) + x[16..64) in GF(2^384) = GF(2)[z] / (z^384 + z^12 + z^3 + z^2 + 1).
@@ -87,44 +136,10 @@ inline void leaf_commit(const std::uint8_t* keys, unsigned n, const std::uint8_t
   __m512i u[3];
   for (unsigned i = 0; i < 3; ++i)
     u[i] = _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(uhash + 16 * i)));
-  __m512i rk[11], x[4];
-  for (unsigned g = 0; 4 * g < n; ++g) {
-    expand4(_mm512_loadu_si512(keys + 64 * g), rk);
-    for (unsigned b = 0; b < 4; ++b) x[b] = aes_enc(counter_at(base, b), rk);
-    // uhash * x0: three 128 x 128 products into c[0..3] (128-bit words of the 512-bit product).
-    __m512i c[4];
-    c[0] = c[1] = c[2] = c[3] = _mm512_setzero_si512();
-    for (unsigned i = 0; i < 3; ++i) {
-      const __m512i lo = _mm512_clmulepi64_epi128(u[i], x[0], 0x00), hi = _mm512_clmulepi64_epi128(u[i], x[0], 0x11);
-      const __m512i mid =
-          _mm512_xor_si512(_mm512_clmulepi64_epi128(u[i], x[0], 0x01), _mm512_clmulepi64_epi128(u[i], x[0], 0x10));
-      c[i] = xor3(c[i], lo, _mm512_bslli_epi128(mid, 8));
-      c[i + 1] = xor3(c[i + 1], hi, _mm512_bsrli_epi128(mid, 8));
-    }
-    // Fold 64-bit words 6 and 7 (c[3]) into words 0..2: z^384 = z^12 + z^3 + z^2 + 1.
-    const __m512i t = c[3];
-    const __m512i fold = xor3(_mm512_xor_si512(t, _mm512_maskz_slli_epi64(0xff, t, 2)), _mm512_maskz_slli_epi64(0xff, t, 3),
-                              _mm512_maskz_slli_epi64(0xff, t, 12));
-    const __m512i carry = xor3(_mm512_maskz_srli_epi64(0xff, t, 62), _mm512_maskz_srli_epi64(0xff, t, 61), _mm512_maskz_srli_epi64(0xff, t, 52));
-    c[0] = xor3(c[0], fold, _mm512_bslli_epi128(carry, 8));  // word 6 -> 0, its carry -> 1; word 7 -> 1
-    c[1] = xor3(c[1], x[2], _mm512_bsrli_epi128(carry, 8));  // word 7's carry -> 2
-    c[0] = _mm512_xor_si512(c[0], x[1]);
-    c[2] = _mm512_xor_si512(c[2], x[3]);
-    const unsigned m = n - 4 * g < 4 ? n - 4 * g : 4;
-    if (m == 4) {
-      _mm512_storeu_si512(sd + 64 * g, x[0]);
-    } else {
-      for (unsigned l = 0; l < m; ++l) store16(sd + 64 * g + 16 * l, lane(x[0], l));
-    }
-    for (unsigned l = 0; l < m; ++l) {
-      std::uint8_t* o = com[4 * g + l];
-      store16(o, lane(c[0], l));
-      store16(o + 16, lane(c[1], l));
-      store16(o + 32, lane(c[2], l));
-    }
-  }
-  secure_zero(rk, sizeof rk);
-  secure_zero(x, sizeof x);
+  const unsigned groups = (n + 3) / 4;
+  unsigned g = 0;
+  for (; g + 2 <= groups; g += 2) leaf_commit_groups<2>(keys, n, g, base, u, com, sd);
+  if (g < groups) leaf_commit_groups<1>(keys, n, g, base, u, com, sd);
 }
 
 // sum x[b] * c[b] in GF(2^128) for b < 8: the eight 256-bit products four per instruction,
