@@ -20,6 +20,9 @@ struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
     vaes512::convert_to_vole(depth, seeds, iv, tweak, u, v);
   }
   static gf128 dot8(const gf128* x, const gf128* c) { return vaes512::dot8(x, c); }
+  static void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {
+    vaes512::vole_hash4(out, chall1, x);
+  }
   static void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128* d, gf128* out) {
     vaes512::rot_mul8(a, b, c, d, out);
   }

@@ -104,6 +104,12 @@ void hash_chall2(tempo::Task* t, std::uint8_t chall2[chall2_bytes], const std::u
         o[k] = vt.data() + (i0 + k) * utilde_bytes;
         in[k] = cols + (i0 + k) * ell_hat_bytes;
       }
+      if constexpr (requires { B::vole_hash4(o, chall1, in); }) {
+        if (B::fused()) {  // AVX-512: the four columns in the lanes of one register
+          B::vole_hash4(o, chall1, in);
+          continue;
+        }
+      }
       vole_hash_n<B, ways>(o, chall1, in);
     }
     if (chall3)  // public: the verifier's challenge

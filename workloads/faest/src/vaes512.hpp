@@ -198,6 +198,62 @@ inline void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128
   }
 }
 
+// The 16 bytes at x[k] + off of four columns, one per lane.
+inline __m512i columns4(const std::uint8_t* const x[4], std::size_t off) {
+  auto ld = [&](unsigned k) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[k] + off)); };
+  __m512i v = _mm512_maskz_broadcast_i32x4(0x000f, ld(0));
+  v = _mm512_mask_broadcast_i32x4(v, 0x00f0, ld(1));
+  v = _mm512_mask_broadcast_i32x4(v, 0x0f00, ld(2));
+  return _mm512_mask_broadcast_i32x4(v, 0xf000, ld(3));
+}
+// GF(2^64) = GF(2)[z] / (z^64 + z^4 + z^3 + z + 1) products of the low 64-bit words of each
+// lane (the high words are left unspecified), as NiField::mul64 reduces.
+inline __m512i mul64x4(__m512i a, __m512i b) {
+  const __m512i p = _mm512_clmulepi64_epi128(a, b, 0x00);
+  const __m512i hi = _mm512_bsrli_epi128(p, 8);
+  const __m512i l2 = xor3(xor3(p, hi, _mm512_maskz_slli_epi64(0xff, hi, 1)), _mm512_maskz_slli_epi64(0xff, hi, 3),
+                          _mm512_maskz_slli_epi64(0xff, hi, 4));
+  const __m512i ov = xor3(_mm512_maskz_srli_epi64(0xff, hi, 63), _mm512_maskz_srli_epi64(0xff, hi, 61),
+                          _mm512_maskz_srli_epi64(0xff, hi, 60));
+  return xor3(xor3(l2, ov, _mm512_maskz_slli_epi64(0xff, ov, 1)), _mm512_maskz_slli_epi64(0xff, ov, 3),
+              _mm512_maskz_slli_epi64(0xff, ov, 4));
+}
+inline __m512i bcast(const std::uint8_t* p) {
+  return _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+// VOLEHash (scheme.hpp vole_hash_n) of four ell_hat-bit columns, one per lane: the Horner
+// chains of all four in the same instructions.
+inline void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {
+  const __m512i s = bcast(chall1 + 64), t = bcast(chall1 + 80);  // t: its low word is the GF(2^64) key
+  __m512i blk[12];
+  for (unsigned j = 0; j < 12; ++j) blk[j] = columns4(x, 16 * j);
+  __m512i h0 = blk[0], h1 = blk[0];
+  for (unsigned j = 1; j < 12; ++j) {
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    clmul4(h0, s, lo, hi);
+    h0 = _mm512_xor_si512(reduce4(lo, hi), blk[j]);
+  }
+  for (unsigned j = 1; j < 24; ++j) {
+    const __m512i w = (j & 1) ? _mm512_bsrli_epi128(blk[j / 2], 8) : blk[j / 2];
+    h1 = _mm512_xor_si512(mul64x4(h1, t), w);
+  }
+  h1 = _mm512_maskz_mov_epi64(0x55, h1);  // (h1, 0) as an element of GF(2^128)
+  __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+  clmul4(bcast(chall1), h0, lo, hi);
+  clmul4(bcast(chall1 + 16), h1, lo, hi);
+  const __m512i h2 = _mm512_xor_si512(reduce4(lo, hi), columns4(x, (ell + 2 * lambda) / 8));
+  lo = hi = _mm512_setzero_si512();
+  clmul4(bcast(chall1 + 32), h0, lo, hi);
+  clmul4(bcast(chall1 + 48), h1, lo, hi);
+  const __m512i h3 = reduce4(lo, hi);
+  for (unsigned k = 0; k < 4; ++k) {
+    store16(out[k], lane(h2, k));
+    const unsigned e = unsigned(_mm_extract_epi16(lane(h3, k), 0));
+    out[k][16] = std::uint8_t(e ^ x[k][(ell + 2 * lambda) / 8 + 16]);
+    out[k][17] = std::uint8_t((e >> 8) ^ x[k][(ell + 2 * lambda) / 8 + 17]);
+  }
+}
+
 inline constexpr unsigned vole_blocks = (ell_hat_bytes + 15) / 16;  // 14: 13 whole blocks and 2 bytes
 inline constexpr unsigned vole_max_depth = 12;
 
