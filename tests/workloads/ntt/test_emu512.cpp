@@ -1,4 +1,4 @@
-// The AVX-512 lane logic (ops_avx512.inc) run on any CPU: the same source, with the ~15
+// The AVX-512 lane logic (ops_avx512.inc) run on any CPU: the same source, with the ~20
 // intrinsics it uses defined here in plain C++ after Intel's descriptions. Catches wrong
 // permutation indices, twiddle layout or IFMA use where no AVX-512 hardware is present
 // (the real instructions are checked by [paths] on the device host).
@@ -29,6 +29,24 @@ inline __m512i _mm512_loadu_si512(const void* p) {
   return r;
 }
 inline void _mm512_storeu_si512(void* p, __m512i a) { std::memcpy(p, a.v, 64); }
+struct __m128i {
+  u64 v[2];
+};
+struct __m256i {
+  u64 v[4];
+};
+inline __m128i _mm_loadu_si128(const __m128i* p) {
+  __m128i r;
+  std::memcpy(r.v, p, 16);
+  return r;
+}
+inline __m256i _mm256_loadu_si256(const __m256i* p) {
+  __m256i r;
+  std::memcpy(r.v, p, 32);
+  return r;
+}
+inline __m512i _mm512_broadcast_i64x2(__m128i a) { EMU_MAP(a.v[i % 2]); }
+inline __m512i _mm512_broadcast_i64x4(__m256i a) { EMU_MAP(a.v[i % 4]); }
 inline __m512i _mm512_set1_epi64(long long x) { EMU_MAP(static_cast<u64>(x)); }
 inline __m512i _mm512_setzero_si512() { EMU_MAP(0); }
 inline __m512i _mm512_add_epi64(__m512i a, __m512i b) { EMU_MAP(a.v[i] + b.v[i]); }

@@ -110,11 +110,13 @@ struct Mod {
   R q, q2;
   R c;         // inverse: sums are brought below c = P q; differences get + c
   R chain[5];  // forward, last stage: subtract 2^j q for j = levels .. 1
+  R hi_idx;    // mul_lazy: the high dwords of the even and the odd products, in lane order
   int levels = 0;
   Mod(u64 modulus, u64 p_mult, int chain_levels)
       : q(_mm512_set1_epi32(static_cast<int>(modulus))),
         q2(_mm512_set1_epi32(static_cast<int>(2 * modulus))),
         c(_mm512_set1_epi32(static_cast<int>(p_mult * modulus))),
+        hi_idx(_mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9, 23, 7, 21, 5, 19, 3, 17, 1)),
         levels(chain_levels) {
     for (int j = 0; j < 5; ++j)
       chain[j] = j < levels ? _mm512_set1_epi32(static_cast<int>((u64{2} << (levels - 1 - j)) * modulus)) : q;
@@ -126,8 +128,8 @@ inline R csub(R x, R m) { return _mm512_min_epu32(x, _mm512_sub_epi32(x, m)); }
 // ws for a broadcast twiddle).
 inline R mul_lazy(R y, R w, R ws, R wso, const Mod& m) {
   const R pe = _mm512_mul_epu32(y, ws);
-  const R po = _mm512_mul_epu32(_mm512_shuffle_epi32(y, _MM_PERM_DDBB), wso);
-  const R hi = _mm512_mask_blend_epi32(kOdd, _mm512_shuffle_epi32(pe, _MM_PERM_DDBB), po);
+  const R po = _mm512_mul_epu32(_mm512_srli_epi64(y, 32), wso);
+  const R hi = _mm512_permutex2var_epi32(pe, m.hi_idx, po);
   return _mm512_sub_epi32(_mm512_mullo_epi32(w, y), _mm512_mullo_epi32(hi, m.q));
 }
 // Sums and differences mod 2q of a, b < 2q without leaving 32 bits (the full schedule,
@@ -257,24 +259,33 @@ inline void permute(R& x, R& y, const Perm& p) {
 
 // The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
 // the widening store into the caller's array.
-template <int M>
+template <int M, int K>
 void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
-  for (std::size_t j = 0; j < n; j += 32) {
-    R x = ld(s + j), y = ld(s + j + 16);
-    for (int st = 0; st < 3; ++st, tw += 32) {  // len 8, 4, 2: lane pairs share a twiddle
-      permute(x, y, kFwdPerm[st]);
-      const R ws = ld(tw + 16);
-      ct<M>(x, y, ld(tw), ws, ws, m);
+  for (std::size_t j = 0; j < n; j += 32 * K) {
+    R x[K], y[K];
+    for (int k = 0; k < K; ++k) x[k] = ld(s + j + 32 * k), y[k] = ld(s + j + 32 * k + 16);
+    for (int st = 0; st < 3; ++st) {  // len 8, 4, 2: lane pairs share a twiddle
+      for (int k = 0; k < K; ++k) permute(x[k], y[k], kFwdPerm[st]);
+      for (int k = 0; k < K; ++k) {
+        const u32* t = tw + k * (3 * 32 + 48) + st * 32;
+        const R ws = ld(t + 16);
+        ct<M>(x[k], y[k], ld(t), ws, ws, m);
+      }
     }
-    permute(x, y, kFwdPerm[3]);
-    if constexpr (M == kLazy) ct_last(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
-    else ct<M>(x, y, ld(tw), ld(tw + 16), ld(tw + 32), m);
-    tw += 48;
-    if constexpr (M != kFull) x = csub(x, m.q2), y = csub(y, m.q2);
-    x = csub(x, m.q);
-    y = csub(y, m.q);
-    for (int r = 0; r < 4; ++r)
-      _mm512_storeu_si512(a + j + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x, idx(kFwdWiden.r[r]), y));
+    for (int k = 0; k < K; ++k) permute(x[k], y[k], kFwdPerm[3]);
+    for (int k = 0; k < K; ++k) {
+      const u32* t = tw + k * (3 * 32 + 48) + 3 * 32;
+      if constexpr (M == kLazy) ct_last(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
+      else ct<M>(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
+    }
+    tw += K * (3 * 32 + 48);
+    for (int k = 0; k < K; ++k) {
+      if constexpr (M != kFull) x[k] = csub(x[k], m.q2), y[k] = csub(y[k], m.q2);
+      x[k] = csub(x[k], m.q);
+      y[k] = csub(y[k], m.q);
+      for (int r = 0; r < 4; ++r)
+        _mm512_storeu_si512(a + j + 32 * k + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x[k], idx(kFwdWiden.r[r]), y[k]));
+    }
   }
 }
 
@@ -312,7 +323,8 @@ bool forward_impl(const Tables& t, u64* a, bool check) {
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
   if (done < large) fwd_single<M>(s, s, n, len, tw, m, mx);
-  fwd_small<M>(s, a, n, tw, m);
+  if (n >= 64) fwd_small<M, 2>(s, a, n, tw, m);
+  else fwd_small<M, 1>(s, a, n, tw, m);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
 }

@@ -27,6 +27,27 @@ inline u64 shoup_shift(u64 w, u64 q, int s) {
   return static_cast<u64>((static_cast<u128>(w) << s) / q);
 }
 
+// Small-stage twiddles. With V::load_tw (the ops' layouts put the 2^(s+1) blocks of stage
+// s in lanes k mod 2^(s+1)), stage s stores only its 2^(s+1) distinct twiddles per 2L
+// coefficients and load_tw broadcasts them; else L per-lane entries, read by load.
+template <class V>
+constexpr bool kCompactTwiddles = requires(const u64* p) { V::load_tw(0, p); };
+template <class V>
+constexpr std::size_t tw_count(int s) {
+  return kCompactTwiddles<V> ? std::size_t{2} << s : V::L;
+}
+template <class V>
+constexpr std::size_t tw_offset(int s) {  // of stage s within a block's twiddles
+  std::size_t o = 0;
+  for (int i = 0; i < s; ++i) o += tw_count<V>(i);
+  return o;
+}
+template <class V>
+inline typename V::reg load_tw(int s, const u64* p) {
+  if constexpr (kCompactTwiddles<V>) return V::load_tw(s, p);
+  else return V::load(p);
+}
+
 // From the layout after split(f) to the one after split(t): the ops' own two-permute
 // transition where they have one, else merge and split.
 template <class V>
@@ -57,12 +78,12 @@ void prepare(Tables& t) {
     }
   if (len >= L)
     for (std::size_t b = 0; b < n / (2 * len); ++b) t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
-  // Small stages: per block of 2L coefficients, each stage's L per-lane twiddles (the
-  // fused pass reads them block by block).
+  // Small stages: per block of 2L coefficients, each stage's tw_count per-lane twiddles
+  // (the fused pass reads them block by block).
   for (std::size_t base = 0; base < n; base += 2 * L)
     for (int s = 0; s < V::small_stages; ++s) {
       const std::size_t slen = L >> (s + 1);
-      for (std::size_t k = 0; k < L; ++k)
+      for (std::size_t k = 0; k < tw_count<V>(s); ++k)
         t.kfwd.push_back(t.fwd[n / (2 * slen) + (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
     }
   // Inverse: stage len uses inv[n/len - 1 - block]; small stages run len = 1, 2, ..., L/2.
@@ -70,7 +91,7 @@ void prepare(Tables& t) {
   for (std::size_t base = 0; base < n; base += 2 * L)
     for (int s = V::small_stages - 1; s >= 0; --s) {
       const std::size_t slen = L >> (s + 1);
-      for (std::size_t k = 0; k < L; ++k)
+      for (std::size_t k = 0; k < tw_count<V>(s); ++k)
         t.kinv.push_back(t.inv[n / slen - 1 - (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
     }
   // Large stages len = L, 2L, ... below n/2, fused in pairs (len, 2 len) while 2 len < n/2:
@@ -90,6 +111,39 @@ void prepare(Tables& t) {
   t.kinv_s.resize(t.kinv.size());
   for (std::size_t i = 0; i < t.kfwd.size(); ++i) t.kfwd_s[i] = shoup_shift(t.kfwd[i], t.q, V::S);
   for (std::size_t i = 0; i < t.kinv.size(); ++i) t.kinv_s[i] = shoup_shift(t.kinv[i], t.q, V::S);
+}
+
+// The forward's small stages and final reduction to [0, q), over Blocks blocks of 2L
+// coefficients at a time (interleaved: each block's stages form one long dependency chain).
+template <class V, int Blocks>
+void forward_small(u64* a, std::size_t n, const u64* w, const u64* ws, const typename V::K& k,
+                   typename V::reg cq, typename V::reg q2, typename V::reg q) {
+  using R = typename V::reg;
+  constexpr std::size_t L = V::L;
+  constexpr int C = V::mul_bound;
+  constexpr std::size_t step = tw_offset<V>(V::small_stages);  // twiddles per block
+  for (std::size_t j = 0; j < n; j += 2 * L * Blocks, w += step * Blocks, ws += step * Blocks) {
+    R x[Blocks], y[Blocks];
+    for (int b = 0; b < Blocks; ++b) V::split(0, V::load(a + j + 2 * L * b), V::load(a + j + 2 * L * b + L), x[b], y[b]);
+    for (int s = 0; s < V::small_stages; ++s)
+      for (int b = 0; b < Blocks; ++b) {
+        if (s > 0) transition<V>(s - 1, s, x[b], y[b]);
+        const std::size_t o = step * b + tw_offset<V>(s);
+        const R u = V::csub(x[b], cq);
+        const R v = V::mul_lazy(y[b], load_tw<V>(s, w + o), load_tw<V>(s, ws + o), k);
+        x[b] = V::add(u, v);
+        y[b] = V::add(V::sub(u, v), cq);
+      }
+    for (int b = 0; b < Blocks; ++b) {
+      if constexpr (C == 4) x[b] = V::csub(x[b], cq), y[b] = V::csub(y[b], cq);
+      x[b] = V::csub(V::csub(x[b], q2), q);
+      y[b] = V::csub(V::csub(y[b], q2), q);
+      R v0, v1;
+      V::merge(V::small_stages - 1, x[b], y[b], v0, v1);
+      V::store(a + j + 2 * L * b, v0);
+      V::store(a + j + 2 * L * b + L, v1);
+    }
+  }
 }
 
 // Ranges: mul_lazy's results are below C q (C = V::mul_bound, 2 or 4). The forward keeps
@@ -144,26 +198,9 @@ void forward(const Tables& t, u64* a) {
       }
     }
   }
-  // The small stages, all in one pass per block of 2L coefficients held in two registers.
-  for (std::size_t j = 0; j < n; j += 2 * L) {
-    R x, y;
-    V::split(0, V::load(a + j), V::load(a + j + L), x, y);
-    for (int s = 0; s < V::small_stages; ++s, w += L, ws += L) {
-      if (s > 0) transition<V>(s - 1, s, x, y);
-      const R u = V::csub(x, cq);
-      const R v = V::mul_lazy(y, V::load(w), V::load(ws), k);
-      x = V::add(u, v);
-      y = V::add(V::sub(u, v), cq);
-    }
-    // the final reduction to [0, q), fused
-    if constexpr (C == 4) x = V::csub(x, cq), y = V::csub(y, cq);
-    x = V::csub(V::csub(x, q2), q);
-    y = V::csub(V::csub(y, q2), q);
-    R v0, v1;
-    V::merge(V::small_stages - 1, x, y, v0, v1);
-    V::store(a + j, v0);
-    V::store(a + j + L, v1);
-  }
+  // The small stages, two blocks of 2L coefficients at a time where n allows.
+  if (n >= 4 * L) forward_small<V, 2>(a, n, w, ws, k, cq, q2, q);
+  else forward_small<V, 1>(a, n, w, ws, k, cq, q2, q);
 }
 
 template <class V>
@@ -184,11 +221,12 @@ void inverse(const Tables& t, u64* a) {
   for (std::size_t j = 0; j < n; j += 2 * L) {
     R x, y;
     V::split(V::small_stages - 1, V::load(a + j), V::load(a + j + L), x, y);
-    for (int s = V::small_stages - 1; s >= 0; --s, w += L, ws += L) {
+    for (int s = V::small_stages - 1; s >= 0; --s) {
       if (s < V::small_stages - 1) transition<V>(s + 1, s, x, y);
       const R u = V::csub(V::add(x, y), cq);
-      y = V::mul_lazy(V::add(V::sub(x, y), cq), V::load(w), V::load(ws), k);
+      y = V::mul_lazy(V::add(V::sub(x, y), cq), load_tw<V>(s, w), load_tw<V>(s, ws), k);
       x = u;
+      w += tw_count<V>(s), ws += tw_count<V>(s);
     }
     R v0, v1;
     V::merge(0, x, y, v0, v1);
