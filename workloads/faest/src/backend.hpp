@@ -43,6 +43,11 @@ struct BackendOps {
   bool (*verify)(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* msg,
                  std::size_t msg_len, const std::uint8_t* sig);
   const GpuOps* gpu;
+  // The OWF output (AES-128_key(in), 16 B) and the extended witness (ell_bytes) of a secret
+  // key with the CPU's AES and GFNI instructions, or nullptr: the constant-time bit-plane code
+  // of faest.cpp.
+  void (*owf_witness)(const std::uint8_t key[16], const std::uint8_t in[16], std::uint8_t out[16],
+                      std::uint8_t* w);
 };
 
 const BackendOps& portable_backend();

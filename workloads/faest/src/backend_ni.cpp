@@ -24,7 +24,7 @@ bool verify(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std
 const BackendOps* ni_backend() {
   static const bool ok = voleith::cpu_has(voleith::Isa::aesni) && __builtin_cpu_supports("pclmul");
   static const BackendOps ops{"aesni+pclmul", &Ni::mul, &Ni::mul64, &Ni::leaf_hash, &Ni::prg, &sign,
-                              &verify, &gpu_ops<Ni>()};
+                              &verify, &gpu_ops<Ni>(), owf_witness_ni()};
   return ok ? &ops : nullptr;
 }
 

@@ -67,5 +67,65 @@ struct NiField {
   }
 };
 
+// The AES-128 key schedule with AESKEYGENASSIST (constant time).
+template <int Rcon>
+inline __m128i key_step(__m128i k) {
+  const __m128i t = _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, Rcon), 0xff);
+  k = _mm_xor_si128(k, _mm_slli_si128(k, 4));
+  k = _mm_xor_si128(k, _mm_slli_si128(k, 8));
+  return _mm_xor_si128(k, t);
+}
+inline void expand_key(const std::uint8_t key[16], __m128i rk[11]) {
+  rk[0] = ld(key);
+  rk[1] = key_step<0x01>(rk[0]), rk[2] = key_step<0x02>(rk[1]), rk[3] = key_step<0x04>(rk[2]);
+  rk[4] = key_step<0x08>(rk[3]), rk[5] = key_step<0x10>(rk[4]), rk[6] = key_step<0x20>(rk[5]);
+  rk[7] = key_step<0x40>(rk[6]), rk[8] = key_step<0x80>(rk[7]), rk[9] = key_step<0x1b>(rk[8]);
+  rk[10] = key_step<0x36>(rk[9]);
+}
+
+// faest.cpp's owf and extend (ExtendWitness) on AES-NI and GFNI: the state entering round r
+// is aesenc's running value, the state after SubBytes and ShiftRows aesenclast with a zero
+// key, and the inverse norm's x^238 = (x^-1)^17 the GFNI inverse and four squarings.
+__attribute__((target("aes,sse4.1,gfni"))) void owf_witness_gfni(const std::uint8_t key[16],
+                                                                  const std::uint8_t in[16], std::uint8_t out[16],
+                                                                  std::uint8_t* w) {
+  __m128i rk[11];
+  expand_key(key, rk);
+  std::memcpy(w, key, 16);
+  alignas(16) std::uint8_t t[16];
+  for (unsigned j = 0; j < 10; ++j) {
+    st(t, rk[j + 1]);
+    std::memcpy(w + 16 + 4 * j, t, 4);
+  }
+  std::uint8_t* o = w + lke_bytes;
+  __m128i s = _mm_xor_si128(ld(in), rk[0]);
+  for (unsigned round = 1; round < 10; ++round) {
+    if (round % 2 == 1) {
+      const __m128i inv = _mm_gf2p8affineinv_epi64_epi8(s, _mm_set1_epi64x(0x0102040810204080ll), 0);
+      __m128i y = _mm_gf2p8mul_epi8(inv, inv);
+      y = _mm_gf2p8mul_epi8(y, y);
+      y = _mm_gf2p8mul_epi8(y, y);
+      y = _mm_gf2p8mul_epi8(y, y);
+      st(t, _mm_gf2p8mul_epi8(y, inv));  // x^-17 = x^238
+      for (unsigned i = 0; i < 16; i += 2) {
+        auto norm = [](unsigned v) { return (v & 1) | ((v >> 6) & 1) << 1 | ((v >> 7) & 1) << 2 | ((v >> 2) & 1) << 3; };
+        *o++ = std::uint8_t(norm(t[i]) | norm(t[i + 1]) << 4);
+      }
+    } else {
+      st(o, _mm_aesenclast_si128(s, _mm_setzero_si128()));
+      o += 16;
+    }
+    s = _mm_aesenc_si128(s, rk[round]);
+  }
+  st(out, _mm_aesenclast_si128(s, rk[10]));
+  secure_zero(rk, sizeof rk);
+  secure_zero(t, sizeof t);
+}
+
+// owf_witness_gfni where the CPU has GFNI (besides the AES-NI the backend requires).
+inline auto owf_witness_ni() -> void (*)(const std::uint8_t*, const std::uint8_t*, std::uint8_t*, std::uint8_t*) {
+  return __builtin_cpu_supports("gfni") && __builtin_cpu_supports("sse4.1") ? &owf_witness_gfni : nullptr;
+}
+
 }  // namespace
 }  // namespace tempo::faest::detail

@@ -30,7 +30,7 @@ bool verify(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std
 
 const BackendOps& portable_backend() {
   static const BackendOps ops{"portable", &Portable::mul, &Portable::mul64, &Portable::leaf_hash, &Portable::prg,
-                              &sign, &verify, &gpu_ops<Portable>()};
+                              &sign, &verify, &gpu_ops<Portable>(), nullptr};
   return ops;
 }
 

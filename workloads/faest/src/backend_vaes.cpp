@@ -43,7 +43,7 @@ bool verify(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std
 const BackendOps* vaes_backend() {
   static const bool ok = voleith::cpu_has(voleith::Isa::vaes) && __builtin_cpu_supports("pclmul");
   static const BackendOps ops{"vaes+pclmul", &Vaes::mul, &Vaes::mul64, &Vaes::leaf_hash, &Vaes::prg, &sign,
-                              &verify, &gpu_ops<Vaes>()};
+                              &verify, &gpu_ops<Vaes>(), owf_witness_ni()};
   return ok ? &ops : nullptr;
 }
 

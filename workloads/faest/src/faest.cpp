@@ -183,6 +183,10 @@ void unpack(Params p, std::span<const std::uint8_t> sk, std::uint8_t pk[32], std
   if (!key_allowed(sk.data() + 16))
     throw std::invalid_argument("tempo::faest: malformed secret key (AES key bits 0 and 1 both set)");
   std::memcpy(pk, sk.data(), 16);
+  if (const auto fast = active_backend().owf_witness) {
+    fast(sk.data() + 16, sk.data(), pk + 16, w);
+    return;
+  }
   owf(sk.data() + 16, sk.data(), pk + 16);
   extend(sk.data() + 16, sk.data(), w);
 }
