@@ -181,6 +181,41 @@ __attribute__((target("avx512f"))) void mac_combine_avx512(const u64* __restrict
   }
 }
 
+// acc <- acc + u (mod Q; u null: no addition), then decompose_impl's digits of acc into
+// out[r][j] (Q < 2^27): the centered coefficients fit 32-bit lanes, 16 per register, and
+// the digits are widened to the 64-bit words the transforms take. Same values as
+// decompose_impl.
+__attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc, const u64* __restrict u,
+                                                           std::size_t N, u64 Q, unsigned log_bg, unsigned levels,
+                                                           u64* __restrict out) {
+  const __m512i q64 = _mm512_set1_epi64(static_cast<long long>(Q));
+  const __m512i q32 = _mm512_set1_epi32(static_cast<int>(Q));
+  const __m512i half_q = _mm512_set1_epi32(static_cast<int>(Q / 2));
+  const __m512i half = _mm512_set1_epi32(1 << (log_bg - 1));
+  const __m512i mask = _mm512_set1_epi32((1 << log_bg) - 1);
+  const __m512i zero = _mm512_setzero_si512();
+  for (std::size_t j = 0; j < N; j += 16) {
+    __m512i a0 = _mm512_loadu_si512(acc + j), a1 = _mm512_loadu_si512(acc + j + 8);
+    if (u != nullptr) {
+      a0 = _mm512_add_epi64(a0, _mm512_loadu_si512(u + j));
+      a1 = _mm512_add_epi64(a1, _mm512_loadu_si512(u + j + 8));
+      a0 = _mm512_min_epu64(a0, _mm512_sub_epi64(a0, q64));
+      a1 = _mm512_min_epu64(a1, _mm512_sub_epi64(a1, q64));
+      _mm512_storeu_si512(acc + j, a0);
+      _mm512_storeu_si512(acc + j + 8, a1);
+    }
+    __m512i x = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a0)), _mm512_cvtepi64_epi32(a1), 1);
+    x = _mm512_mask_sub_epi32(x, _mm512_cmpgt_epi32_mask(x, half_q), x, q32);
+    for (unsigned r = 0; r < levels; ++r) {
+      const __m512i d = _mm512_sub_epi32(_mm512_and_si512(_mm512_add_epi32(x, half), mask), half);
+      x = _mm512_srai_epi32(_mm512_sub_epi32(x, d), log_bg);
+      const __m512i o = _mm512_mask_add_epi32(d, _mm512_cmplt_epi32_mask(d, zero), d, q32);
+      _mm512_storeu_si512(out + r * N + j, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(o)));
+      _mm512_storeu_si512(out + r * N + j + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(o, 1)));
+    }
+  }
+}
+
 #pragma GCC diagnostic pop
 
 bool has_avx512() noexcept {
@@ -206,53 +241,79 @@ struct Workspace {
   std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
   std::vector<std::int64_t> scratch;
   std::vector<u128> s128;  // 4N lazy sums (large modulus)
+  // u0, u1 of the last step are still to be added to the accumulator (fused with the next
+  // step's decomposition, or settle()).
+  bool pending = false;
   explicit Workspace(const Params& p)
       : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N), scratch(p.N) {}
 };
 
-// ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC).
+bool vector_small(const EvalData& ek) {
+#if defined(__x86_64__)
+  return ek.ring.mod.small() && ek.params.N % 16 == 0 && has_avx512();
+#else
+  (void)ek;
+  return false;
+#endif
+}
+
+// ACC <- ACC + (u0, u1) when a step left them pending.
+void settle(const EvalData& ek, Workspace& w) {
+  if (!w.pending) return;
+  const Modulus& m = ek.ring.mod;
+  for (std::size_t j = 0; j < ek.params.N; ++j) {
+    w.acc_a[j] = m.add(w.acc_a[j], w.u0[j]);
+    w.acc_b[j] = m.add(w.acc_b[j], w.u1[j]);
+  }
+  w.pending = false;
+}
+
+// ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC). The final
+// addition is left pending (u0, u1) for the next step's decomposition to fuse.
 void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t alpha) {
   const Params& p = ek.params;
   const Ring& ring = ek.ring;
   const std::size_t N = p.N, rows = 2 * p.levels;
-  decompose(w.acc_a, p, w.scratch.data(), w.digits.data());
-  decompose(w.acc_b, p, w.scratch.data(), w.digits.data() + p.levels * N);
-  for (std::size_t r = 0; r < rows; ++r)
-    ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
   const Modulus& m = ring.mod;
-  if (m.small()) {
+  if (vector_small(ek)) {
 #if defined(__x86_64__)
-    if (N % 16 == 0 && has_avx512()) {
-      mac_combine_avx512(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, ring.psi_pow.data(),
-                         ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
-    } else
+    add_decompose_avx512(w.acc_a.data(), w.pending ? w.u0.data() : nullptr, N, p.Q, p.log_bg, p.levels,
+                         w.digits.data());
+    add_decompose_avx512(w.acc_b.data(), w.pending ? w.u1.data() : nullptr, N, p.Q, p.log_bg, p.levels,
+                         w.digits.data() + p.levels * N);
+    w.pending = false;
+    for (std::size_t r = 0; r < rows; ++r)
+      ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
+    mac_combine_avx512(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, ring.psi_pow.data(),
+                       ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
 #endif
-    {
-      ring.monomial_minus_one(alpha, w.mp);
-      ring.monomial_minus_one(2 * N - alpha, w.mm);
-      mac_combine_small(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, w.mp.data(), w.mm.data(),
-                        SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
-    }
   } else {
+    settle(ek, w);
+    decompose(w.acc_a, p, w.scratch.data(), w.digits.data());
+    decompose(w.acc_b, p, w.scratch.data(), w.digits.data() + p.levels * N);
+    for (std::size_t r = 0; r < rows; ++r)
+      ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
     ring.monomial_minus_one(alpha, w.mp);
     ring.monomial_minus_one(2 * N - alpha, w.mm);
-    w.s128.resize(4 * N);
-    u128* s = w.s128.data();
-    mac_large(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
-    mac_large(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
-    for (std::size_t j = 0; j < N; ++j) {
-      w.u0[j] = m.reduce128(static_cast<u128>(m.reduce128(s[j])) * w.mp[j] +
-                            static_cast<u128>(m.reduce128(s[2 * N + j])) * w.mm[j]);
-      w.u1[j] = m.reduce128(static_cast<u128>(m.reduce128(s[N + j])) * w.mp[j] +
-                            static_cast<u128>(m.reduce128(s[3 * N + j])) * w.mm[j]);
+    if (m.small()) {
+      mac_combine_small(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, w.mp.data(), w.mm.data(),
+                        SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
+    } else {
+      w.s128.resize(4 * N);
+      u128* s = w.s128.data();
+      mac_large(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
+      mac_large(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
+      for (std::size_t j = 0; j < N; ++j) {
+        w.u0[j] = m.reduce128(static_cast<u128>(m.reduce128(s[j])) * w.mp[j] +
+                              static_cast<u128>(m.reduce128(s[2 * N + j])) * w.mm[j]);
+        w.u1[j] = m.reduce128(static_cast<u128>(m.reduce128(s[N + j])) * w.mp[j] +
+                              static_cast<u128>(m.reduce128(s[3 * N + j])) * w.mm[j]);
+      }
     }
   }
   ring.plan.inverse_unchecked(w.u0);
   ring.plan.inverse_unchecked(w.u1);
-  for (std::size_t j = 0; j < N; ++j) {
-    w.acc_a[j] = m.add(w.acc_a[j], w.u0[j]);
-    w.acc_b[j] = m.add(w.acc_b[j], w.u1[j]);
-  }
+  w.pending = true;
 }
 
 }  // namespace
@@ -261,7 +322,8 @@ namespace {
 
 // Extract the constant coefficient (key S), add Q/8, switch to Q_ks (round(x Q_ks / Q)), key
 // switch to s, switch to q.
-void finish(const EvalData& ek, const Workspace& w, Ciphertext& out) {
+void finish(const EvalData& ek, Workspace& w, Ciphertext& out) {
+  settle(ek, w);
   const Params& p = ek.params;
   const std::size_t N = p.N;
   const u64 Q = p.Q, c = p.Q / 8;
@@ -321,6 +383,9 @@ void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32
 }
 
 // (0, b) - sum_{i,j} K[i][j][digit_j(a_i)], mod Q_ks. Returns n+1 values (mask, then b).
+// The rows are picked by public digits from a table of ~100 MB: their addresses are listed
+// first, and each row is prefetched a few rows ahead, so the subtractions do not wait on
+// one memory access after another.
 std::vector<std::uint32_t> key_switch_raw(const EvalData& ek, std::span<const std::uint32_t> a,
                                           std::uint32_t b) {
   const Params& p = ek.params;
@@ -328,13 +393,24 @@ std::vector<std::uint32_t> key_switch_raw(const EvalData& ek, std::span<const st
   std::vector<std::uint16_t> acc(row, 0);
   acc[p.n] = static_cast<std::uint16_t>(b);
   const std::uint32_t dmask = (1u << p.log_bks) - 1;
+  std::vector<const std::uint16_t*> rows;
+  rows.reserve(p.N * p.ks_levels);
   for (std::size_t i = 0; i < p.N; ++i) {
     for (unsigned j = 0; j < p.ks_levels; ++j) {
       const std::uint32_t d = (a[i] >> (p.log_bks * j)) & dmask;
       if (d == 0) continue;  // public ciphertext digit
-      const std::uint16_t* k = ek.ks.data() + ((i * p.ks_levels + j) * base + (d - 1)) * row;
-      for (std::size_t t = 0; t < row; ++t) acc[t] = static_cast<std::uint16_t>(acc[t] - k[t]);
+      rows.push_back(ek.ks.data() + ((i * p.ks_levels + j) * base + (d - 1)) * row);
     }
+  }
+  constexpr std::size_t kAhead = 4;  // rows
+  const std::size_t row_bytes = row * sizeof(std::uint16_t);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (r + kAhead < rows.size()) {
+      const char* next = reinterpret_cast<const char*>(rows[r + kAhead]);
+      for (std::size_t o = 0; o < row_bytes; o += 64) __builtin_prefetch(next + o, 0, 3);
+    }
+    const std::uint16_t* k = rows[r];
+    for (std::size_t t = 0; t < row; ++t) acc[t] = static_cast<std::uint16_t>(acc[t] - k[t]);
   }
   const std::uint32_t mask = p.qks() - 1;
   std::vector<std::uint32_t> out(row);
