@@ -35,14 +35,21 @@ using u32 = std::uint32_t;
 using R = __m512i;
 
 // ---- lane layouts of a 32-coefficient block held in two registers (x, y)
-// Layout h (h = 16, 8, 4, 2, 1): x holds the coefficients i < 32 with (i & h) == 0 in
-// increasing order, y holds i + h in the same lanes: the butterfly pairs of len h.
-// Layout 16 is the natural one (x = 0..15, y = 16..31).
+// Layout h (h = 16, 8, 4, 2, 1): x holds coefficients i < 32 with (i & h) == 0, y holds
+// i + h in the same lanes: the butterfly pairs of len h. Layout 16 is the natural one
+// (x = 0..15, y = 16..31), layout 1 has the even coefficients in x. For h = 8, 4, 2 the
+// lanes 2p and 2p + 1 hold neighbours c, c + 1 of one twiddle block (of 2h coefficients),
+// and lane pair p holds block p mod (16 / h): a stage's 16 per-lane twiddles are then
+// 32 / h values repeated, read by one broadcast load (tw_lanes).
 constexpr std::array<int, 32> layout(int h) {  // [lane] = coefficient; lanes 16..31: y
   std::array<int, 32> v{};
-  int k = 0;
-  for (int i = 0; i < 32; ++i)
-    if ((i & h) == 0) v[static_cast<std::size_t>(k)] = i, v[static_cast<std::size_t>(k + 16)] = i + h, ++k;
+  const int blocks = 16 / h;
+  for (int k = 0; k < 16; ++k) {
+    int c = k;  // h = 16
+    if (h == 1) c = 2 * k;
+    else if (h < 16) c = 2 * h * ((k / 2) % blocks) + 2 * ((k / 2) / blocks) + k % 2;
+    v[static_cast<std::size_t>(k)] = c, v[static_cast<std::size_t>(k + 16)] = c + h;
+  }
   return v;
 }
 constexpr int pos_in(const std::array<int, 32>& l, int coeff) {
@@ -156,11 +163,6 @@ inline void ct(R& x, R& y, R w, R ws, R wso, const Mod& m) {
     y = _mm512_add_epi32(_mm512_sub_epi32(u, v), m.q2);
   }
 }
-// The last forward stage of the lazy schedule: x brought below 2q first.
-inline void ct_last(R& x, R& y, R w, R ws, R wso, const Mod& m) {
-  for (int j = 0; j < m.levels; ++j) x = csub(x, m.chain[j]);
-  ct<kLazy>(x, y, w, ws, wso, m);
-}
 // Gentleman-Sande with sums reduced below c and differences offset by c (inputs < c):
 // Harvey's [0, 2q) when c = 2q. Full: [0, 2q) with sums and differences mod 2q.
 template <int M>
@@ -188,6 +190,18 @@ struct Bc {
   explicit Bc(const u32* p) : w(_mm512_set1_epi32(static_cast<int>(p[0]))), ws(_mm512_set1_epi32(static_cast<int>(p[1]))) {}
 };
 
+// A small stage's per-lane twiddles (w or ws) from the forward table: the 32 / h distinct
+// values of layout h, repeated across the lanes (h = 8, 4: one broadcast load).
+constexpr int tw_lanes(int h) { return h >= 2 ? 32 / h : 16; }
+inline R load_tw(int h, const u32* p) {
+  if (h == 8) return _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  if (h == 4) return _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  return ld(p);
+}
+// Forward table entries per 32 coefficients in the small-stage pass: (w, ws) for len 8, 4,
+// 2, then (w, ws, wso) for len 1.
+constexpr int kFwdSmallWords = 2 * (tw_lanes(8) + tw_lanes(4) + tw_lanes(2)) + 3 * 16;
+
 // ---- memory forms: the caller's uint64 array, or the uint32 scratch
 // 16 coefficients from uint64 memory (and the running maximum for the range check).
 inline R load_narrow(const u64* p, R& mx) {
@@ -212,7 +226,8 @@ u32* heap_scratch(std::size_t n) {
 
 // Twiddle table layout (Tables::kfwd32 / kinv32), written by prepare() in read order:
 //   radix-4 pass, per block: (wA, wsA, wB, wsB, wC, wsC); lone stage, per block: (w, ws);
-//   small-stage pass, per 32 coefficients, per stage: w[16], ws[16], and for len 1 wso[16];
+//   small-stage pass, per 32 coefficients, per stage: w and ws (tw_lanes values each), and
+//   for len 1 wso[16]; the inverse's small stages: w[16], ws[16] per stage, wso[16] for len 1;
 //   inverse ends with (n^-1, its ws, inv[1] * n^-1, its ws).
 
 // One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
@@ -257,36 +272,59 @@ inline void permute(R& x, R& y, const Perm& p) {
   x = nx;
 }
 
+// The last stage of the lazy schedule and the reduction to [0, q): x (below 32q) brought
+// below q by the chain and one more step, the product v below q, so that x + v needs one
+// conditional subtraction and x - v one conditional addition.
+template <int Levels>
+inline void ct_last_reduced(R& x, R& y, R w, R ws, R wso, const Mod& m) {
+  for (int j = 0; j < Levels; ++j) x = csub(x, m.chain[j]);
+  x = csub(x, m.q);
+  const R v = csub(mul_lazy(y, w, ws, wso, m), m.q);
+  const R d = _mm512_sub_epi32(x, v);  // x - v, or x - v + 2^32 when negative
+  y = _mm512_min_epu32(d, _mm512_add_epi32(d, m.q));
+  x = csub(_mm512_add_epi32(x, v), m.q);
+}
+
 // The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
-// the widening store into the caller's array.
-template <int M, int K>
+// the widening store into the caller's array. K blocks at a time: the stages of one block
+// form a long dependency chain. Levels: the lazy schedule's chain (see Mod).
+template <int M, int K, int Levels>
 void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
-  for (std::size_t j = 0; j < n; j += 32 * K) {
+  constexpr int hs[3] = {8, 4, 2};
+  for (std::size_t j = 0; j < n; j += 32 * K, tw += K * kFwdSmallWords) {
     R x[K], y[K];
     for (int k = 0; k < K; ++k) x[k] = ld(s + j + 32 * k), y[k] = ld(s + j + 32 * k + 16);
+    int off = 0;
     for (int st = 0; st < 3; ++st) {  // len 8, 4, 2: lane pairs share a twiddle
+      const int h = hs[st];
       for (int k = 0; k < K; ++k) permute(x[k], y[k], kFwdPerm[st]);
       for (int k = 0; k < K; ++k) {
-        const u32* t = tw + k * (3 * 32 + 48) + st * 32;
-        const R ws = ld(t + 16);
-        ct<M>(x[k], y[k], ld(t), ws, ws, m);
+        const u32* t = tw + k * kFwdSmallWords + off;
+        const R ws = load_tw(h, t + tw_lanes(h));
+        ct<M>(x[k], y[k], load_tw(h, t), ws, ws, m);
       }
+      off += 2 * tw_lanes(h);
     }
     for (int k = 0; k < K; ++k) permute(x[k], y[k], kFwdPerm[3]);
     for (int k = 0; k < K; ++k) {
-      const u32* t = tw + k * (3 * 32 + 48) + 3 * 32;
-      if constexpr (M == kLazy) ct_last(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
-      else ct<M>(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
-    }
-    tw += K * (3 * 32 + 48);
-    for (int k = 0; k < K; ++k) {
-      if constexpr (M != kFull) x[k] = csub(x[k], m.q2), y[k] = csub(y[k], m.q2);
-      x[k] = csub(x[k], m.q);
-      y[k] = csub(y[k], m.q);
+      const u32* t = tw + k * kFwdSmallWords + off;
+      if constexpr (M == kLazy) {
+        ct_last_reduced<Levels>(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
+      } else {
+        ct<M>(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
+        if constexpr (M != kFull) x[k] = csub(x[k], m.q2), y[k] = csub(y[k], m.q2);
+        x[k] = csub(x[k], m.q);
+        y[k] = csub(y[k], m.q);
+      }
       for (int r = 0; r < 4; ++r)
         _mm512_storeu_si512(a + j + 32 * k + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x[k], idx(kFwdWiden.r[r]), y[k]));
     }
   }
+}
+template <int M, int Levels>
+void fwd_small_any(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+  if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m);
+  else fwd_small<M, 1, Levels>(s, a, n, tw, m);
 }
 
 bool out_of_range(R mx, u64 q) { return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0; }
@@ -323,8 +361,8 @@ bool forward_impl(const Tables& t, u64* a, bool check) {
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
   if (done < large) fwd_single<M>(s, s, n, len, tw, m, mx);
-  if (n >= 64) fwd_small<M, 2>(s, a, n, tw, m);
-  else fwd_small<M, 1>(s, a, n, tw, m);
+  if (m.levels == 4) fwd_small_any<M, 4>(s, a, n, tw, m);
+  else fwd_small_any<M, 3>(s, a, n, tw, m);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
 }
@@ -495,9 +533,9 @@ void push_bc(std::vector<u32>& v, u64 w, u64 q) {
 // 16 per-lane twiddles: w, ws, and ws's odd lanes moved to the even ones.
 // wso only for len 1: for len >= 2 the lanes 2i and 2i + 1 hold the coefficients c and
 // c + 1 of one block, so they share a twiddle and wso would equal ws.
-void push_lanes(std::vector<u32>& v, const u64 (&w)[16], u64 q, bool with_odd) {
-  for (u64 x : w) v.push_back(static_cast<u32>(x));
-  for (u64 x : w) v.push_back(shoup32(x, q));
+void push_lanes(std::vector<u32>& v, const u64 (&w)[16], u64 q, bool with_odd, int lanes = 16) {
+  for (int k = 0; k < lanes; ++k) v.push_back(static_cast<u32>(w[k]));
+  for (int k = 0; k < lanes; ++k) v.push_back(shoup32(w[k], q));
   if (with_odd)
     for (int k = 0; k < 16; ++k) v.push_back(k % 2 == 0 ? shoup32(w[k + 1], q) : 0);
 }
@@ -532,7 +570,7 @@ void prepare(Tables& t) {
       u64 w[16];
       for (int k = 0; k < 16; ++k)
         w[k] = t.fwd[n / (2 * static_cast<std::size_t>(h)) + (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
-      push_lanes(f, w, q, h == 1);
+      push_lanes(f, w, q, h == 1, tw_lanes(h));  // the lanes repeat after tw_lanes(h)
     }
   // Inverse: stage len, block b uses inv[n/len - 1 - b] (FIPS 204 Algorithm 42's order).
   auto& v = t.kinv32;
