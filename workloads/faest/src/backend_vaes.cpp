@@ -11,7 +11,7 @@ struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
   // Where the CPU has AVX-512 too: leaf commitments and ConvertToVOLE with the PRG fused
   // in, and QuickSilver's 8-term inner products four products per instruction.
   static bool fused() { return vaes512::available(); }
-  static void leaf_commit(const std::uint8_t* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
+  static void leaf_commit(const std::uint8_t* const* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
                           const std::uint8_t uhash[48], std::uint8_t* const* com, std::uint8_t* sd) {
     vaes512::leaf_commit(keys, n, iv, tweak, uhash, com, sd);
   }

@@ -48,6 +48,15 @@ inline void expand4(__m512i k, __m512i rk[11]) {
   }
 }
 
+// Four 16-byte keys, one per lane.
+inline __m512i load4keys(const std::uint8_t* const* k) {
+  auto ld = [&](unsigned q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(k[q])); };
+  __m512i v = _mm512_maskz_broadcast_i32x4(0x000f, ld(0));
+  v = _mm512_mask_broadcast_i32x4(v, 0x00f0, ld(1));
+  v = _mm512_mask_broadcast_i32x4(v, 0x0f00, ld(2));
+  return _mm512_mask_broadcast_i32x4(v, 0xf000, ld(3));
+}
+
 inline __m512i aes_enc(__m512i x, const __m512i rk[11]) {
   x = _mm512_xor_si512(x, rk[0]);
   for (unsigned r = 1; r < 10; ++r) x = _mm512_aesenc_epi128(x, rk[r]);
@@ -78,11 +87,12 @@ inline void store16(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_c
 
 // Leaf commitments of G groups of four keys from group g0 (see leaf_commit): G independent
 // key schedules and hashes side by side, so one group's latency hides behind the other's.
+// rk, x: the caller's (wiped once by it).
 template <unsigned G>
-inline void leaf_commit_groups(const std::uint8_t* keys, unsigned n, unsigned g0, __m512i base, const __m512i u[3],
-                               std::uint8_t* const* com, std::uint8_t* sd) {
-  __m512i rk[G][11], x[G][4];
-  for (unsigned h = 0; h < G; ++h) expand4(_mm512_loadu_si512(keys + 64 * (g0 + h)), rk[h]);
+inline void leaf_commit_groups(const std::uint8_t* const* keys, unsigned n, unsigned g0, __m512i base,
+                               const __m512i u[3], std::uint8_t* const* com, std::uint8_t* sd, __m512i (*rk)[11],
+                               __m512i (*x)[4]) {
+  for (unsigned h = 0; h < G; ++h) expand4(load4keys(keys + 4 * (g0 + h)), rk[h]);
   for (unsigned b = 0; b < 4; ++b)
     for (unsigned h = 0; h < G; ++h) x[h][b] = aes_enc(counter_at(base, b), rk[h]);
   for (unsigned h = 0; h < G; ++h) {
@@ -121,25 +131,26 @@ inline void leaf_commit_groups(const std::uint8_t* keys, unsigned n, unsigned g0
       store16(o + 32, lane(c[2], l));
     }
   }
-  secure_zero(rk, sizeof rk);
-  secure_zero(x, sizeof x);
 }
 
 // Leaf commitments (FAEST v2 BAVC, faest-ref leaf_hash_128): for each of n keys, x = the
 // first 64 bytes of AES-128-CTR(key, iv + tweak), the seed sd = x[0..16) and
 // com = uhash * x[0..16) + x[16..64) in GF(2^384) = GF(2)[z] / (z^384 + z^12 + z^3 + z^2 + 1).
-// keys: 16 * n bytes, readable up to the next multiple of four keys (the caller pads);
+// keys[q]: 16 bytes each, the list padded to whole groups of four (any readable key);
 // com[q]: 48 bytes each; sd: 16 * n bytes.
-inline void leaf_commit(const std::uint8_t* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
+inline void leaf_commit(const std::uint8_t* const* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
                         const std::uint8_t uhash[48], std::uint8_t* const* com, std::uint8_t* sd) {
   const __m512i base = counter_base(iv, tweak);
   __m512i u[3];
   for (unsigned i = 0; i < 3; ++i)
     u[i] = _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(uhash + 16 * i)));
   const unsigned groups = (n + 3) / 4;
+  __m512i rk[2][11], x[2][4];
   unsigned g = 0;
-  for (; g + 2 <= groups; g += 2) leaf_commit_groups<2>(keys, n, g, base, u, com, sd);
-  if (g < groups) leaf_commit_groups<1>(keys, n, g, base, u, com, sd);
+  for (; g + 2 <= groups; g += 2) leaf_commit_groups<2>(keys, n, g, base, u, com, sd, rk, x);
+  if (g < groups) leaf_commit_groups<1>(keys, n, g, base, u, com, sd, rk, x);
+  secure_zero(rk, sizeof rk);
+  secure_zero(x, sizeof x);
 }
 
 // sum x[b] * c[b] in GF(2^128) for b < 8: the eight 256-bit products four per instruction,

@@ -94,8 +94,31 @@ template <class B>
 void commit_leaves(const ParamSet& p, unsigned i, const std::uint8_t* nodes, const std::uint8_t iv[16],
                    const std::uint8_t* uhash, long hidden, const std::uint8_t* hidden_com, std::uint8_t* sd_out,
                    std::uint8_t* com_out) {
-  constexpr unsigned chunk = 32;
   const unsigned n = p.leaves(i);
+  if constexpr (requires { B::fused(); }) {
+    if (B::fused()) {  // the keys read in place, 256 leaves per call (pointers only: nothing secret to wipe)
+      constexpr unsigned chunk = 256;
+      static constexpr std::uint8_t zero_key[16] = {};
+      const std::uint8_t* keys[chunk + 3];
+      std::uint8_t* com[chunk];
+      for (unsigned j0 = 0; j0 < n; j0 += chunk) {
+        unsigned m = 0;
+        for (unsigned j = j0; j < j0 + chunk && j < n; ++j) {
+          if (long(j) == hidden) {
+            std::memcpy(com_out + 48 * std::size_t(j), hidden_com, 48);
+            continue;
+          }
+          keys[m] = nodes + 16 * pos_in_tree(p, i, j);
+          com[m++] = com_out + 48 * std::size_t(j);
+        }
+        for (unsigned q = m; q % 4 != 0; ++q) keys[q] = zero_key;  // whole groups of four keys
+        B::leaf_commit(keys, m, iv, p.L - 1 + i, uhash, com, sd_out);
+        sd_out += 16 * std::size_t(m);
+      }
+      return;
+    }
+  }
+  constexpr unsigned chunk = 32;
   std::uint8_t keys[16 * chunk], buf[64 * chunk];
   std::size_t sd_pos = 0;
   for (unsigned j0 = 0; j0 < n; j0 += chunk) {
@@ -107,16 +130,6 @@ void commit_leaves(const ParamSet& p, unsigned i, const std::uint8_t* nodes, con
       }
       std::memcpy(keys + 16 * m, nodes + 16 * pos_in_tree(p, i, j), 16);
       js[m++] = j;
-    }
-    if constexpr (requires { B::fused(); }) {
-      if (B::fused()) {
-        std::uint8_t* com[chunk];
-        for (unsigned q = 0; q < m; ++q) com[q] = com_out + 48 * std::size_t(js[q]);
-        std::memset(keys + 16 * m, 0, 16 * ((4 - m % 4) % 4));  // whole groups of four keys
-        B::leaf_commit(keys, m, iv, p.L - 1 + i, uhash, com, sd_out + 16 * sd_pos);
-        sd_pos += m;
-        continue;
-      }
     }
     B::prg(keys, m, iv, nullptr, p.L - 1 + i, buf, 64);
     for (unsigned q = 0; q < m; ++q) {
