@@ -323,7 +323,8 @@ void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m)
 }
 template <int M, int Levels>
 void fwd_small_any(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
-  if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m);
+  if (n >= 128) fwd_small<M, 4, Levels>(s, a, n, tw, m);
+  else if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m);
   else fwd_small<M, 1, Levels>(s, a, n, tw, m);
 }
 

@@ -198,8 +198,10 @@ void forward(const Tables& t, u64* a) {
       }
     }
   }
-  // The small stages, two blocks of 2L coefficients at a time where n allows.
-  if (n >= 4 * L) forward_small<V, 2>(a, n, w, ws, k, cq, q2, q);
+  // The small stages, four blocks of 2L coefficients at a time where n and the register
+  // file (AVX-512: 32) allow.
+  if (L >= 8 && n >= 8 * L) forward_small<V, 4>(a, n, w, ws, k, cq, q2, q);  // AVX2: 16 registers
+  else if (n >= 4 * L) forward_small<V, 2>(a, n, w, ws, k, cq, q2, q);
   else forward_small<V, 1>(a, n, w, ws, k, cq, q2, q);
 }
 
