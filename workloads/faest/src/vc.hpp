@@ -87,6 +87,32 @@ void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const s
 // A backend with B::fused() (the VAES one) has, where that is true, the leaf commitments
 // (B::leaf_commit) and ConvertToVOLE (B::vole) fused with their PRG: vaes512.hpp.
 
+// The verifier's tree from the opened co-path (nodes idx[e] = in + 16e, e < opened): every
+// internal node is expanded, the hidden leaves' ancestors too, so that every PRG call covers
+// a whole run of adjacent nodes, as the signer's do; those ancestors' seeds are unknown and
+// their children come out meaningless, so after each level the opened nodes of the next
+// level are put back. What remains meaningless is the hidden leaves and their ancestors, which
+// the verifier never reads. Nothing here is secret.
+template <class B>
+void expand_tree_opened(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const std::uint8_t iv[16],
+                        const std::uint8_t* in, const std::uint32_t* idx, unsigned opened) {
+  constexpr std::size_t chunk = 64;
+  const std::size_t internal = p.L - 1;
+  std::memset(nodes, 0, 16);  // the root: unknown, its (meaningless) expansion only defined
+  for (std::size_t first = 0; first < internal; first = 2 * first + 1) {
+    const std::size_t last = std::min(2 * first + 1, internal);
+    par_for(t, (last - first + chunk - 1) / chunk, [&](std::size_t c) {
+      const std::size_t a0 = first + c * chunk, a1 = std::min(last, a0 + chunk);
+      std::uint32_t index[chunk];
+      for (std::size_t a = a0; a < a1; ++a) index[a - a0] = std::uint32_t(a);
+      B::prg(nodes + 16 * a0, a1 - a0, iv, index, 0, nodes + 16 * (2 * a0 + 1), 32);
+    });
+    for (unsigned e = 0; e < opened; ++e)
+      if (idx[e] >= 2 * first + 1 && idx[e] < 2 * last + 1)
+        std::memcpy(nodes + 16 * std::size_t(idx[e]), in + 16 * std::size_t(e), 16);
+  }
+}
+
 // Leaf commitments of instance i: sd = PRG_4(key)[0..16), com = leaf_hash(uhash_i, PRG_4(key)).
 // hidden: the one leaf not computed (verifier: its commitment comes from the signature) or -1.
 // com_out: N_i * 48 bytes in leaf order; sd_out: the seeds of the computed leaves.
@@ -291,9 +317,9 @@ bool bavc_reconstruct(tempo::Task* t, const ParamSet& p, const std::uint8_t* dec
   if (!bavc_copath(p, decom, delta, s.data(), idx.data())) return false;
   std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, false);
   const std::uint8_t* in = decom + 48 * std::size_t(p.tau);
-  for (unsigned e = 0; e < p.t_open && idx[e] != ~std::uint32_t{0}; ++e)
-    std::memcpy(nodes + 16 * std::size_t(idx[e]), in + 16 * std::size_t(e), 16);
-  expand_tree<B>(t, p, nodes, iv, s.data());
+  unsigned opened = 0;
+  while (opened < p.t_open && idx[opened] != ~std::uint32_t{0}) ++opened;
+  expand_tree_opened<B>(t, p, nodes, iv, in, idx.data(), opened);
   stage_mark(Stage::tree);
   std::vector<std::uint8_t> uhash(48 * std::size_t(p.tau));
   std::uint8_t* com = scratch.get(slot_com, 48 * std::size_t(p.L), false);
