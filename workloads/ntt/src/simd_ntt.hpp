@@ -166,18 +166,47 @@ void forward(const Tables& t, u64* a) {
     y = V::add(V::sub(u, v), cq);
   };
   std::size_t len = n / 2;
-  for (; len >= 2 * L; len >>= 2) {  // radix 4: stages len and len/2 in one pass
+  // Radix 4: stages len and len/2 in one pass. With 64-bit products (long dependency
+  // chains), two groups of four registers at a time (two j of one block, or, when a block
+  // has one j, two blocks); measured slower with IFMA's short ones.
+  constexpr bool paired = V::S == 64;
+  struct Tw {
+    R a, as, b, bs, c, cs;
+  };
+  auto load3 = [&](const u64* pw, const u64* pws) {
+    return Tw{V::set1(pw[0]), V::set1(pws[0]), V::set1(pw[1]), V::set1(pws[1]), V::set1(pw[2]), V::set1(pws[2])};
+  };
+  auto groups2 = [&](u64* p0, u64* p1, std::size_t h, const Tw& t0, const Tw& t1) {
+    R x[2][4];
+    u64* p[2] = {p0, p1};
+    for (int g = 0; g < 2; ++g)
+      for (int i = 0; i < 4; ++i) x[g][i] = V::load(p[g] + i * h);
+    for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][2], g ? t1.a : t0.a, g ? t1.as : t0.as);
+    for (int g = 0; g < 2; ++g) ct(x[g][1], x[g][3], g ? t1.a : t0.a, g ? t1.as : t0.as);
+    for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][1], g ? t1.b : t0.b, g ? t1.bs : t0.bs);
+    for (int g = 0; g < 2; ++g) ct(x[g][2], x[g][3], g ? t1.c : t0.c, g ? t1.cs : t0.cs);
+    for (int g = 0; g < 2; ++g)
+      for (int i = 0; i < 4; ++i) V::store(p[g] + i * h, x[g][i]);
+  };
+  for (; len >= 2 * L; len >>= 2) {
     const std::size_t h = len / 2;
+    if (paired && h == L && n >= 4 * len) {  // one j per block: two blocks at a time
+      for (std::size_t start = 0; start < n; start += 4 * len, w += 6, ws += 6)
+        groups2(a + start, a + start + 2 * len, h, load3(w, ws), load3(w + 3, ws + 3));
+      continue;
+    }
     for (std::size_t start = 0; start < n; start += 2 * len, w += 3, ws += 3) {
-      const R WA = V::set1(w[0]), WAS = V::set1(ws[0]), WB = V::set1(w[1]), WBS = V::set1(ws[1]),
-              WC = V::set1(w[2]), WCS = V::set1(ws[2]);
+      const Tw tw = load3(w, ws);
       u64* p = a + start;
-      for (std::size_t j = 0; j < h; j += L) {
+      std::size_t j = 0;
+      if constexpr (paired)
+        for (; j + 2 * L <= h; j += 2 * L) groups2(p + j, p + j + L, h, tw, tw);
+      for (; j < h; j += L) {
         R x0 = V::load(p + j), x1 = V::load(p + j + h), x2 = V::load(p + j + 2 * h), x3 = V::load(p + j + 3 * h);
-        ct(x0, x2, WA, WAS);
-        ct(x1, x3, WA, WAS);
-        ct(x0, x1, WB, WBS);
-        ct(x2, x3, WC, WCS);
+        ct(x0, x2, tw.a, tw.as);
+        ct(x1, x3, tw.a, tw.as);
+        ct(x0, x1, tw.b, tw.bs);
+        ct(x2, x3, tw.c, tw.cs);
         V::store(p + j, x0);
         V::store(p + j + h, x1);
         V::store(p + j + 2 * h, x2);
