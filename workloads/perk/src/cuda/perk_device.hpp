@@ -3,8 +3,9 @@
 // commitments, ConvertToVOLE, the commitments' hash, the first challenge, VOLEHash, the PKP
 // proof (perk_prove.hpp), the second challenge and the grinding search. The host keeps only
 // mu, the root seed and the salt (before) and the opening and the serialisation (after).
-// Shared by the kernels (perk_kernels.cu) and the host emulation in the tests, which runs the
-// same functions in the kernels' order with the kernels' thread decomposition (for_each_stage).
+// Shared by the kernels (perk_kernels_sign.cu) and the host emulation in the tests, which runs
+// the same functions in the kernels' order with the kernels' thread decomposition
+// (for_each_stage).
 //
 // Stages of one chunk of signatures (one kernel launch each, threads = items below):
 //   root            thread per signature: the root seed into the tree
