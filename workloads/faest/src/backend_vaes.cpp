@@ -8,8 +8,8 @@ namespace tempo::faest::detail {
 namespace {
 
 struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
-  // Where the CPU has AVX-512 too: leaf commitments and ConvertToVOLE with the PRG fused
-  // in, and QuickSilver's 8-term inner products four products per instruction.
+  // Where the CPU has AVX-512 too: the tree's PRG, leaf commitments and ConvertToVOLE with
+  // the PRG fused in, VOLEHash and QuickSilver's products four per instruction.
   static bool fused() { return vaes512::available(); }
   static void leaf_commit(const std::uint8_t* const* keys, unsigned n, const std::uint8_t iv[16], std::uint32_t tweak,
                           const std::uint8_t uhash[48], std::uint8_t* const* com, std::uint8_t* sd) {
@@ -18,6 +18,10 @@ struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
   static void vole(unsigned depth, const std::uint8_t* seeds, const std::uint8_t iv[16], std::uint32_t tweak,
                    std::uint8_t* u, std::uint8_t* v) {
     vaes512::convert_to_vole(depth, seeds, iv, tweak, u, v);
+  }
+  static void expand_nodes(const std::uint8_t* seeds, std::size_t n, std::uint32_t a0, const std::uint8_t iv[16],
+                           std::uint8_t* out) {
+    vaes512::expand_nodes(seeds, n, a0, iv, out);
   }
   static gf128 dot8(const gf128* x, const gf128* c) { return vaes512::dot8(x, c); }
   static void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {

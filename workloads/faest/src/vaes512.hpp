@@ -48,6 +48,9 @@ inline void expand4(__m512i k, __m512i rk[11]) {
   }
 }
 
+inline __m512i bcast(const std::uint8_t* p) {
+  return _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
 // Four 16-byte keys, one per lane.
 inline __m512i load4keys(const std::uint8_t* const* k) {
   auto ld = [&](unsigned q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(k[q])); };
@@ -84,6 +87,43 @@ inline __m128i lane(__m512i x, unsigned l) {
   }
 }
 inline void store16(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+
+// The GGM tree's PRG on G groups of four adjacent nodes from node a (see expand_nodes).
+template <unsigned G>
+inline void expand_node_groups(const std::uint8_t* seeds, std::uint32_t a, __m512i ivb, std::uint8_t* out,
+                               __m512i (*rk)[11]) {
+  const __m512i lo_idx = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), hi_idx = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+  __m512i x[G][2];
+  for (unsigned h = 0; h < G; ++h) {
+    expand4(_mm512_loadu_si512(seeds + 64 * h), rk[h]);
+    const std::uint32_t t = a + 4 * h;
+    const __m512i ctr = _mm512_add_epi32(ivb, _mm512_set_epi32(int(t + 3), 0, 0, 0, int(t + 2), 0, 0, 0, int(t + 1), 0,
+                                                               0, 0, int(t), 0, 0, 0));
+    x[h][0] = _mm512_xor_si512(ctr, rk[h][0]);
+    x[h][1] = _mm512_xor_si512(counter_at(ctr, 1), rk[h][0]);
+  }
+  for (unsigned r = 1; r < 10; ++r)
+    for (unsigned h = 0; h < G; ++h)
+      for (unsigned b = 0; b < 2; ++b) x[h][b] = _mm512_aesenc_epi128(x[h][b], rk[h][r]);
+  for (unsigned h = 0; h < G; ++h) {
+    for (unsigned b = 0; b < 2; ++b) x[h][b] = _mm512_aesenclast_epi128(x[h][b], rk[h][10]);
+    // Node q's 32 bytes are block 0 then block 1 of lane q.
+    _mm512_storeu_si512(out + 128 * h, _mm512_permutex2var_epi64(x[h][0], lo_idx, x[h][1]));
+    _mm512_storeu_si512(out + 128 * h + 64, _mm512_permutex2var_epi64(x[h][0], hi_idx, x[h][1]));
+  }
+}
+
+// The GGM tree's PRG on a run of n adjacent nodes from node a0 (FAEST: node a's children are
+// AES-128-CTR(seed_a, iv + a)[0..32)): seeds 16n bytes, out 32n bytes; n a multiple of 4.
+inline void expand_nodes(const std::uint8_t* seeds, std::size_t n, std::uint32_t a0, const std::uint8_t iv[16],
+                         std::uint8_t* out) {
+  const __m512i ivb = bcast(iv);
+  __m512i rk[4][11];
+  std::size_t q = 0;
+  for (; q + 16 <= n; q += 16) expand_node_groups<4>(seeds + 16 * q, a0 + std::uint32_t(q), ivb, out + 32 * q, rk);
+  for (; q + 4 <= n; q += 4) expand_node_groups<1>(seeds + 16 * q, a0 + std::uint32_t(q), ivb, out + 32 * q, rk);
+  secure_zero(rk, sizeof rk);
+}
 
 // Leaf commitments of G groups of four keys from group g0 (see leaf_commit): G independent
 // key schedules and hashes side by side, so one group's latency hides behind the other's.
@@ -228,9 +268,6 @@ inline __m512i mul64x4(__m512i a, __m512i b) {
                           _mm512_maskz_srli_epi64(0xff, hi, 60));
   return xor3(xor3(l2, ov, _mm512_maskz_slli_epi64(0xff, ov, 1)), _mm512_maskz_slli_epi64(0xff, ov, 3),
               _mm512_maskz_slli_epi64(0xff, ov, 4));
-}
-inline __m512i bcast(const std::uint8_t* p) {
-  return _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 // VOLEHash (scheme.hpp vole_hash_n) of four ell_hat-bit columns, one per lane: the Horner
 // chains of all four in the same instructions.

@@ -68,13 +68,26 @@ inline void leaf_hash_keys(const ParamSet& p, const std::uint8_t iv[16], std::ui
 
 // Expands the tree from what nodes holds (the root, or the opened co-path): PRG(node a,
 // tweak a) gives a's children. known: the verifier's marks (nodes not expanded), or null.
+// A run of n adjacent nodes from node a0 (seeds 16n bytes) expanded into out (32n bytes).
+template <class B>
+void expand_run(const std::uint8_t* seeds, std::size_t n, const std::uint32_t* idx, const std::uint8_t iv[16],
+                std::uint8_t* out) {
+  if constexpr (requires { B::fused(); }) {
+    if (B::fused() && n % 4 == 0) {
+      B::expand_nodes(seeds, n, idx[0], iv, out);
+      return;
+    }
+  }
+  B::prg(seeds, n, iv, idx, 0, out, 32);
+}
+
 template <class B>
 void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const std::uint8_t iv[16],
                  const std::uint8_t* known) {
   voleith::expand_tree(t, tree_shape(p), nodes, known,
                        [&](const std::uint8_t* const* seeds, const std::uint32_t* idx, std::size_t n, std::uint8_t* out) {
-                         if (seeds[n - 1] == seeds[0] + 16 * (n - 1)) {  // a whole run: the seeds are adjacent
-                           B::prg(seeds[0], n, iv, idx, 0, out, 32);
+                         if (seeds[n - 1] == seeds[0] + 16 * (n - 1) && idx[n - 1] == idx[0] + n - 1) {
+                           expand_run<B>(seeds[0], n, idx, iv, out);  // a whole run: the seeds are adjacent
                            return;
                          }
                          std::uint8_t keys[16 * 64];
@@ -105,7 +118,7 @@ void expand_tree_opened(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, 
       const std::size_t a0 = first + c * chunk, a1 = std::min(last, a0 + chunk);
       std::uint32_t index[chunk];
       for (std::size_t a = a0; a < a1; ++a) index[a - a0] = std::uint32_t(a);
-      B::prg(nodes + 16 * a0, a1 - a0, iv, index, 0, nodes + 16 * (2 * a0 + 1), 32);
+      expand_run<B>(nodes + 16 * a0, a1 - a0, index, iv, nodes + 16 * (2 * a0 + 1));
     });
     for (unsigned e = 0; e < opened; ++e)
       if (idx[e] >= 2 * first + 1 && idx[e] < 2 * last + 1)
