@@ -205,6 +205,32 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN11QP54)",
   }
 }
 
+// The CPU's AVX-512 loops (multiply-accumulate, decomposition) against its portable ones:
+// the same bytes (on a CPU without AVX-512 both runs take the portable loops).
+TEST_CASE("CPU bootstrap: vector and portable loops give the same bytes", "[cuda-emulated]") {
+  std::vector<std::pair<const char*, std::size_t>> sets{{"TOY256", 16}};
+  if (tfhe_test::real_sets()) sets.emplace_back("PN10QP27", 2);
+  struct Restore {
+    ~Restore() { detail::set_vector_kernels(true); }
+  } restore;
+  for (const auto& [name, count] : sets) {
+    const Keys& k = tfhe_test::keys(name, 3);
+    const detail::EvalData& d = k.evaluation.data();
+    std::mt19937_64 rng(0x5eedu);
+    for (std::size_t i = 0; i < count; ++i) {
+      INFO(name << " input " << i);
+      bool expect = false;
+      const detail::Lwe x = random_gate_input(k, rng, expect);
+      detail::set_vector_kernels(true);
+      const Ciphertext vec = cpu_bootstrap(d, x);
+      detail::set_vector_kernels(false);
+      const Ciphertext portable = cpu_bootstrap(d, x);
+      REQUIRE(to_bytes(vec) == to_bytes(portable));
+      REQUIRE(decrypt_bit(k.secret, vec) == expect);
+    }
+  }
+}
+
 TEST_CASE("emulated combination kernel equals the host's gate sums", "[cuda-emulated]") {
   // The device step before a GateOp's (or BootstrapOp's) bootstrap, word by word as its
   // threads compute it, against detail::combine, for every gate and the refresh.

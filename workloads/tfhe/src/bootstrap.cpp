@@ -1,6 +1,7 @@
 // Gate bootstrapping: blind rotation (GINX, ternary key), sample extraction, modulus
 // switching and LWE key switching. Exact integer arithmetic; results are canonical.
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <stdexcept>
 
@@ -248,9 +249,12 @@ struct Workspace {
       : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N), scratch(p.N) {}
 };
 
+std::atomic<bool> g_vector_kernels{true};
+
 bool vector_small(const EvalData& ek) {
 #if defined(__x86_64__)
-  return ek.ring.mod.small() && ek.params.N % 16 == 0 && has_avx512();
+  return ek.ring.mod.small() && ek.params.N % 16 == 0 && has_avx512() &&
+         g_vector_kernels.load(std::memory_order_relaxed);
 #else
   (void)ek;
   return false;
@@ -345,6 +349,8 @@ void finish(const EvalData& ek, Workspace& w, Ciphertext& out) {
 }
 
 }  // namespace
+
+void set_vector_kernels(bool on) noexcept { g_vector_kernels.store(on, std::memory_order_relaxed); }
 
 // Several bootstraps walk the bootstrapping key together: key i's rows are read once from
 // memory for the whole group and reused from cache (the key is tens of megabytes).

@@ -5,6 +5,10 @@
 #include <string>
 #include <system_error>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include <tempo/os_random.hpp>
 #include <tempo/secure_zero.hpp>
 
@@ -94,6 +98,19 @@ std::int32_t Xof::cbd(unsigned eta) {
   const u64 x = word((2 * eta + 7) / 8);
   const u64 m = (u64{1} << eta) - 1;
   return static_cast<std::int32_t>(popcount64(x & m)) - static_cast<std::int32_t>(popcount64((x >> eta) & m));
+}
+
+void advise_huge_pages(const void* data, std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t huge = std::uintptr_t{1} << 21;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1);
+  const std::uintptr_t hi = (begin + bytes) & ~(huge - 1);
+  if (data != nullptr && hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 Modulus::Modulus(u64 q) : Q(q) {

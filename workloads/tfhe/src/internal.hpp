@@ -103,6 +103,18 @@ struct Ring {
   void monomial_minus_one(std::size_t e, std::span<u64> out) const;
 };
 
+// Asks the kernel for 2 MiB pages over the 2 MiB-aligned part of [data, data + bytes)
+// (madvise MADV_HUGEPAGE; a no-op where that is unavailable or refused). For the keys, which
+// every bootstrap walks (tens of megabytes; the key switch jumps between rows): one TLB
+// entry per 2 MiB instead of one per 4 KiB page, fewer page walks.
+void advise_huge_pages(const void* data, std::size_t bytes) noexcept;
+// v.reserve(n) with that advice, before the first write faults the pages in.
+template <class T>
+void reserve_huge(std::vector<T>& v, std::size_t n) {
+  v.reserve(n);
+  advise_huge_pages(v.data(), n * sizeof(T));
+}
+
 // Bootstrapping key and key-switching key with their derived sizes.
 struct EvalData {
   Params params;
@@ -131,6 +143,8 @@ struct EvalData {
   u64 bk_value(std::size_t idx) const { return bk32.empty() ? bk[idx] : bk32[idx]; }
   void finalize() {
     if (!ring.mod.small()) return;
+    std::vector<std::uint32_t>().swap(bk32);
+    reserve_huge(bk32, bk.size());
     bk32.assign(bk.begin(), bk.end());
     std::vector<u64>().swap(bk);
   }
@@ -151,6 +165,10 @@ void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciph
                      Task* t = nullptr);
 // How many bootstraps one task groups: up to 4, fewer when that would idle workers.
 std::size_t group_size(std::size_t count, std::size_t threads) noexcept;
+
+// The bootstrap's AVX-512 loops run where the CPU has them (the default); false makes every
+// bootstrap take the portable loops, so that tests can check both give the same bytes.
+void set_vector_kernels(bool on) noexcept;
 
 // Blind rotation + extraction + modulus switch + key switch + modulus switch.
 // in: LWE mod q (already offset); out: refreshed LWE mod q encrypting (phase in [0, q/2)).

@@ -60,6 +60,7 @@ Keys keygen_impl(const Params& p, std::span<const std::uint8_t> seed, const ForE
   ring.plan.forward_unchecked(S_hat);
 
   const std::size_t stride = ek->rgsw_stride();
+  detail::reserve_huge(ek->bk, p.n * 2 * stride);
   ek->bk.assign(p.n * 2 * stride, 0);
   for_each(p.n, [&](std::size_t i) {
     detail::Xof x("bootstrapping-key", seed, i);
@@ -73,6 +74,7 @@ Keys keygen_impl(const Params& p, std::span<const std::uint8_t> seed, const ForE
 
   const std::size_t base = ek->ks_base(), row = ek->ks_row();
   const std::uint32_t qmask = p.qks() - 1;
+  detail::reserve_huge(ek->ks, p.N * p.ks_levels * base * row);
   ek->ks.assign(p.N * p.ks_levels * base * row, 0);
   for_each(p.N, [&](std::size_t i) {
     detail::Xof x("key-switching-key", seed, i);

@@ -157,9 +157,11 @@ EvaluationKey evaluation_key_from_bytes(std::span<const std::byte> bytes, const 
   const std::size_t want = 5 + 8 * nbk + 2 * nks;
   if (bytes.size() != want)
     r.fail("length " + std::to_string(bytes.size()) + ", expected " + std::to_string(want) + " for " + std::string(p.name));
+  detail::reserve_huge(d->bk, nbk);
   d->bk.resize(nbk);
   for (std::size_t i = 0; i < nbk; ++i) d->bk[i] = r.bounded(8, p.Q, "bootstrapping key", i);
   d->finalize();
+  detail::reserve_huge(d->ks, nks);
   d->ks.resize(nks);
   for (std::size_t i = 0; i < nks; ++i) d->ks[i] = static_cast<std::uint16_t>(r.bounded(2, p.qks(), "key-switching key", i));
   r.finish();
