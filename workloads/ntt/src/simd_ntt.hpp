@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "tables.hpp"
 
@@ -159,12 +160,16 @@ void forward(const Tables& t, u64* a) {
   const std::size_t n = t.n;
   const u64* w = t.kfwd.data();
   const u64* ws = t.kfwd_s.data();
-  auto ct = [&](R& x, R& y, R W, R WS) {
-    const R u = V::csub(x, cq);
+  // Reduce: x below 2 C q, else already below C q (the input, fully reduced, in the first
+  // stage).
+  auto ct = [&](R& x, R& y, R W, R WS, auto reduce) {
+    const R u = reduce ? V::csub(x, cq) : x;
     const R v = V::mul_lazy(y, W, WS, k);
     x = V::add(u, v);
     y = V::add(V::sub(u, v), cq);
   };
+  const std::true_type red;
+  const std::false_type input;
   std::size_t len = n / 2;
   // Radix 4: stages len and len/2 in one pass. With 64-bit products (long dependency
   // chains), two groups of four registers at a time (two j of one block, or, when a block
@@ -176,44 +181,49 @@ void forward(const Tables& t, u64* a) {
   auto load3 = [&](const u64* pw, const u64* pws) {
     return Tw{V::set1(pw[0]), V::set1(pws[0]), V::set1(pw[1]), V::set1(pws[1]), V::set1(pw[2]), V::set1(pws[2])};
   };
-  auto groups2 = [&](u64* p0, u64* p1, std::size_t h, const Tw& t0, const Tw& t1) {
+  // first: the pass that reads the input (below q: its first stage skips the reduction).
+  auto groups2 = [&](u64* p0, u64* p1, std::size_t h, const Tw& t0, const Tw& t1, auto first) {
     R x[2][4];
     u64* p[2] = {p0, p1};
     for (int g = 0; g < 2; ++g)
       for (int i = 0; i < 4; ++i) x[g][i] = V::load(p[g] + i * h);
-    for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][2], g ? t1.a : t0.a, g ? t1.as : t0.as);
-    for (int g = 0; g < 2; ++g) ct(x[g][1], x[g][3], g ? t1.a : t0.a, g ? t1.as : t0.as);
-    for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][1], g ? t1.b : t0.b, g ? t1.bs : t0.bs);
-    for (int g = 0; g < 2; ++g) ct(x[g][2], x[g][3], g ? t1.c : t0.c, g ? t1.cs : t0.cs);
+    for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][2], g ? t1.a : t0.a, g ? t1.as : t0.as, std::bool_constant<!first>());
+    for (int g = 0; g < 2; ++g) ct(x[g][1], x[g][3], g ? t1.a : t0.a, g ? t1.as : t0.as, std::bool_constant<!first>());
+    for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][1], g ? t1.b : t0.b, g ? t1.bs : t0.bs, red);
+    for (int g = 0; g < 2; ++g) ct(x[g][2], x[g][3], g ? t1.c : t0.c, g ? t1.cs : t0.cs, red);
     for (int g = 0; g < 2; ++g)
       for (int i = 0; i < 4; ++i) V::store(p[g] + i * h, x[g][i]);
   };
-  for (; len >= 2 * L; len >>= 2) {
+  auto group1 = [&](u64* p, std::size_t h, const Tw& tw, auto first) {
+    R x0 = V::load(p), x1 = V::load(p + h), x2 = V::load(p + 2 * h), x3 = V::load(p + 3 * h);
+    ct(x0, x2, tw.a, tw.as, std::bool_constant<!first>());
+    ct(x1, x3, tw.a, tw.as, std::bool_constant<!first>());
+    ct(x0, x1, tw.b, tw.bs, red);
+    ct(x2, x3, tw.c, tw.cs, red);
+    V::store(p, x0);
+    V::store(p + h, x1);
+    V::store(p + 2 * h, x2);
+    V::store(p + 3 * h, x3);
+  };
+  auto radix4_pass = [&](auto first) {
     const std::size_t h = len / 2;
     if (paired && h == L && n >= 4 * len) {  // one j per block: two blocks at a time
       for (std::size_t start = 0; start < n; start += 4 * len, w += 6, ws += 6)
-        groups2(a + start, a + start + 2 * len, h, load3(w, ws), load3(w + 3, ws + 3));
-      continue;
+        groups2(a + start, a + start + 2 * len, h, load3(w, ws), load3(w + 3, ws + 3), first);
+      return;
     }
     for (std::size_t start = 0; start < n; start += 2 * len, w += 3, ws += 3) {
       const Tw tw = load3(w, ws);
       u64* p = a + start;
       std::size_t j = 0;
       if constexpr (paired)
-        for (; j + 2 * L <= h; j += 2 * L) groups2(p + j, p + j + L, h, tw, tw);
-      for (; j < h; j += L) {
-        R x0 = V::load(p + j), x1 = V::load(p + j + h), x2 = V::load(p + j + 2 * h), x3 = V::load(p + j + 3 * h);
-        ct(x0, x2, tw.a, tw.as);
-        ct(x1, x3, tw.a, tw.as);
-        ct(x0, x1, tw.b, tw.bs);
-        ct(x2, x3, tw.c, tw.cs);
-        V::store(p + j, x0);
-        V::store(p + j + h, x1);
-        V::store(p + j + 2 * h, x2);
-        V::store(p + j + 3 * h, x3);
-      }
+        for (; j + 2 * L <= h; j += 2 * L) groups2(p + j, p + j + L, h, tw, tw, first);
+      for (; j < h; j += L) group1(p + j, h, tw, first);
     }
-  }
+  };
+  bool first_done = false;
+  if (len >= 2 * L) radix4_pass(std::true_type()), len >>= 2, first_done = true;
+  for (; len >= 2 * L; len >>= 2) radix4_pass(std::false_type());
   if (len >= L) {
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
@@ -221,7 +231,8 @@ void forward(const Tables& t, u64* a) {
       u64* y = x + len;
       for (std::size_t j = 0; j < len; j += L) {
         R u = V::load(x + j), v = V::load(y + j);
-        ct(u, v, W, WS);
+        if (first_done) ct(u, v, W, WS, red);
+        else ct(u, v, W, WS, input);
         V::store(x + j, u);
         V::store(y + j, v);
       }
