@@ -24,6 +24,7 @@ struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
     vaes512::expand_nodes(seeds, n, a0, iv, out);
   }
   static gf128 dot8(const gf128* x, const gf128* c) { return vaes512::dot8(x, c); }
+  static void columns_to_rows(const std::uint8_t* cols, gf128* rows) { vaes512::columns_to_rows(cols, rows); }
   static void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {
     vaes512::vole_hash4(out, chall1, x);
   }

@@ -55,8 +55,13 @@ void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t* chall1, const
   vole_hash_n<B, 1>(o, chall1, in);
 }
 
-// Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns.
-inline void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
+// Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns
+// (B::columns_to_rows where the backend has one).
+template <class B>
+void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
+  if constexpr (requires { B::columns_to_rows(cols, rows); }) {
+    if (B::fused()) return B::columns_to_rows(cols, rows);
+  }
   constexpr unsigned nrow_bytes = (ell + 2 * lambda) / 8;  // 192
   for (unsigned rb = 0; rb < nrow_bytes; ++rb) {
     std::uint8_t rowbytes[8][16];
@@ -132,7 +137,7 @@ template <class B>
 void aes_prove(const std::uint8_t* w, const std::uint8_t* u_star, const std::uint8_t* cols, const std::uint8_t* pk,
                const std::uint8_t* chall2, std::uint8_t a0[16], std::uint8_t a1[16], std::uint8_t a2[16]) {
   SecretBuffer<gf128> w_tag(ell + 2 * lambda);
-  columns_to_rows(cols, w_tag.data());
+  columns_to_rows<B>(cols, w_tag.data());
   ZkHash3<B> hs(chall2);
   AesProver<B> prover{hs};
   prover.constraints(w, w_tag.data(), pk, pk + 16);
@@ -150,7 +155,7 @@ void aes_verify(const std::uint8_t* d, const std::uint8_t* qcols, const std::uin
                 const std::uint8_t* chall3, const std::uint8_t* a1, const std::uint8_t* a2, std::uint8_t a0[16]) {
   const gf128 delta = gf_load(chall3);
   std::vector<gf128> q(ell + 2 * lambda);
-  columns_to_rows(qcols, q.data());
+  columns_to_rows<B>(qcols, q.data());
   const gf128 q_star = sum_poly(q.data() + ell) ^ B::mul(sum_poly(q.data() + ell + lambda), delta);
   for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
   ZkHash<B> zh(chall2);

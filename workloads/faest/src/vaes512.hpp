@@ -302,6 +302,41 @@ inline void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, c
   }
 }
 
+// scheme.hpp's columns_to_rows: rows 0 .. ell + 2 lambda of the bit matrix given by its 128
+// columns (ell_hat_bytes each); bit c of a row is column c's bit. Four row bytes of sixteen
+// columns per gather; bit j of 64 column bytes per mask test.
+inline void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
+  constexpr unsigned nrow_bytes = (ell + 2 * lambda) / 8;  // 192
+  __m512i idx[8];
+  for (unsigned k = 0; k < 8; ++k)
+    idx[k] = _mm512_mullo_epi32(_mm512_add_epi32(_mm512_set1_epi32(int(16 * k)),
+                                                 _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)),
+                                _mm512_set1_epi32(int(ell_hat_bytes)));
+  for (unsigned rb4 = 0; rb4 < nrow_bytes; rb4 += 4) {
+    __m512i g[8];  // lane c of g[k]: row bytes rb4 .. rb4 + 3 of column 16k + c
+    for (unsigned k = 0; k < 8; ++k)
+      g[k] = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xffff, idx[k], cols + rb4, 1);
+    for (unsigned r = 0; r < 4; ++r) {
+      __m512i z[2];
+      for (unsigned h = 0; h < 2; ++h) {
+        auto bytes = [&](unsigned k) {
+          return _mm512_maskz_cvtepi32_epi8(0xffff, _mm512_maskz_srli_epi32(0xffff, g[k], 8 * r));
+        };
+        __m512i v = _mm512_maskz_broadcast_i32x4(0x000f, bytes(4 * h));
+        v = _mm512_mask_broadcast_i32x4(v, 0x00f0, bytes(4 * h + 1));
+        v = _mm512_mask_broadcast_i32x4(v, 0x0f00, bytes(4 * h + 2));
+        z[h] = _mm512_mask_broadcast_i32x4(v, 0xf000, bytes(4 * h + 3));
+      }
+      gf128* out = rows + 8 * (rb4 + r);
+      for (unsigned j = 0; j < 8; ++j) {
+        const __m512i bit = _mm512_set1_epi8(static_cast<char>(1u << j));
+        out[j].lo = _mm512_test_epi8_mask(z[0], bit);
+        out[j].hi = _mm512_test_epi8_mask(z[1], bit);
+      }
+    }
+  }
+}
+
 inline constexpr unsigned vole_blocks = (ell_hat_bytes + 15) / 16;  // 14: 13 whole blocks and 2 bytes
 inline constexpr unsigned vole_max_depth = 12;
 
