@@ -24,6 +24,11 @@ struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
     vaes512::expand_nodes(seeds, n, a0, iv, out);
   }
   static gf128 dot8(const gf128* x, const gf128* c) { return vaes512::dot8(x, c); }
+  static void norm_conj4(const gf128* x, gf128* out) { vaes512::norm_conj4(x, k_beta_squares, k_beta_cubes, out); }
+  static void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) { vaes512::mix_column(a, v2, v3, o); }
+  static void zk3_update(gf128* h0s, gf128* h1s, gf128 s, gf128 t, const gf128* v) {
+    vaes512::zk3_update(h0s, h1s, s, t, v);
+  }
   static void columns_to_rows(const std::uint8_t* cols, gf128* rows) { vaes512::columns_to_rows(cols, rows); }
   static void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {
     vaes512::vole_hash4(out, chall1, x);

@@ -122,6 +122,31 @@ inline void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128
   }
 }
 
+// out[q] = x[0] + beta_sq[q] x[1] + beta_sq[q + 1] x[2] + beta_cube[q] x[3], q < 4: the norm's
+// four conjugates from its 4 tags (B::norm_conj4 where the backend has one).
+template <class B>
+inline void norm_conj4(const gf128* x, gf128* out) {
+  if constexpr (requires { B::norm_conj4(x, out); }) {
+    if (B::fused()) return B::norm_conj4(x, out);
+  }
+  for (unsigned q = 0; q < 4; ++q)
+    out[q] = x[0] ^ B::mul(k_beta_squares[q], x[1]) ^ B::mul(k_beta_squares[q + 1], x[2]) ^
+             B::mul(k_beta_cubes[q], x[3]);
+}
+
+// One MixColumns column on 4 values: o[r] = a[r] v2 + a[r + 1] v3 + a[r + 2] + a[r + 3]
+// (indices mod 4; B::mix_column where the backend has one).
+template <class B>
+inline void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) {
+  if constexpr (requires { B::mix_column(a, v2, v3, o); }) {
+    if (B::fused()) return B::mix_column(a, v2, v3, o);
+  }
+  o[0] = B::mul(a[0], v2) ^ a[2] ^ B::mul(a[1], v3) ^ a[3];
+  o[1] = B::mul(a[1], v2) ^ a[0] ^ B::mul(a[2], v3) ^ a[3];
+  o[2] = B::mul(a[2], v2) ^ a[0] ^ B::mul(a[3], v3) ^ a[1];
+  o[3] = B::mul(a[3], v2) ^ a[1] ^ B::mul(a[0], v3) ^ a[2];
+}
+
 template <class B>
 struct Gf {
   static gf128 byte_combine(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[0]); }
@@ -150,17 +175,38 @@ struct ZkHash {
   gf128 finalize(gf128 x1) const { return B::mul(gf_load(sd), h0) ^ B::mul(gf_load(sd + 16), h1) ^ x1; }
 };
 
+// Three ZkHash with the same keys. Where the backend has B::zk3_update, their states live side
+// by side (lane k of h0s, h1s: hash k) and one update multiplies all three at once.
 template <class B>
 struct ZkHash3 {
   ZkHash<B> h[3];
-  explicit ZkHash3(const std::uint8_t* chall2) : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {}
+  alignas(64) gf128 h0s[4] = {}, h1s[4] = {};
+  bool packed = false;
+  explicit ZkHash3(const std::uint8_t* chall2) : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {
+    if constexpr (requires { B::zk3_update(h0s, h1s, h[0].s, h[0].t, h0s); }) packed = B::fused();
+  }
   void update(gf128 v0, gf128 v1, gf128 v2) {
+    if constexpr (requires { B::zk3_update(h0s, h1s, h[0].s, h[0].t, h0s); }) {
+      if (packed) {
+        alignas(64) const gf128 v[4] = {v0, v1, v2, gf128{}};
+        B::zk3_update(h0s, h1s, h[0].s, h[0].t, v);
+        return;
+      }
+    }
     h[0].update(v0);
     h[1].update(v1);
     h[2].update(v2);
   }
   void raise_and_update(gf128 v1, gf128 v2) { update(gf128{}, v1, v2); }
-  ~ZkHash3() { secure_zero(h, sizeof h); }
+  gf128 finalize(unsigned k, gf128 x1) {
+    if (packed) h[k].h0 = h0s[k], h[k].h1 = h1s[k];
+    return h[k].finalize(x1);
+  }
+  ~ZkHash3() {
+    secure_zero(h, sizeof h);
+    secure_zero(h0s, sizeof h0s);
+    secure_zero(h1s, sizeof h1s);
+  }
 };
 
 // ---- prover ---------------------------------------------------------------------------------
@@ -252,14 +298,7 @@ struct AesProver {
   }
   static void mix_columns(gf128* y, const gf128* in, bool sq) {
     const gf128 v2 = sq ? k_bc_2_sq : k_bc_2, v3 = sq ? k_bc_3_sq : k_bc_3;
-    for (unsigned c = 0; c < 4; ++c) {
-      const gf128* a = in + 4 * c;
-      gf128* o = y + 4 * c;
-      o[0] = B::mul(a[0], v2) ^ a[2] ^ B::mul(a[1], v3) ^ a[3];
-      o[1] = B::mul(a[1], v2) ^ a[0] ^ B::mul(a[2], v3) ^ a[3];
-      o[2] = B::mul(a[2], v2) ^ a[0] ^ B::mul(a[3], v3) ^ a[1];
-      o[3] = B::mul(a[3], v2) ^ a[1] ^ B::mul(a[0], v3) ^ a[2];
-    }
+    for (unsigned c = 0; c < 4; ++c) mix_column<B>(in + 4 * c, v2, v3, y + 4 * c);
   }
 
   void enc(const std::uint8_t in[16], const std::uint8_t out[16], const std::uint8_t* w, const gf128* w_tag,
@@ -277,12 +316,10 @@ struct AesProver {
         const unsigned norm = unsigned(w[(192 * r + 4 * i) / 8] >> ((i % 2) * 4)) & 0xf;
         gf128 y[4], y_tag[4];
         const gf128* xt = norm_tags + 4 * i;
-        for (unsigned q = 0; q < 4; ++q) {
+        for (unsigned q = 0; q < 4; ++q)
           y[q] = gf_mask(k_beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
                  gf_mask(k_beta_squares[q + 1], norm >> 2) ^ gf_mask(k_beta_cubes[q], norm >> 3);
-          y_tag[q] = xt[0] ^ B::mul(k_beta_squares[q], xt[1]) ^ B::mul(k_beta_squares[q + 1], xt[2]) ^
-                     B::mul(k_beta_cubes[q], xt[3]);
-        }
+        norm_conj4<B>(xt, y_tag);
         const gf128* c = conj + 8 * i;
         const gf128* ct = conj_tag + 8 * i;
         const gf128 c1t4 = B::mul(c[1], ct[4]), c4t1 = B::mul(c[4], ct[1]), t14 = B::mul(ct[1], ct[4]);
@@ -451,12 +488,10 @@ struct AesVerifier {
       for (unsigned i = 0; i < 16; ++i) {
         const gf128* xe = norms + 4 * i;
         gf128 y[4];
-        for (unsigned q = 0; q < 4; ++q)
-          y[q] = xe[0] ^ B::mul(k_beta_squares[q], xe[1]) ^ B::mul(k_beta_squares[q + 1], xe[2]) ^
-                 B::mul(k_beta_cubes[q], xe[3]);
+        norm_conj4<B>(xe, y);
         const gf128* c = conj + 8 * i;
         h.update(B::mul(B::mul(y[0], c[1]), c[4]) ^ B::mul(B::mul(c[0], delta), delta));
-        for (unsigned j = 0; j < 8; ++j) sdash[i * 8 + j] = B::mul(conj[i * 8 + (j + 4) % 8], y[j % 4]);
+        rot_mul8<B>(c, y, nullptr, nullptr, sdash + 8 * i);
       }
       gf128 k0[16], k1[16], st[2][16], tmp[16];
       for (unsigned i = 0; i < 16; ++i) {

@@ -143,9 +143,9 @@ void aes_prove(const std::uint8_t* w, const std::uint8_t* u_star, const std::uin
   prover.constraints(w, w_tag.data(), pk, pk + 16);
   const gf128 v0 = sum_poly(w_tag.data() + ell), v1 = sum_poly(w_tag.data() + ell + lambda);
   const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
-  gf_store(a0, hs.h[0].finalize(v0));
-  gf_store(a1, hs.h[1].finalize(u0 ^ v1));
-  gf_store(a2, hs.h[2].finalize(u1));
+  gf_store(a0, hs.finalize(0, v0));
+  gf_store(a1, hs.finalize(1, u0 ^ v1));
+  gf_store(a2, hs.finalize(2, u1));
 }
 
 // QuickSilver verifier: from d = w + u, the columns of q = v + delta * u and (a1, a2),

@@ -337,6 +337,40 @@ inline void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
   }
 }
 
+inline __m512i bcast_gf(gf128 a) {
+  return _mm512_maskz_broadcast_i32x4(0xffff, _mm_set_epi64x(static_cast<long long>(a.hi), static_cast<long long>(a.lo)));
+}
+// owf.hpp norm_conj4: out[q] = x[0] + bs[q] x[1] + bs[q + 1] x[2] + bc[q] x[3], the constants
+// (bs, bc: 5 and 4 consecutive elements) four lanes per register.
+inline void norm_conj4(const gf128* x, const gf128* bs, const gf128* bc, gf128* out) {
+  __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+  clmul4(load4(bs), bcast_gf(x[1]), lo, hi);
+  clmul4(load4(bs + 1), bcast_gf(x[2]), lo, hi);
+  clmul4(load4(bc), bcast_gf(x[3]), lo, hi);
+  _mm512_storeu_si512(out, _mm512_xor_si512(reduce4(lo, hi), bcast_gf(x[0])));
+}
+// owf.hpp mix_column: o[r] = a[r] v2 + a[r + 1] v3 + a[r + 2] + a[r + 3] (indices mod 4).
+inline void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) {
+  const __m512i x = load4(a);
+  const __m512i r1 = _mm512_maskz_shuffle_i64x2(0xff, x, x, 0x39);  // lanes 1, 2, 3, 0
+  const __m512i r2 = _mm512_maskz_shuffle_i64x2(0xff, x, x, 0x4e);  // lanes 2, 3, 0, 1
+  const __m512i r3 = _mm512_maskz_shuffle_i64x2(0xff, x, x, 0x93);  // lanes 3, 0, 1, 2
+  __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+  clmul4(x, bcast_gf(v2), lo, hi);
+  clmul4(r1, bcast_gf(v3), lo, hi);
+  _mm512_storeu_si512(o, xor3(reduce4(lo, hi), r2, r3));
+}
+// owf.hpp ZkHash3::update: h0s = h0s * s + v, h1s = h1s * t + v, lane k = hash k.
+inline void zk3_update(gf128* h0s, gf128* h1s, gf128 s, gf128 t, const gf128* v) {
+  const __m512i vv = load4(v);
+  __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+  clmul4(load4(h0s), bcast_gf(s), lo, hi);
+  _mm512_storeu_si512(h0s, _mm512_xor_si512(reduce4(lo, hi), vv));
+  lo = hi = _mm512_setzero_si512();
+  clmul4(load4(h1s), bcast_gf(t), lo, hi);
+  _mm512_storeu_si512(h1s, _mm512_xor_si512(reduce4(lo, hi), vv));
+}
+
 inline constexpr unsigned vole_blocks = (ell_hat_bytes + 15) / 16;  // 14: 13 whole blocks and 2 bytes
 inline constexpr unsigned vole_max_depth = 12;
 
