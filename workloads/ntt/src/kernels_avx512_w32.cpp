@@ -287,19 +287,29 @@ inline void ct_last_reduced(R& x, R& y, R w, R ws, R wso, const Mod& m) {
 
 // The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
 // the widening store into the caller's array. K blocks at a time: the stages of one block
-// form a long dependency chain. Levels: the lazy schedule's chain (see Mod).
-template <int M, int K, int Levels>
+// form a long dependency chain. Levels: the lazy schedule's chain (see Mod). Lone: also
+// the stage len = 16 first (an odd count of stages with len >= 16, the last one; its
+// pairs are x and y as loaded), with its (w, ws) ahead of the block's other twiddles.
+template <int M, int K, int Levels, bool Lone>
 void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
   constexpr int hs[3] = {8, 4, 2};
-  for (std::size_t j = 0; j < n; j += 32 * K, tw += K * kFwdSmallWords) {
+  constexpr int words = kFwdSmallWords + (Lone ? 2 : 0);
+  for (std::size_t j = 0; j < n; j += 32 * K, tw += K * words) {
     R x[K], y[K];
     for (int k = 0; k < K; ++k) x[k] = ld(s + j + 32 * k), y[k] = ld(s + j + 32 * k + 16);
     int off = 0;
+    if constexpr (Lone) {
+      for (int k = 0; k < K; ++k) {
+        const Bc w(tw + k * words);
+        ct<M>(x[k], y[k], w.w, w.ws, w.ws, m);
+      }
+      off = 2;
+    }
     for (int st = 0; st < 3; ++st) {  // len 8, 4, 2: lane pairs share a twiddle
       const int h = hs[st];
       for (int k = 0; k < K; ++k) permute(x[k], y[k], kFwdPerm[st]);
       for (int k = 0; k < K; ++k) {
-        const u32* t = tw + k * kFwdSmallWords + off;
+        const u32* t = tw + k * words + off;
         const R ws = load_tw(h, t + tw_lanes(h));
         ct<M>(x[k], y[k], load_tw(h, t), ws, ws, m);
       }
@@ -307,7 +317,7 @@ void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m)
     }
     for (int k = 0; k < K; ++k) permute(x[k], y[k], kFwdPerm[3]);
     for (int k = 0; k < K; ++k) {
-      const u32* t = tw + k * kFwdSmallWords + off;
+      const u32* t = tw + k * words + off;
       if constexpr (M == kLazy) {
         ct_last_reduced<Levels>(x[k], y[k], ld(t), ld(t + 16), ld(t + 32), m);
       } else {
@@ -321,12 +331,19 @@ void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m)
     }
   }
 }
-template <int M, int Levels>
+template <int M, int Levels, bool Lone>
 void fwd_small_any(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
-  if (n >= 128) fwd_small<M, 4, Levels>(s, a, n, tw, m);
-  else if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m);
-  else fwd_small<M, 1, Levels>(s, a, n, tw, m);
+  if (n >= 128) fwd_small<M, 4, Levels, Lone>(s, a, n, tw, m);
+  else if (n >= 64) fwd_small<M, 2, Levels, Lone>(s, a, n, tw, m);
+  else fwd_small<M, 1, Levels, Lone>(s, a, n, tw, m);
 }
+template <int M, int Levels>
+void fwd_small_lone(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m, bool lone) {
+  if (lone) fwd_small_any<M, Levels, true>(s, a, n, tw, m);
+  else fwd_small_any<M, Levels, false>(s, a, n, tw, m);
+}
+// Whether the small-stage pass also runs the stage len = 16 (fwd_small's Lone).
+bool fwd_lone_in_small(unsigned log_n) { return log_n >= 7 && (log_n - 4) % 2 == 1; }
 
 bool out_of_range(R mx, u64 q) { return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0; }
 
@@ -361,9 +378,10 @@ bool forward_impl(const Tables& t, u64* a, bool check) {
     return false;
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
-  if (done < large) fwd_single<M>(s, s, n, len, tw, m, mx);
-  if (m.levels == 4) fwd_small_any<M, 4>(s, a, n, tw, m);
-  else fwd_small_any<M, 3>(s, a, n, tw, m);
+  const bool lone = fwd_lone_in_small(t.log_n);
+  if (done < large && !lone) fwd_single<M>(s, s, n, len, tw, m, mx);
+  if (m.levels == 4) fwd_small_lone<M, 4>(s, a, n, tw, m, lone);
+  else fwd_small_lone<M, 3>(s, a, n, tw, m, lone);
   tempo::secure_zero(s, n * sizeof(u32));
   return true;
 }
@@ -563,9 +581,11 @@ void prepare(Tables& t) {
     len >>= 1, done = 1;
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_r4();
-  if (done < large)
+  const bool lone = fwd_lone_in_small(t.log_n);
+  if (done < large && !lone)
     for (std::size_t b = 0; b < n / (2 * len); ++b) push_bc(f, t.fwd[n / (2 * len) + b], q);
-  for (std::size_t j = 0; j < n; j += 32)
+  for (std::size_t j = 0; j < n; j += 32) {
+    if (lone) push_bc(f, t.fwd[n / 32 + j / 32], q);  // stage len = 16, block j / 32
     for (int h = 8; h >= 1; h >>= 1) {  // lane k of x holds coefficient j + layout(h)[k]
       const auto l = layout(h);
       u64 w[16];
@@ -573,6 +593,7 @@ void prepare(Tables& t) {
         w[k] = t.fwd[n / (2 * static_cast<std::size_t>(h)) + (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
       push_lanes(f, w, q, h == 1, tw_lanes(h));  // the lanes repeat after tw_lanes(h)
     }
+  }
   // Inverse: stage len, block b uses inv[n/len - 1 - b] (FIPS 204 Algorithm 42's order).
   auto& v = t.kinv32;
   v.clear();
