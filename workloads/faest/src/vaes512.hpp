@@ -272,7 +272,9 @@ inline __m512i mul64x4(__m512i a, __m512i b) {
 // VOLEHash (scheme.hpp vole_hash_n) of four ell_hat-bit columns, one per lane: the Horner
 // chains of all four in the same instructions.
 inline void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {
-  const __m512i s = bcast(chall1 + 64), t = bcast(chall1 + 80);  // t: its low word is the GF(2^64) key
+  const __m512i s = bcast(chall1 + 64);
+  const __m512i t = _mm512_maskz_broadcast_i32x4(  // the GF(2^64) key: the last 8 bytes of chall1
+      0xffff, _mm_loadl_epi64(reinterpret_cast<const __m128i*>(chall1 + 80)));
   __m512i blk[12];
   for (unsigned j = 0; j < 12; ++j) blk[j] = columns4(x, 16 * j);
   __m512i h0 = blk[0], h1 = blk[0];
