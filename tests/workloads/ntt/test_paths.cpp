@@ -78,6 +78,39 @@ TEST_CASE("every CPU path equals the portable one", "[paths]") {
   SUCCEED();
 }
 
+TEST_CASE("every CPU path at the largest q of the lazy 32-bit forward", "[paths]") {
+  // avx512-w32's lazy forward runs while (2 log n + 1) q < 2^32: values may reach
+  // (2 log n - 1) q before its last stage, which reduces them by a chain of conditional
+  // subtractions. These are the largest such primes for n = 128, 256 (the chain of three),
+  // 1024 and 2048 (four; 128 and 2048 also end the stages with len >= 16 in the small-stage
+  // pass), so that no bound has slack left.
+  const struct {
+    std::size_t n;
+    u64 q;
+  } edges[] = {{128, 286329089}, {256, 252638209}, {1024, 204472321}, {2048, 186695681}};
+  for (const auto& e : edges) {
+    const u64 psi = d::minimal_root(e.n, e.q);
+    const auto ref = d::build_tables(e.n, e.q, psi, d::portable_kernels());
+    for (const d::Kernels* k : d::kernels_for(e.q)) {
+      INFO("kernel " << k->name << ", n = " << e.n << ", q = " << e.q);
+      const auto t = d::build_tables(e.n, e.q, psi, *k);
+      Rng r(e.n + e.q);
+      for (int rep = 0; rep < 2 + 3 * sweep(); ++rep) {
+        auto a = random_poly(r, e.n, e.q);
+        if (rep == 0) std::fill(a.begin(), a.end(), e.q - 1);
+        if (rep == 1)
+          for (std::size_t i = 0; i < e.n; ++i) a[i] = i % 2 ? e.q - 1 : 0;
+        auto x = a, y = a;
+        ref->kernels->forward(*ref, x.data());
+        REQUIRE(k->forward_checked(*t, y.data()));
+        REQUIRE(x == y);
+        REQUIRE(k->inverse_checked(*t, y.data()));
+        REQUIRE(y == a);
+      }
+    }
+  }
+}
+
 TEST_CASE("detail::with_cpu_path: every path by name, the same transform", "[paths]") {
   for (const char* preset : {"MLDSA", "PN10QP27", "PN11QP54", "PN12QP60"}) {
     const tempo::ntt::Plan plan = tempo::ntt::Plan::preset(preset);
