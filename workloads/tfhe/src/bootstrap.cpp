@@ -114,6 +114,7 @@ void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict 
 // GCC 12 warns inside its own avx512fintrin.h (_mm512_undefined_epi32): a false positive.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 struct VecReducer {
   __m512i q, mu;
   int shift;  // k - 1
