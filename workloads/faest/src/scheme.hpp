@@ -226,6 +226,16 @@ void sign_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   stage_mark(Stage::grind_open);
 }
 
+// The lambda VOLE columns from the scratch: the instances' (sum of their depths, written by
+// ConvertToVOLE) and the rest, zero.
+inline std::uint8_t* vole_columns(const ParamSet& p, Scratch& scratch, bool secret) {
+  std::uint8_t* const cols = scratch.get(slot_cols, std::size_t(lambda) * ell_hat_bytes, secret);
+  unsigned used = 0;
+  for (unsigned i = 0; i < p.tau; ++i) used += p.depth(i);
+  std::memset(cols + std::size_t(used) * ell_hat_bytes, 0, std::size_t(lambda - used) * ell_hat_bytes);
+  return cols;
+}
+
 // sig: sig_size bytes. pk: owf input || owf output; key: the AES key; w: the witness (160 B).
 template <class B>
 void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* key,
@@ -242,16 +252,17 @@ void sign_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const 
   secure_zero(root, sizeof root);
 
   // VOLE: u_i and the columns of every instance.
-  SecretBuffer<std::uint8_t> us(std::size_t(p.tau) * ell_hat_bytes);
-  SecretBuffer<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes);
+  // ConvertToVOLE writes us and the instances' columns; the scratch wipes them when it goes.
+  std::uint8_t* const us = scratch.get(slot_us, std::size_t(p.tau) * ell_hat_bytes, true);
+  std::uint8_t* const cols = vole_columns(p, scratch, true);
   par_for(t, p.tau, [&](std::size_t i) {
     unsigned col = 0;
     for (unsigned q = 0; q < i; ++q) col += p.depth(q);
     convert_to_vole<B>(p, unsigned(i), vc.sd + 16 * std::size_t(first_leaf(p, unsigned(i))), false, iv,
-                       us.data() + i * ell_hat_bytes, cols.data() + std::size_t(col) * ell_hat_bytes);
+                       us + i * ell_hat_bytes, cols + std::size_t(col) * ell_hat_bytes);
   });
   stage_mark(Stage::vole);
-  sign_back<B>(t, p, pk, w, mu, iv, vc.h, us.data(), cols.data(),
+  sign_back<B>(t, p, pk, w, mu, iv, vc.h, us, cols,
                [&](const std::uint16_t* delta, std::uint8_t* decom) { return bavc_open(p, vc, delta, decom); }, sig);
 }
 
@@ -310,14 +321,14 @@ bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   const std::uint8_t* seeds = nullptr;
   if (!bavc_reconstruct<B>(t, p, sig + p.off_decom(), delta, iv, hcom, scratch, seeds)) return false;
 
-  std::vector<std::uint8_t> cols(std::size_t(lambda) * ell_hat_bytes, 0);
+  std::uint8_t* const cols = vole_columns(p, scratch, false);
   par_for(t, p.tau, [&](std::size_t i) {
     unsigned col = 0;
     for (unsigned q = 0; q < i; ++q) col += p.depth(q);
-    reconstruct_vole<B>(p, unsigned(i), seeds, delta, iv, cols.data() + std::size_t(col) * ell_hat_bytes);
+    reconstruct_vole<B>(p, unsigned(i), seeds, delta, iv, cols + std::size_t(col) * ell_hat_bytes);
   });
   stage_mark(Stage::vole);
-  return verify_back<B>(t, p, pk, mu, iv, delta, sig, hcom, cols.data());
+  return verify_back<B>(t, p, pk, mu, iv, delta, sig, hcom, cols);
 }
 
 }  // namespace tempo::faest::detail

@@ -49,7 +49,7 @@ inline void decode_chall3(const ParamSet& p, const std::uint8_t* chall3, std::ui
   }
 }
 
-enum ScratchSlot : unsigned { slot_nodes = 0, slot_seeds = 1, slot_com = 2 };
+enum ScratchSlot : unsigned { slot_nodes = 0, slot_seeds = 1, slot_com = 2, slot_us = 3, slot_cols = 4 };
 
 struct Bavc {
   std::uint8_t* nodes = nullptr;  // (2L - 1) * 16: the GGM tree (secret)
