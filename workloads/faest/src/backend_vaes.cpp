@@ -24,6 +24,7 @@ struct Vaes : NiField, VoleithPrg<voleith::Isa::vaes> {
     vaes512::expand_nodes(seeds, n, a0, iv, out);
   }
   static gf128 dot8(const gf128* x, const gf128* c) { return vaes512::dot8(x, c); }
+  static void dot8x8(const gf128* x, const gf128 (*c)[8], gf128* out) { vaes512::dot8x8(x, c, out); }
   static void norm_conj4(const gf128* x, gf128* out) { vaes512::norm_conj4(x, k_beta_squares, k_beta_cubes, out); }
   static void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) { vaes512::mix_column(a, v2, v3, o); }
   static void zk3_update(gf128* h0s, gf128* h1s, gf128 s, gf128 t, const gf128* v) {

@@ -147,6 +147,15 @@ inline void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) {
   o[3] = B::mul(a[3], v2) ^ a[1] ^ B::mul(a[0], v3) ^ a[2];
 }
 
+// out[j] = dot8(x, c[j]) for j < 8 (B::dot8x8 where the backend has one: one call per byte).
+template <class B>
+inline void dot8x8(const gf128* x, const gf128 (*c)[8], gf128* out) {
+  if constexpr (requires { B::dot8x8(x, c, out); }) {
+    if (B::fused()) return B::dot8x8(x, c, out);
+  }
+  for (unsigned j = 0; j < 8; ++j) out[j] = dot8<B>(x, c[j]);
+}
+
 template <class B>
 struct Gf {
   static gf128 byte_combine(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[0]); }
@@ -274,7 +283,7 @@ struct AesProver {
         x0 = bits_sq(x0);
       }
       y[8 * i + 7] = G::byte_combine_bits(x0);
-      for (unsigned j = 0; j < 8; ++j) y_tag[8 * i + j] = dot8<B>(st_tag + 8 * i, k_circuit.conj[j]);
+      dot8x8<B>(st_tag + 8 * i, k_circuit.conj, y_tag + 8 * i);
     }
   }
 
@@ -483,7 +492,7 @@ struct AesVerifier {
     for (unsigned i = 0; i < 128; ++i) state[i] = in[i] ^ k[i];
     for (unsigned r = 0; r < 5; ++r) {
       for (unsigned i = 0; i < 16; ++i)  // conjugates of the key values
-        for (unsigned j = 0; j < 8; ++j) conj[8 * i + j] = dot8<B>(state + 8 * i, k_circuit.conj[j]);
+        dot8x8<B>(state + 8 * i, k_circuit.conj, conj + 8 * i);
       const gf128* norms = w + 192 * r;
       for (unsigned i = 0; i < 16; ++i) {
         const gf128* xe = norms + 4 * i;

@@ -17,18 +17,22 @@
 
 #include "common.hpp"
 
+namespace tempo::faest::detail::vaes512 {
+namespace {
+// Outside the target region, so that the callers' checks inline: read once, at static
+// initialization (hence __builtin_cpu_init first).
+const bool cpu_ok = (__builtin_cpu_init(), __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                                               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vaes") &&
+                                               __builtin_cpu_supports("vpclmulqdq"));
+inline bool available() { return cpu_ok; }
+}  // namespace
+}  // namespace tempo::faest::detail::vaes512
+
 #pragma GCC push_options
 #pragma GCC target("avx2,avx512f,avx512bw,avx512vl,vaes,vpclmulqdq")
 
 namespace tempo::faest::detail::vaes512 {
 namespace {
-
-inline bool available() {
-  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("vaes") &&
-                         __builtin_cpu_supports("vpclmulqdq");
-  return ok;
-}
 
 constexpr std::uint8_t rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
 
@@ -371,6 +375,11 @@ inline void zk3_update(gf128* h0s, gf128* h1s, gf128 s, gf128 t, const gf128* v)
   lo = hi = _mm512_setzero_si512();
   clmul4(load4(h1s), bcast_gf(t), lo, hi);
   _mm512_storeu_si512(h1s, _mm512_xor_si512(reduce4(lo, hi), vv));
+}
+
+// conj[j] = dot8(x, c[j]) for j < 8 (owf.hpp conjugates: one byte's eight conjugates).
+inline void dot8x8(const gf128* x, const gf128 (*c)[8], gf128* out) {
+  for (unsigned j = 0; j < 8; ++j) out[j] = dot8(x, c[j]);
 }
 
 inline constexpr unsigned vole_blocks = (ell_hat_bytes + 15) / 16;  // 14: 13 whole blocks and 2 bytes
