@@ -97,8 +97,9 @@ void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const s
                        });
 }
 
-// A backend with B::fused() (the VAES one) has, where that is true, the leaf commitments
-// (B::leaf_commit) and ConvertToVOLE (B::vole) fused with their PRG: vaes512.hpp.
+// A backend with B::fused() (the VAES one) has, where that is true, the tree's PRG on whole
+// runs (B::expand_nodes), and the leaf commitments (B::leaf_commit) and ConvertToVOLE
+// (B::vole) fused with their PRG: vaes512.hpp.
 
 // The verifier's tree from the opened co-path (nodes idx[e] = in + 16e, e < opened): every
 // internal node is expanded, the hidden leaves' ancestors too, so that every PRG call covers
