@@ -5,8 +5,8 @@
 # bootstrapping + key switch, timed per gate) and tempo's tfhe_peer, which times one NAND
 # through tempo's public API the same way (GATES gates after WARM discarded, the median).
 # Odd rounds run the TFHE library first, even rounds tempo first, so the host's drift falls
-# on both sides; every ratio is taken inside one round. About 1 minute per round with the
-# defaults (each side makes its keys first: a second or two).
+# on both sides; every ratio is taken inside one round. About 10 s per round with the
+# defaults (each side makes its keys first, a second or two, then 210 gates of 10-30 ms).
 #
 #   bash scripts/device/tfhe_peers.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD tfhe)
 #
