@@ -17,6 +17,7 @@
 // stages first, and (n^-1, inv[1]*n^-1) for the last stage at the end.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 
@@ -62,6 +63,19 @@ inline void transition(int f, int t, typename V::reg& x, typename V::reg& y) {
   }
 }
 
+// AVX-512: the forward's last one or two stages with len >= L (one when their count is
+// odd) run in the small-stage pass, before its split: len L pairs the two registers of a
+// 2L block as loaded, len 2L the registers L apart in a 4L block (a radix-4 group as in
+// the large passes). The large passes are then radix 4 only. AVX2 (16 registers): none,
+// the large passes end with a radix-4 pass down to len L or a lone stage len L (measured
+// faster there).
+inline int folded_stages(std::size_t n, std::size_t lanes) {
+  if (lanes < 8) return 0;
+  int big = 0;  // stages with len >= lanes
+  for (std::size_t len = n / 2; len >= lanes; len >>= 1) ++big;
+  return big % 2 ? 1 : 2;
+}
+
 template <class V>
 void prepare(Tables& t) {
   constexpr std::size_t L = V::L;
@@ -69,24 +83,37 @@ void prepare(Tables& t) {
   t.kfwd.clear();
   t.kinv.clear();
   // Forward: stage len uses fwd[n/(2 len) + block]. Pairs of stages (len, len/2) run
-  // fused while len/2 >= L: per block of 2 len, the twiddle of len, then the two of len/2.
+  // fused down to the folded ones: per block of 2 len, the twiddle of len, then the two of
+  // len/2.
+  const int fold = folded_stages(n, L);
   std::size_t len = n / 2;
-  for (; len >= 2 * L; len >>= 2)
+  for (; len >= 2 * L && len > (fold == 2 ? 2 * L : L); len >>= 2)
     for (std::size_t b = 0; b < n / (2 * len); ++b) {
       t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
       t.kfwd.push_back(t.fwd[n / len + 2 * b]);
       t.kfwd.push_back(t.fwd[n / len + 2 * b + 1]);
     }
-  if (len >= L)
+  if (fold == 0 && len >= L)  // a lone stage len L
     for (std::size_t b = 0; b < n / (2 * len); ++b) t.kfwd.push_back(t.fwd[n / (2 * len) + b]);
-  // Small stages: per block of 2L coefficients, each stage's tw_count per-lane twiddles
-  // (the fused pass reads them block by block).
-  for (std::size_t base = 0; base < n; base += 2 * L)
-    for (int s = 0; s < V::small_stages; ++s) {
-      const std::size_t slen = L >> (s + 1);
-      for (std::size_t k = 0; k < tw_count<V>(s); ++k)
-        t.kfwd.push_back(t.fwd[n / (2 * slen) + (base + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
+  // The small-stage pass: per unit (of 2L coefficients, 4L with two folded stages) the
+  // folded stages' twiddles (len 2L, then the two of len L; or the one of len L), then per
+  // 2L block each small stage's tw_count per-lane twiddles.
+  const std::size_t unit = fold == 2 ? 4 * L : 2 * L;
+  for (std::size_t base = 0; base < n; base += unit) {
+    if (fold == 2) {
+      t.kfwd.push_back(t.fwd[n / (4 * L) + base / (4 * L)]);
+      t.kfwd.push_back(t.fwd[n / (2 * L) + base / (2 * L)]);
+      t.kfwd.push_back(t.fwd[n / (2 * L) + base / (2 * L) + 1]);
+    } else if (fold == 1) {
+      t.kfwd.push_back(t.fwd[n / (2 * L) + base / (2 * L)]);
     }
+    for (std::size_t b = base; b < base + unit; b += 2 * L)
+      for (int s = 0; s < V::small_stages; ++s) {
+        const std::size_t slen = L >> (s + 1);
+        for (std::size_t k = 0; k < tw_count<V>(s); ++k)
+          t.kfwd.push_back(t.fwd[n / (2 * slen) + (b + static_cast<std::size_t>(V::lane(s, 0, static_cast<int>(k)))) / (2 * slen)]);
+      }
+  }
   // Inverse: stage len uses inv[n/len - 1 - block]; small stages run len = 1, 2, ..., L/2.
   // (m = 1, whose inv[] entry carries 1/n, only occurs in the last stage.)
   for (std::size_t base = 0; base < n; base += 2 * L)
@@ -114,26 +141,50 @@ void prepare(Tables& t) {
   for (std::size_t i = 0; i < t.kinv.size(); ++i) t.kinv_s[i] = shoup_shift(t.kinv[i], t.q, V::S);
 }
 
-// The forward's small stages and final reduction to [0, q), over Blocks blocks of 2L
-// coefficients at a time (interleaved: each block's stages form one long dependency chain).
-template <class V, int Blocks>
-void forward_small(u64* a, std::size_t n, const u64* w, const u64* ws, const typename V::K& k,
+// The forward's folded stages (Fold: 1 or 2, see folded_stages), small stages and final
+// reduction to [0, q), over Units units (of 2L coefficients, 4L when Fold = 2) at a time,
+// interleaved: each block's stages form one long dependency chain.
+template <class V, int Units, int Fold, class Ct>
+void forward_small(u64* a, std::size_t n, const u64* w, const u64* ws, const typename V::K& k, Ct ct,
                    typename V::reg cq, typename V::reg q2, typename V::reg q) {
   using R = typename V::reg;
   constexpr std::size_t L = V::L;
   constexpr int C = V::mul_bound;
-  constexpr std::size_t step = tw_offset<V>(V::small_stages);  // twiddles per block
-  for (std::size_t j = 0; j < n; j += 2 * L * Blocks, w += step * Blocks, ws += step * Blocks) {
+  constexpr int sub = Fold == 2 ? 2 : 1;  // 2L blocks per unit
+  constexpr int Blocks = Units * sub;
+  constexpr std::size_t step = tw_offset<V>(V::small_stages);  // small-stage twiddles per 2L block
+  constexpr std::size_t fold_words = Fold == 2 ? 3 : Fold;
+  constexpr std::size_t unit_words = fold_words + sub * step;
+  const std::true_type red;
+  for (std::size_t j = 0; j < n; j += 2 * L * Blocks, w += unit_words * Units, ws += unit_words * Units) {
+    R v[Blocks][2];  // unit u's registers: v[u * sub + i / 2][i % 2], i = 0 .. 2 sub - 1
+    for (int b = 0; b < Blocks; ++b) v[b][0] = V::load(a + j + 2 * L * b), v[b][1] = V::load(a + j + 2 * L * b + L);
+    for (int u = 0; u < Units; ++u) {
+      const u64* fw = w + unit_words * u;
+      const u64* fws = ws + unit_words * u;
+      if constexpr (Fold == 2) {
+        R* r0 = v[2 * u];
+        R* r1 = v[2 * u + 1];
+        const R wa = V::set1(fw[0]), wsa = V::set1(fws[0]);
+        ct(r0[0], r1[0], wa, wsa, red);
+        ct(r0[1], r1[1], wa, wsa, red);
+        ct(r0[0], r0[1], V::set1(fw[1]), V::set1(fws[1]), red);
+        ct(r1[0], r1[1], V::set1(fw[2]), V::set1(fws[2]), red);
+      } else if constexpr (Fold == 1) {
+        ct(v[u][0], v[u][1], V::set1(fw[0]), V::set1(fws[0]), red);
+      }
+    }
     R x[Blocks], y[Blocks];
-    for (int b = 0; b < Blocks; ++b) V::split(0, V::load(a + j + 2 * L * b), V::load(a + j + 2 * L * b + L), x[b], y[b]);
+    for (int b = 0; b < Blocks; ++b) V::split(0, v[b][0], v[b][1], x[b], y[b]);
     for (int s = 0; s < V::small_stages; ++s)
       for (int b = 0; b < Blocks; ++b) {
         if (s > 0) transition<V>(s - 1, s, x[b], y[b]);
-        const std::size_t o = step * b + tw_offset<V>(s);
+        const std::size_t o = unit_words * static_cast<std::size_t>(b / sub) + fold_words +
+                              step * static_cast<std::size_t>(b % sub) + tw_offset<V>(s);
         const R u = V::csub(x[b], cq);
-        const R v = V::mul_lazy(y[b], load_tw<V>(s, w + o), load_tw<V>(s, ws + o), k);
-        x[b] = V::add(u, v);
-        y[b] = V::add(V::sub(u, v), cq);
+        const R vv = V::mul_lazy(y[b], load_tw<V>(s, w + o), load_tw<V>(s, ws + o), k);
+        x[b] = V::add(u, vv);
+        y[b] = V::add(V::sub(u, vv), cq);
       }
     for (int b = 0; b < Blocks; ++b) {
       if constexpr (C == 4) x[b] = V::csub(x[b], cq), y[b] = V::csub(y[b], cq);
@@ -169,7 +220,6 @@ void forward(const Tables& t, u64* a) {
     y = V::add(V::sub(u, v), cq);
   };
   const std::true_type red;
-  const std::false_type input;
   std::size_t len = n / 2;
   // Radix 4: stages len and len/2 in one pass. With 64-bit products (long dependency
   // chains), two groups of four registers at a time (two j of one block, or, when a block
@@ -221,28 +271,51 @@ void forward(const Tables& t, u64* a) {
       for (; j < h; j += L) group1(p + j, h, tw, first);
     }
   };
+  const int fold = folded_stages(n, L);
+  const std::size_t stop = fold == 2 ? 2 * L : L;  // the folded stages: len <= stop
   bool first_done = false;
-  if (len >= 2 * L) radix4_pass(std::true_type()), len >>= 2, first_done = true;
-  for (; len >= 2 * L; len >>= 2) radix4_pass(std::false_type());
-  if (len >= L) {
+  if (len >= 2 * L && len > stop) radix4_pass(std::true_type()), len >>= 2, first_done = true;
+  for (; len >= 2 * L && len > stop; len >>= 2) radix4_pass(std::false_type());
+  if (fold == 0 && len >= L) {  // a lone stage len L
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
-      u64* x = a + start;
-      u64* y = x + len;
-      for (std::size_t j = 0; j < len; j += L) {
-        R u = V::load(x + j), v = V::load(y + j);
-        if (first_done) ct(u, v, W, WS, red);
-        else ct(u, v, W, WS, input);
-        V::store(x + j, u);
-        V::store(y + j, v);
+      for (std::size_t j = start; j < start + len; j += L) {
+        R x = V::load(a + j), y = V::load(a + j + len);
+        if (first_done) ct(x, y, W, WS, red);
+        else ct(x, y, W, WS, std::false_type());
+        V::store(a + j, x);
+        V::store(a + j + len, y);
       }
     }
   }
-  // The small stages, four blocks of 2L coefficients at a time where n and the register
-  // file (AVX-512: 32) allow.
-  if (L >= 8 && n >= 8 * L) forward_small<V, 4>(a, n, w, ws, k, cq, q2, q);  // AVX2: 16 registers
-  else if (n >= 4 * L) forward_small<V, 2>(a, n, w, ws, k, cq, q2, q);
-  else forward_small<V, 1>(a, n, w, ws, k, cq, q2, q);
+  // The folded and small stages, up to four blocks of 2L coefficients at a time where n and
+  // the register file (AVX-512: 32, AVX2: 16) allow.
+  constexpr std::size_t most = L >= 8 ? 4 : 2;  // blocks per iteration
+  const std::size_t sub = fold == 2 ? 2 : 1;  // 2L blocks per unit
+  const std::size_t units = std::min(n / (2 * L) / sub, most / sub);
+  auto small = [&](auto units_c, auto fold_c) {
+    forward_small<V, decltype(units_c)::value, decltype(fold_c)::value>(a, n, w, ws, k, ct, cq, q2, q);
+  };
+  using I1 = std::integral_constant<int, 1>;
+  using I2 = std::integral_constant<int, 2>;
+  using I4 = std::integral_constant<int, 4>;
+  using I0 = std::integral_constant<int, 0>;
+  if (fold == 2) {
+    if (units >= 2) small(I2(), I2());
+    else small(I1(), I2());
+  } else if (fold == 1) {
+    if (units >= 4) {
+      if constexpr (most >= 4) small(I4(), I1());
+    } else if (units >= 2) {
+      small(I2(), I1());
+    } else {
+      small(I1(), I1());
+    }
+  } else if (units >= 2) {
+    small(I2(), I0());
+  } else {
+    small(I1(), I0());
+  }
 }
 
 template <class V>
