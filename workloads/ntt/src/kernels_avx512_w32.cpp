@@ -8,7 +8,8 @@
 // load, and a failed check returns before the caller's array was written.
 //
 // Passes (forward; the inverse runs them mirrored). Stages with len >= 16 broadcast one
-// twiddle per block and run two at a time (radix 4; a lone stage when their count is odd).
+// twiddle per block and run two at a time (radix 4; when their count is odd the last one,
+// len 16, runs first in the small-stage pass, see fwd_small's Lone).
 // The four stages with len 8, 4, 2, 1 run in one pass over 32-coefficient blocks held in
 // two registers: before each stage one two-source permute per register puts the pairs
 // (i, i + len) into matching lanes, and the last permute also widens to uint64 for the
@@ -18,7 +19,7 @@
 // < 2^32); inverse in [0, 2q). With 2^30 <= q < 2^31, where 4q no longer fits, both keep
 // [0, 2q) (kFull below). The Shoup product w*y mod q with ws = floor(w * 2^32 / q) is exact up to one q: hi = floor(ws*y / 2^32), w*y - hi*q in
 // [0, 2q), computed mod 2^32. AVX-512 has no 32-bit high multiply: even and odd lanes go
-// through vpmuludq separately and a blend joins the high halves.
+// through vpmuludq separately and one vpermt2d joins the high halves.
 #include <immintrin.h>
 
 #include <array>
@@ -110,7 +111,7 @@ constexpr int kHarvey = 0, kLazy = 1, kFull = 2;
 // Lazy schedules (chosen per plan, see lazy_forward/lazy_inverse): with q small enough
 // the forward skips the subtraction of 2q in every stage but the last (values grow by 2q
 // per stage: below (2 log n - 1) q < 2^32 before the last one, which brings x below 2q
-// with a chain of conditional subtractions of 2^j q), and the inverse skips it in the
+// with a chain of conditional subtractions of 2^j q, then below q), and the inverse skips it in the
 // four small stages (sums double per stage: below 32 q < 2^32) and then keeps sums below
 // 16 q instead of 2 q. Each saves two of the fifteen instructions of a butterfly.
 struct Mod {

@@ -12,9 +12,11 @@
 //   reg mul_mod(reg a, reg b, const BK&) (a*b mod q, fully reduced) for pointwise.
 //
 // Twiddle layout (Tables::kfwd/kinv and their _s companions, written by prepare<V>): one
-// entry per block for stages with len >= L (broadcast), then L entries per 2L coefficients
-// for the small stages, in the order the loops below read them. Inverse: the same, small
-// stages first, and (n^-1, inv[1]*n^-1) for the last stage at the end.
+// entry per block for stages with len >= L (broadcast), then per 2L coefficients each small
+// stage's per-lane entries (tw_count: L, or the 2^(s+1) distinct ones where V has load_tw),
+// in the order the loops below read them; the forward's folded stages (folded_stages) sit
+// ahead of their unit's small-stage entries. Inverse: small stages first, then the large
+// ones, and (n^-1, inv[1]*n^-1) for the last stage at the end.
 #pragma once
 
 #include <algorithm>
