@@ -9,7 +9,8 @@
 //
 // Passes (forward; the inverse runs them mirrored). Stages with len >= 16 broadcast one
 // twiddle per block and run two at a time (radix 4; when their count is odd the last one,
-// len 16, runs first in the small-stage pass, see fwd_small's Lone).
+// len 16, runs first in the small-stage pass, see fwd_small's Lone; the inverse gives it
+// a pass of its own).
 // The four stages with len 8, 4, 2, 1 run in one pass over 32-coefficient blocks held in
 // two registers: before each stage one two-source permute per register puts the pairs
 // (i, i + len) into matching lanes, and the last permute also widens to uint64 for the
