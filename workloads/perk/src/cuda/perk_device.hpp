@@ -19,9 +19,8 @@
 //   challenge1      thread per signature: c_(e-1) = u_0 ^ u_e, ch1 = H2_1(salt, mu, h_com, c)
 //   vole_hashes     thread per (signature, VOLE row or u): VOLEHash(ch1, row)
 //   hash_rows       thread per signature: h_V = H1(the rows' VOLEHashes)
-//   pkp_rows        thread per (signature, witness row, part of pkp_parts): the part's share
-//                   of the row sum's tensor product; part 0: t_i and the pair checks
-//   pkp_rowsum      thread per (signature, witness row): the row sum from its parts
+//   pkp_rows        thread per (signature, witness row): t_i, the row sum of the tensor
+//                   product and the pair checks
 //   challenge2      thread per signature: ch2 = H2_2(ch1, u_tilde, h_V, t), the alphas
 //   pkp_mix         thread per (signature, witness row): the row's share of a
 //   pkp_final       thread per signature: a = the shares' sum + CheckZero's mask
@@ -151,8 +150,7 @@ struct Layout {
   // hashes, and the proof's state (st): u_e and the VOLE rows v (rows k_e .. mu_e - 1 of each
   // subtree zero), h_com, ch1, the rows' VOLEHashes, h_V, the witness rows' shares (u16), the
   // alphas (SHAKE's output bytes: 11 bits each), the rows' shares of a (u16), the grinding
-  // search's smallest valid counter (u64), the row parts' sums (u16). Every part 8-byte
-  // aligned.
+  // search's smallest valid counter (u64). Every part 8-byte aligned.
   TEMPO_PERK_HD u64 nodes_bytes() const { return u64(s.nodes()) * s.lb; }
   TEMPO_PERK_HD u64 com_bytes() const { return u64(s.leaves()) * s.cb(); }
   TEMPO_PERK_HD u64 rows_bytes() const { return u64(s.leaves()) * s.rs; }
@@ -171,9 +169,7 @@ struct Layout {
   TEMPO_PERK_HD u32 alpha_bytes() const { return round8((11 * s.p.alphas() * s.p.ext + 7) / 8); }
   TEMPO_PERK_HD u32 st_shares() const { return st_alphas() + alpha_bytes(); }
   TEMPO_PERK_HD u32 st_ctr() const { return st_shares() + round8(2 * s.p.n * (s.p.d + 1) * s.p.ext); }
-  TEMPO_PERK_HD u32 partial_words() const { return 2 * (1 + 3 * s.p.ext); }  // PkpPartial
-  TEMPO_PERK_HD u32 st_partials() const { return st_ctr() + 8; }
-  TEMPO_PERK_HD u64 st_bytes() const { return st_partials() + round8(2 * s.p.n * pkp_parts * partial_words()); }
+  TEMPO_PERK_HD u64 st_bytes() const { return st_ctr() + 8; }
 };
 
 // One chunk of `count` signatures: inputs and outputs (engine buffers, any alignment) and
@@ -385,7 +381,6 @@ enum class Stage : u32 {
   vole_hashes,
   hash_rows,
   pkp_rows,
-  pkp_rowsum,
   challenge2,
   pkp_mix,
   pkp_final,
@@ -422,8 +417,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::challenge1, 0, 1});
   f(Launch{Stage::vole_hashes, 0, s.p.rho + 1});
   f(Launch{Stage::hash_rows, 0, 1});
-  f(Launch{Stage::pkp_rows, 0, s.p.n * pkp_parts});
-  f(Launch{Stage::pkp_rowsum, 0, s.p.n});
+  f(Launch{Stage::pkp_rows, 0, s.p.n});
   f(Launch{Stage::challenge2, 0, 1});
   f(Launch{Stage::pkp_mix, 0, s.p.n});
   f(Launch{Stage::pkp_final, 0, 1});
@@ -640,32 +634,17 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::pkp_rows: {
-      const u32 i = r / pkp_parts, part = r % pkp_parts;
       const u8* u = st + lay.st_u();
       const u8* v = st + lay.st_v();
-      auto* row = reinterpret_cast<u16*>(st + lay.st_rows()) + u64(i) * lay.row_words();
-      auto* partial = reinterpret_cast<u16*>(st + lay.st_partials()) + u64(r) * lay.partial_words();
+      auto* row = reinterpret_cast<u16*>(st + lay.st_rows()) + u64(r) * lay.row_words();
       u16 t_i;
       if (s.level == 1)
-        t_i = pkp_row_part<12, 3>(s.p, u, v, s.vb, i, part, row, partial);
+        t_i = pkp_row<12, 3>(s.p, u, v, s.vb, r, row);
       else if (s.level == 3)
-        t_i = pkp_row_part<18, 4>(s.p, u, v, s.vb, i, part, row, partial);
+        t_i = pkp_row<18, 4>(s.p, u, v, s.vb, r, row);
       else
-        t_i = pkp_row_part<24, 4>(s.p, u, v, s.vb, i, part, row, partial);
-      if (part == 0) put_le16(out + lay.out_t() + 2 * i, t_i);
-      break;
-    }
-    case Stage::pkp_rowsum: {
-      const u8* v = st + lay.st_v();
-      auto* row = reinterpret_cast<u16*>(st + lay.st_rows()) + u64(r) * lay.row_words();
-      const auto* partials =
-          reinterpret_cast<const u16*>(st + lay.st_partials()) + u64(r) * pkp_parts * lay.partial_words();
-      if (s.level == 1)
-        pkp_row_sum<12, 3>(s.p, v, s.vb, r, partials, row);
-      else if (s.level == 3)
-        pkp_row_sum<18, 4>(s.p, v, s.vb, r, partials, row);
-      else
-        pkp_row_sum<24, 4>(s.p, v, s.vb, r, partials, row);
+        t_i = pkp_row<24, 4>(s.p, u, v, s.vb, r, row);
+      put_le16(out + lay.out_t() + 2 * r, t_i);
       break;
     }
     case Stage::challenge2:

@@ -45,9 +45,6 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
     case dev::Stage::hash_rows: stage_kernel<dev::Stage::hash_rows><<<blocks, block, 0, s>>>(a, l, threads); break;
     case dev::Stage::pkp_rows: stage_kernel<dev::Stage::pkp_rows><<<blocks, block, 0, s>>>(a, l, threads); break;
     case dev::Stage::challenge2: stage_kernel<dev::Stage::challenge2><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::pkp_rowsum:
-      stage_kernel<dev::Stage::pkp_rowsum><<<blocks, block, 0, s>>>(a, l, threads);
-      break;
     case dev::Stage::pkp_mix: stage_kernel<dev::Stage::pkp_mix><<<blocks, block, 0, s>>>(a, l, threads); break;
     case dev::Stage::pkp_final: stage_kernel<dev::Stage::pkp_final><<<blocks, block, 0, s>>>(a, l, threads); break;
     case dev::Stage::grind: stage_kernel<dev::Stage::grind><<<blocks, block, 0, s>>>(a, l, threads); break;
@@ -69,8 +66,7 @@ bool profiling() {
 const char* stage_name(dev::Stage s) {
   static const char* const names[] = {"root",       "expand",     "leaves",      "hash_quarters", "hash_final",
                                       "reduce",     "challenge1", "vole_hashes", "hash_rows",     "pkp_rows",
-                                      "pkp_rowsum", "challenge2", "pkp_mix",     "pkp_final",     "grind",
-                                      "open"};
+                                      "challenge2", "pkp_mix",    "pkp_final",   "grind",         "open"};
   return names[unsigned(s)];
 }
 

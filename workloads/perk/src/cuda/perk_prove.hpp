@@ -302,14 +302,6 @@ struct PkpRow {
   static constexpr u32 words = 1 + D * E + checks * (1 + 2 * E);
 };
 
-// The tensor product's 16 (beta_0, beta_1) products split over this many threads per row
-// (pkp_row_part), each summing its share of them times beta_2 (the row's costliest part).
-inline constexpr u32 pkp_parts = 4;
-template <u32 E>
-struct PkpPartial {
-  static constexpr u32 words = 2 * (1 + 3 * E);  // the two sums, Sh<E, 3> each
-};
-
 // A row's witness digits (pkp.cpp prove, v2.1.0's zero permutation: every position 0) as
 // the bits w'_(kk,j) (bit 3 kk + j; D = 4: the fourth digit's at bit 9).
 template <u32 D>
@@ -348,107 +340,69 @@ TEMPO_VOLEITH_HD u32 pkp_betas(const ProofShape& s, const u8* v, u32 vb, u32 i, 
   return wbits;
 }
 
-// Part `part` (< pkp_parts) of row i of the prover: the TensorProduct z[d0 + 4 d1 + 16 d2
-// (+ 64 d3)] = prod beta[k][d_k], summed as pkp.cpp sums it: the products are linear in each
-// factor, so the sum of z[j] over j < 64 (`all`) and over j < n - 64 (`part`; D = 3: j < n)
-// is taken before the fourth factor. This part sums the z whose (d0, d1) = ab lies in its
-// quarter of the 16 into `partial` (PkpPartial words). Part 0 also writes the row's
-// Check-ElementaryVector pairs into `row` (after the row sum's 1 + D E words) and returns
-// t[i]; the others return 0.
-template <u32 E, u32 D>
-TEMPO_VOLEITH_HD u16 pkp_row_part(const ProofShape& s, const u8* u, const u8* v, u32 vb, u32 i, u32 part, u16* row,
-                                 u16* partial) {
-  Sh<E, 1> beta[4][4];
-  const u32 wbits = pkp_betas<E, D>(s, v, vb, i, beta);
-  u16 t_i = 0;
-  if (part == 0) {
-    const u32 base = s.w0 + i * s.lrow();
-    u32 ubits = 0;
-    for (u32 j = 0; j < s.lrow(); ++j) ubits |= vbit(u, base + j) << j;
-    t_i = u16(wbits ^ ubits);
-    // Check-ElementaryVector: products of pairs within each block.
-    u16* ec = row + 1 + D * E;
-    auto put_check = [&](u32 q, const Sh<E, 2>& z) {
-      u16* o = ec + q * (1 + 2 * E);
-      o[0] = z.b;
-      for (u32 k = 0; k < 2; ++k)
-        for (u32 e = 0; e < E; ++e) o[1 + k * E + e] = z.c[k].c[e];
-    };
-    for (u32 kk = 0; kk < 3; ++kk) {
-      put_check(2 * kk, mul1(beta[kk][0], beta[kk][1]));
-      put_check(2 * kk + 1, mul1(beta[kk][2], beta[kk][3]));
-    }
-    if constexpr (D == 4) put_check(6, mul1(beta[3][0], beta[3][1]));
+// The sum of the first `low` entries z[d0 + 4 d1 + 16 d2] = b0[d0] b1[d1] b2[d2] of the
+// TensorProduct of a row's first three blocks (pkp.cpp adds them one by one). Each block sums
+// to X (its fourth value is X plus the other three) and the products are linear in each
+// factor, so with the prefix sums P_k(l) = b_k[0] + .. + b_k[l - 1] and low = l0 + 4 l1 + 16 l2
+// the sum is X^2 P_2(l2) + X P_1(l1) b2[l2] + P_0(l0) b1[l1] b2[l2] (X^3 for all 64): at most
+// four tower products instead of 80. `low` is public (n).
+template <u32 E>
+TEMPO_VOLEITH_HD Sh<E, 3> tensor_prefix_sum(const Sh<E, 1> (&beta)[4][4], u32 low) {
+  Sh<E, 3> sum = sh_zero<E, 3>();
+  if (low >= 64) {
+    sum.b = 1;  // X^3
+    return sum;
   }
-  // p01[ab] = beta[1][a] beta[0][b] (index 4 a + b; a or b = 3: the block's fourth value)
-  // for the quarter's four ab: ab = 4 part + b, so a = part. The fourth value of a block is
-  // X plus the sum of the other three and mul1 is bilinear with mul1(y, X) = times_x(y), so
-  // beta[1][a] beta[0][3] = times_x(beta[1][a]) + the three other products: three tower
-  // products per part, beta[1][3]'s part included (the parts of a warp stay balanced).
-  const u32 a = part;
-  Sh<E, 2> p01[4];
-  Sh<E, 2> fourth = times_x(beta[1][a]);
-  for (u32 b = 0; b < 3; ++b) {
-    p01[b] = mul1(beta[1][a], beta[0][b]);
-    sh_add(fourth, p01[b]);
-  }
-  p01[3] = fourth;
-  const u32 low = D == 3 ? s.n : s.n - 64;  // D = 4: z[j + 64] for j < n - 64
-  Sh<E, 3> all = sh_zero<E, 3>(), below = sh_zero<E, 3>();
-  for (u32 b = 0; b < 4; ++b) {
-    const u32 ab = 4 * a + b;
-    Sh<E, 3> sum = times_x(p01[b]);
-    for (u32 c = 0; c < 3; ++c) {
-      const Sh<E, 3> z = mul1(p01[b], beta[2][c]);
-      sh_add(sum, z);
-      sh_add(all, z);
-      if (16 * c + ab < low) sh_add(below, z);
-    }
-    sh_add(all, sum);
-    if (48 + ab < low) sh_add(below, sum);
-  }
-  auto put = [&](u16* o, const Sh<E, 3>& x) {
-    o[0] = x.b;
-    for (u32 k = 0; k < 3; ++k)
-      for (u32 e = 0; e < E; ++e) o[1 + k * E + e] = x.c[k].c[e];
+  const u32 l0 = low % 4, l1 = low / 4 % 4, l2 = low / 16;
+  auto prefix = [&](u32 k, u32 l) {
+    Sh<E, 1> p = sh_zero<E, 1>();
+    for (u32 x = 0; x < l; ++x) sh_add(p, beta[k][x]);
+    return p;
   };
-  put(partial, all);
-  put(partial + 1 + 3 * E, below);
-  return t_i;
+  if (l2 > 0) sum = times_x(times_x(prefix(2, l2)));
+  if (l1 > 0) sh_add(sum, times_x(mul1(prefix(1, l1), beta[2][l2])));
+  if (l0 > 0) sh_add(sum, mul1(mul1(prefix(0, l0), beta[1][l1]), beta[2][l2]));
+  return sum;
 }
 
-// Row i's sum col[i] from its parts' sums (pkp_parts PkpPartial records): 1 + D E words
-// (b, then D coefficients) at the start of `row`.
+// Row i of the prover: returns t[i] and writes the row's 1 + D E + checks (1 + 2 E) words to
+// `row`: col (b, then D coefficients: the row's TensorProduct summed over its n positions,
+// minus one), then the Check-ElementaryVector pairs (b, then 2 coefficients each).
 template <u32 E, u32 D>
-TEMPO_VOLEITH_HD void pkp_row_sum(const ProofShape& s, const u8* v, u32 vb, u32 i, const u16* partials, u16* row) {
-  Sh<E, 3> all = sh_zero<E, 3>(), below = sh_zero<E, 3>();
-  auto add = [&](Sh<E, 3>& x, const u16* o) {
-    x.b ^= o[0];
-    for (u32 k = 0; k < 3; ++k)
-      for (u32 e = 0; e < E; ++e) x.c[k].c[e] ^= o[1 + k * E + e];
+TEMPO_VOLEITH_HD u16 pkp_row(const ProofShape& s, const u8* u, const u8* v, u32 vb, u32 i, u16* row) {
+  Sh<E, 1> beta[4][4];
+  const u32 wbits = pkp_betas<E, D>(s, v, vb, i, beta);
+  const u32 base = s.w0 + i * s.lrow();
+  u32 ubits = 0;
+  for (u32 j = 0; j < s.lrow(); ++j) ubits |= vbit(u, base + j) << j;
+  u16* ec = row + 1 + D * E;
+  auto put_check = [&](u32 q, const Sh<E, 2>& z) {
+    u16* o = ec + q * (1 + 2 * E);
+    o[0] = z.b;
+    for (u32 k = 0; k < 2; ++k)
+      for (u32 e = 0; e < E; ++e) o[1 + k * E + e] = z.c[k].c[e];
   };
-  for (u32 q = 0; q < pkp_parts; ++q) {
-    const u16* o = partials + u64(q) * PkpPartial<E>::words;
-    add(all, o);
-    add(below, o + 1 + 3 * E);
+  for (u32 kk = 0; kk < 3; ++kk) {
+    put_check(2 * kk, mul1(beta[kk][0], beta[kk][1]));
+    put_check(2 * kk + 1, mul1(beta[kk][2], beta[kk][3]));
   }
+  if constexpr (D == 4) put_check(6, mul1(beta[3][0], beta[3][1]));
   Sh<E, D> rowsum;
   if constexpr (D == 3) {
-    (void)s, (void)v, (void)vb, (void)i;
-    rowsum = below;  // n = 64: every z[j]
+    rowsum = tensor_prefix_sum<E>(beta, s.n);
   } else {
-    // sum_j<64 z[j] beta3[0] + sum_j<n-64 z[j] (X + beta3[0])
-    Sh<E, 1> beta3;
-    beta3.b = u16((pkp_witness_bits<D>() >> 9) & 1u);  // pkp_betas' beta[3][0]
-    beta3.c[0] = at<E>(v, vb, s.w0 + i * s.lrow() + 9);
-    rowsum = mul1(all, beta3);
+    // z[j] for j < 64 times beta[3][0], plus z[j] for j < n - 64 times beta[3][1] =
+    // X + beta[3][0]: X^3 beta[3][0] + below (X + beta[3][0]).
+    const Sh<E, 3> below = tensor_prefix_sum<E>(beta, s.n - 64);
+    rowsum = times_x(times_x(times_x(beta[3][0])));
     sh_add(rowsum, times_x(below));
-    sh_add(rowsum, mul1(below, beta3));
+    sh_add(rowsum, mul1(below, beta[3][0]));
   }
   rowsum.b ^= 1;
   row[0] = rowsum.b;
   for (u32 k = 0; k < D; ++k)
     for (u32 e = 0; e < E; ++e) row[1 + k * E + e] = rowsum.c[k].c[e];
+  return u16(wbits ^ ubits);
 }
 
 // Row i's share of f (pkp.cpp prove after ch2): X^d's coefficient, then X^0 .. X^(d-1)'s,

@@ -140,9 +140,29 @@ TEMPO_PERK_HD void delta_powers(const u8* dtower, Tower<E> (&dpow)[D + 1]) {
   for (u32 i = 1; i <= D; ++i) dpow[i] = tmul(dpow[i - 1], delta);
 }
 
+// The sum of the first `low` entries of the TensorProduct of a row's first three blocks of
+// q (z[d0 + 4 d1 + 16 d2] = qb0[d0] qb1[d1] qb2[d2]); the prover's tensor_prefix_sum with Delta
+// in place of X: each block sums to Delta. dpow: Delta^0 .. Delta^3. `low` is public (n).
+template <u32 E>
+TEMPO_PERK_HD Tower<E> tensor_prefix_sum(const Tower<E> (&qb)[4][4], const Tower<E>* dpow, u32 low) {
+  if (low >= 64) return dpow[3];
+  const u32 l0 = low % 4, l1 = low / 4 % 4, l2 = low / 16;
+  auto prefix = [&](u32 k, u32 l) {
+    Tower<E> p = tzero<E>();
+    for (u32 x = 0; x < l; ++x) tadd(p, qb[k][x]);
+    return p;
+  };
+  Tower<E> sum = tzero<E>();
+  if (l2 > 0) tadd(sum, tmul(dpow[2], prefix(2, l2)));
+  if (l1 > 0) tadd(sum, tmul(tmul(dpow[1], prefix(1, l1)), qb[2][l2]));
+  if (l0 > 0) tadd(sum, tmul(tmul(prefix(0, l0), qb[1][l1]), qb[2][l2]));
+  return sum;
+}
+
 // Row i's share of q_f (pkp.cpp verify, the loop body; v2.1.0's zero matrix: no x' term):
 // E words to qf. The row sum's z[j] are linear in each factor, so (D = 4) sum_j z[j] =
-// (sum_(j<64) q012[j]) qb3[0] + (sum_(j<n-64) q012[j]) qb3[1]: the same field element.
+// (sum_(j<64) q012[j]) qb3[0] + (sum_(j<n-64) q012[j]) qb3[1]: the same field element, and
+// the sums over q012 are tensor_prefix_sum's.
 template <u32 E, u32 D>
 TEMPO_PERK_HD void pkp_verify_row(const ProofShape& s, const u8* q, u32 vb, u32 i, const u8* dtower, u32 t_i,
                                   const u8* alphas, u16* qf_out) {
@@ -187,24 +207,12 @@ TEMPO_PERK_HD void pkp_verify_row(const ProofShape& s, const u8* q, u32 vb, u32 
   }
   if constexpr (D == 4) tadd(qf, tmul(tmul(tmul(qb[3][0], qb[3][1]), dpow[2]), alpha(s.n + i * C + 6)));
   // TensorProduct, summed over the row's n positions.
-  const u32 low = D == 3 ? s.n : s.n - 64;
-  Tower<E> all = tzero<E>(), below = tzero<E>();
-  for (u32 a1 = 0; a1 < 4; ++a1)
-    for (u32 b = 0; b < 4; ++b) {
-      const Tower<E> q01 = tmul(qb[1][a1], qb[0][b]);
-      for (u32 c = 0; c < 4; ++c) {
-        const Tower<E> z = tmul(q01, qb[2][c]);
-        const u32 j = 16 * c + 4 * a1 + b;
-        tadd(all, z);
-        tadd(below, tmask(z, mask16(j < low ? 1u : 0u)));
-      }
-    }
   Tower<E> rowsum = dpow[D];
   if constexpr (D == 3) {
-    tadd(rowsum, below);
+    tadd(rowsum, tensor_prefix_sum<E>(qb, dpow, s.n));
   } else {
-    tadd(rowsum, tmul(all, qb[3][0]));
-    tadd(rowsum, tmul(below, qb[3][1]));
+    tadd(rowsum, tmul(dpow[3], qb[3][0]));
+    tadd(rowsum, tmul(tensor_prefix_sum<E>(qb, dpow, s.n - 64), qb[3][1]));
   }
   tadd(qf, tmul(rowsum, alpha(i)));
   for (u32 e = 0; e < E; ++e) qf_out[e] = qf.c[e];
