@@ -605,6 +605,16 @@ def tfhe():
                  f"{add['median_us'] / 1e6:.2f} s"))
     out = [table(["PN10QP27 on the CPU", "measured"], rows), "", source("tfhe", "tfhe_cpu_scaling.json"), ""]
 
+    peers = load("tfhe", "bench_peers.json")
+    rows = [(str(r["round"]), f"{r['tfhe_lib_ms']:.2f}", f"{r['tempo_ms']:.2f}", f"{r['ratio']:.2f}") for r in peers["rounds"]]
+    out += [f"One NAND gate (bootstrap + key switch) against the TFHE library (spqlios-fma FFT, its default 128-bit gate "
+            f"parameters) on one pinned core, alternating, {len(peers['rounds'])} rounds; each side's time is the median "
+            f"of {peers['gates']} gates; tempo runs PN10QP27 through the public API. Median ratio "
+            f"{peers['median_ratio']:.2f} (target <= {peers['target_ratio']}: "
+            f"{'met' if peers['target_met'] else 'not met'}):", "",
+            table(["round", "TFHE library, ms", "tempo, ms", "tempo / TFHE library"], rows), "",
+            source("tfhe", "bench_peers.json"), ""]
+
     rows = []
     for p in ("PN10QP27", "PN11QP54"):
         g = gbench("tfhe", f"bench_gpu_{p}.json")
