@@ -56,12 +56,12 @@ std::uint64_t grind(const ParamSet& p, const std::uint8_t* ch2, const std::uint1
 dev::Layout gpu_layout_of(Params p) { return dev::Layout{shape_of(param_set(p))}; }
 
 void gpu_prior(Params p, tempo::gpu::CostPrior& c) {
-  // One H200 with 16 host cores: about 35k signatures/s at level 1 (fast) in batches of 4096
-  // and more, 10k/s at level 3, 4.4k/s at level 5 (batches of 4096), after tens of ms per
+  // One H200 with 16 host cores: about 60k signatures/s at level 1 (fast) in batches of 4096
+  // and more, 17k/s at level 3, 8.7k/s at level 5 (batches of 4096), after tens of ms per
   // batch; the short sets (more leaves, not measured) taken as about 3x slower, as on the CPU,
   // and the aes_keccak and keccak_keccak sets (not measured) as their aes_aes set.
   const ParamSet& ps = param_set(p);
-  const double fast_ms = ps.level == 1 ? 0.029 : ps.level == 3 ? 0.097 : 0.23;
+  const double fast_ms = ps.level == 1 ? 0.017 : ps.level == 3 ? 0.057 : 0.115;
   c.gpu_fixed = 30;
   const bool short_mode = ps.kappa1 > 8;  // subtrees of 2^11 or 2^12 leaves (fast: 2^8)
   c.gpu_per_work = short_mode ? 3 * fast_ms : fast_ms;
