@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <tempo/ntt.hpp>
+#include <tempo/ntt/detail/cpu_paths.hpp>
 #include <tempo/tempo.hpp>
 
 #include "reference.hpp"
@@ -70,6 +71,38 @@ TEST_CASE("u32 layout equals the u64 one at every n", "[u32]") {
         tempo::ntt::multiply_batch_unchecked(t, p, std::span<const u32>(a32), std::span<const u32>(y), std::span(y), cpu);
         CHECK(y == narrow(m));
       });
+    }
+  }
+}
+
+// Paths with uint32 kernels of their own (avx512-w32: in place) and those that widen.
+TEST_CASE("u32 single polynomials equal the u64 ones on every CPU path", "[u32]") {
+  for (u64 q : {134215681ull, 2147352577ull}) {
+    for (std::size_t n : {16u, 32u, 64u, 128u, 1024u, 8192u}) {
+      if ((q - 1) % (2 * n) != 0) continue;
+      const Plan base(n, q);
+      for (std::string_view path : tempo::ntt::detail::cpu_paths(q)) {
+        INFO("n = " << n << ", q = " << q << ", path " << path);
+        const Plan p = tempo::ntt::detail::with_cpu_path(base, path);
+        Rng r(n + q);
+        const auto a = random_poly(r, n, q);
+        std::vector<u64> f = a;
+        p.forward(std::span(f));
+        std::vector<u32> x = narrow(a);
+        p.forward_unchecked(std::span(x));
+        REQUIRE(x == narrow(f));
+        p.inverse_unchecked(std::span(x));
+        REQUIRE(x == narrow(a));
+        p.forward(std::span(x));
+        REQUIRE(x == narrow(f));
+        p.inverse(std::span(x));
+        REQUIRE(x == narrow(a));
+        x[n - 1] = static_cast<u32>(q);
+        const auto x0 = x;
+        CHECK_THROWS_WITH(p.forward(std::span(x)), Catch::Contains("is not below q"));
+        CHECK_THROWS_WITH(p.inverse(std::span(x)), Catch::Contains("is not below q"));
+        CHECK(x == x0);
+      }
     }
   }
 }

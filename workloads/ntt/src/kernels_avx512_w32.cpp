@@ -5,7 +5,8 @@
 // a scratch array. The first pass reads the caller's array (narrowing, and taking the
 // running maximum for the range check), every later pass works in the scratch, and the
 // last pass widens back into the caller's array. So the range check costs one max per
-// load, and a failed check returns before the caller's array was written.
+// load, and a failed check returns before the caller's array was written. A caller's
+// uint32 array (Tables::forward_u32 / inverse_u32, unchecked) is itself the scratch.
 //
 // Passes (forward; the inverse runs them mirrored). Stages with len >= 16 broadcast one
 // twiddle per block and run two at a time (radix 4; when their count is odd the last one,
@@ -90,6 +91,7 @@ constexpr Perm kFwdPerm[4] = {transition(16, 8), transition(8, 4), transition(4,
 constexpr Perm kInvPerm[4] = {transition(16, 1), transition(1, 2), transition(2, 4), transition(4, 8)};
 constexpr Perm kInvLast = transition(8, 16);
 constexpr Widen kFwdWiden = widen_from(1);
+constexpr Perm kFwdNatural = transition(1, 16);
 // Narrowing: the even dwords of two uint64 registers, in order; widening a natural-order
 // register: dword k of each half to lane 2k.
 struct alignas(64) Idx16 {
@@ -217,6 +219,7 @@ inline void store_wide(u64* p, R v) {
   _mm512_storeu_si512(p, _mm512_maskz_permutexvar_epi32(kEven, idx(kWidenLo.v), v));
   _mm512_storeu_si512(p + 8, _mm512_maskz_permutexvar_epi32(kEven, idx(kWidenHi.v), v));
 }
+inline void store_wide(u32* p, R v) { _mm512_storeu_si512(p, v); }
 
 // Scratch: on the stack up to 4096 coefficients, else one growing buffer per thread.
 constexpr std::size_t kStackWords = 4096;
@@ -292,8 +295,8 @@ inline void ct_last_reduced(R& x, R& y, R w, R ws, R wso, const Mod& m) {
 // form a long dependency chain. Levels: the lazy schedule's chain (see Mod). Lone: also
 // the stage len = 16 first (an odd count of stages with len >= 16, the last one; its
 // pairs are x and y as loaded), with its (w, ws) ahead of the block's other twiddles.
-template <int M, int K, int Levels, bool Lone>
-void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+template <int M, int K, int Levels, bool Lone, class W>
+void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
   constexpr int hs[3] = {8, 4, 2};
   constexpr int words = kFwdSmallWords + (Lone ? 2 : 0);
   for (std::size_t j = 0; j < n; j += 32 * K, tw += K * words) {
@@ -328,19 +331,25 @@ void fwd_small(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m)
         x[k] = csub(x[k], m.q);
         y[k] = csub(y[k], m.q);
       }
-      for (int r = 0; r < 4; ++r)
-        _mm512_storeu_si512(a + j + 32 * k + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x[k], idx(kFwdWiden.r[r]), y[k]));
+      if constexpr (sizeof(W) == 8) {
+        for (int r = 0; r < 4; ++r)
+          _mm512_storeu_si512(a + j + 32 * k + 8 * r, _mm512_maskz_permutex2var_epi32(kEven, x[k], idx(kFwdWiden.r[r]), y[k]));
+      } else {
+        permute(x[k], y[k], kFwdNatural);
+        _mm512_storeu_si512(a + j + 32 * k, x[k]);
+        _mm512_storeu_si512(a + j + 32 * k + 16, y[k]);
+      }
     }
   }
 }
-template <int M, int Levels, bool Lone>
-void fwd_small_any(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+template <int M, int Levels, bool Lone, class W>
+void fwd_small_any(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
   if (n >= 128) fwd_small<M, 4, Levels, Lone>(s, a, n, tw, m);
   else if (n >= 64) fwd_small<M, 2, Levels, Lone>(s, a, n, tw, m);
   else fwd_small<M, 1, Levels, Lone>(s, a, n, tw, m);
 }
-template <int M, int Levels>
-void fwd_small_lone(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m, bool lone) {
+template <int M, int Levels, class W>
+void fwd_small_lone(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, bool lone) {
   if (lone) fwd_small_any<M, Levels, true>(s, a, n, tw, m);
   else fwd_small_any<M, Levels, false>(s, a, n, tw, m);
 }
@@ -357,11 +366,22 @@ int chain_levels(const Tables& t) {  // 2^levels >= (2 log n - 1) / 2 > 2^(level
   return levels;
 }
 
-template <int M>
-bool forward_impl(const Tables& t, u64* a, bool check) {
+// Scratch for a caller's array of W: the array itself when it holds uint32.
+template <class W>
+u32* scratch_for(W* a, u32* stack, std::size_t n) {
+  if constexpr (sizeof(W) == 4) return a;
+  else return n <= kStackWords ? stack : heap_scratch(n);
+}
+template <class W>
+void wipe_scratch(u32* s, std::size_t n) {
+  if constexpr (sizeof(W) == 8) tempo::secure_zero(s, n * sizeof(u32));
+}
+
+template <int M, class W>
+bool forward_impl(const Tables& t, W* a, bool check) {
   const std::size_t n = t.n;
-  alignas(64) u32 stack[kStackWords];
-  u32* s = n <= kStackWords ? stack : heap_scratch(n);
+  alignas(64) u32 stack[sizeof(W) == 8 ? kStackWords : 1];
+  u32* s = scratch_for(a, stack, n);
   const Mod m(t.q, 2, M == kLazy ? chain_levels(t) : 0);
   const u32* tw = t.kfwd32.data();
   R mx = _mm512_setzero_si512();
@@ -376,7 +396,7 @@ bool forward_impl(const Tables& t, u64* a, bool check) {
     len >>= 1, done = 1;
   }
   if (check && out_of_range(mx, t.q)) {
-    tempo::secure_zero(s, n * sizeof(u32));
+    wipe_scratch<W>(s, n);
     return false;
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
@@ -384,18 +404,18 @@ bool forward_impl(const Tables& t, u64* a, bool check) {
   if (done < large && !lone) fwd_single<M>(s, s, n, len, tw, m, mx);
   if (m.levels == 4) fwd_small_lone<M, 4>(s, a, n, tw, m, lone);
   else fwd_small_lone<M, 3>(s, a, n, tw, m, lone);
-  tempo::secure_zero(s, n * sizeof(u32));
+  wipe_scratch<W>(s, n);
   return true;
 }
 
 // ---- inverse
 // The stages len = 1, 2, 4, 8 per 32-coefficient block, narrowing from the caller's array.
-template <int M>
-void inv_small(const u64* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
+template <int M, class W>
+void inv_small(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
   const R q4 = _mm512_add_epi32(m.q2, m.q2);
   const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
   for (std::size_t j = 0; j < n; j += 32, tw += 48 + 3 * 32) {
-    R x = load_narrow(a + j, mx), y = load_narrow(a + j + 16, mx);
+    R x = load_w(a + j, mx), y = load_w(a + j + 16, mx);
     const u32* w = tw;
     for (int st = 0; st < 4; w += st == 0 ? 48 : 32, ++st) {  // len 1 has a third row (wso)
       permute(x, y, kInvPerm[st]);
@@ -483,8 +503,8 @@ inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
 
 // Stages n/4 and n/2 (the last, with 1/n) in one pass. The last stage's sums go to the
 // multiplication by 1/n unreduced (any value below 2^32 is fine there).
-template <int M>
-void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m, bool classes) {
+template <int M, class W>
+void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, bool classes) {
   const std::size_t len = n / 4, split = M == kLazy && classes ? len / 4 : len;
   const Bc A(tw), B(tw + 2), ni(tw + 6), w1(tw + 8);  // tw + 4: unused C slot
   for (std::size_t j = 0; j < len; j += 16) {
@@ -505,8 +525,8 @@ void inv_final_radix4(const u32* s, u64* a, std::size_t n, const u32* tw, const 
   }
 }
 
-template <int M>
-void inv_final_single(const u32* s, u64* a, std::size_t n, const u32* tw, const Mod& m) {
+template <int M, class W>
+void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
   const std::size_t h = n / 2;
   const Bc ni(tw), w1(tw + 2);
   for (std::size_t j = 0; j < h; j += 16) {
@@ -520,17 +540,17 @@ void inv_final_single(const u32* s, u64* a, std::size_t n, const u32* tw, const 
 // Lazy inverse: sums below 32 q < 2^32.
 bool lazy_inverse(const Tables& t) { return t.q < (u64{1} << 27); }
 
-template <int M>
-bool inverse_impl(const Tables& t, u64* a, bool check) {
+template <int M, class W>
+bool inverse_impl(const Tables& t, W* a, bool check) {
   const std::size_t n = t.n;
-  alignas(64) u32 stack[kStackWords];
-  u32* s = n <= kStackWords ? stack : heap_scratch(n);
+  alignas(64) u32 stack[sizeof(W) == 8 ? kStackWords : 1];
+  u32* s = scratch_for(a, stack, n);
   const Mod m(t.q, M == kLazy ? 16 : 2, 0);
   const u32* tw = t.kinv32.data();
   R mx = _mm512_setzero_si512();
   inv_small<M>(a, s, n, tw, m, mx);
   if (check && out_of_range(mx, t.q)) {
-    tempo::secure_zero(s, n * sizeof(u32));
+    wipe_scratch<W>(s, n);
     return false;
   }
   const unsigned large = t.log_n - 4;  // stages len = 16 .. n/2; the last one is final
@@ -541,7 +561,7 @@ bool inverse_impl(const Tables& t, u64* a, bool check) {
   for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<M>(s, n, len, tw, m, classes);
   if (left == 2) inv_final_radix4<M>(s, a, n, tw, m, classes);
   else inv_final_single<M>(s, a, n, tw, m);
-  tempo::secure_zero(s, n * sizeof(u32));
+  wipe_scratch<W>(s, n);
   return true;
 }
 
@@ -628,19 +648,30 @@ void prepare(Tables& t) {
   push_bc(v, t.inv[1], q);  // already times 1/n
 }
 
-}  // namespace
-
-// Out-of-line entry points; n >= 32 (the Kernels wrapper sends n = 16 to the portable path).
-bool w32_forward(const Tables& t, u64* a, bool check) {
+template <class W>
+bool fwd_dispatch(const Tables& t, W* a, bool check) {
   if (lazy_forward(t)) return forward_impl<kLazy>(t, a, check);
   return t.q < (u64{1} << 30) ? forward_impl<kHarvey>(t, a, check) : forward_impl<kFull>(t, a, check);
 }
-bool w32_inverse(const Tables& t, u64* a, bool check) {
+template <class W>
+bool inv_dispatch(const Tables& t, W* a, bool check) {
   if (lazy_inverse(t)) return inverse_impl<kLazy>(t, a, check);
   return t.q < (u64{1} << 30) ? inverse_impl<kHarvey>(t, a, check) : inverse_impl<kFull>(t, a, check);
 }
+// uint32 arrays in place, no range check (Plan's checked forms scan first).
+void fwd_u32(const Tables& t, u32* a) { fwd_dispatch(t, a, false); }
+void inv_u32(const Tables& t, u32* a) { inv_dispatch(t, a, false); }
+
+}  // namespace
+
+// Out-of-line entry points; n >= 32 (the Kernels wrapper sends n = 16 to the portable path).
+bool w32_forward(const Tables& t, u64* a, bool check) { return fwd_dispatch(t, a, check); }
+bool w32_inverse(const Tables& t, u64* a, bool check) { return inv_dispatch(t, a, check); }
 void w32_prepare(Tables& t) {
-  if (t.n >= 32) prepare(t);
+  if (t.n < 32) return;
+  prepare(t);
+  t.forward_u32 = fwd_u32;
+  t.inverse_u32 = inv_u32;
 }
 
 }  // namespace tempo::ntt::detail

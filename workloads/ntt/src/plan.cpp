@@ -262,31 +262,44 @@ void Plan::inverse_unchecked(std::span<std::uint64_t> a) const {
   tables_->kernels->inverse(*tables_, a.data());
 }
 
-// 32-bit coefficients: the CPU kernels run on a widened copy (the check is fused there as
-// above; a failure leaves a untouched).
+// 32-bit coefficients: in place where the kernel has uint32 forms (a checked form scans
+// first, a failure leaves a untouched), else on a widened copy (the check fused there as
+// above).
 void Plan::forward(std::span<std::uint32_t> a) const {
   const detail::Tables& t = *tables_;
   detail::check_u32_plan("forward", t.q);
   detail::check_len("forward", "a", a.size(), t.n);
-  if (!detail::via_u64(t, a.data(), t.kernels->forward_checked))
+  if (t.forward_u32 != nullptr) {
     detail::check_values("forward", "a", a.data(), t.n, t.q);
+    t.forward_u32(t, a.data());
+  } else if (!detail::via_u64(t, a.data(), t.kernels->forward_checked)) {
+    detail::check_values("forward", "a", a.data(), t.n, t.q);
+  }
 }
 void Plan::inverse(std::span<std::uint32_t> a) const {
   const detail::Tables& t = *tables_;
   detail::check_u32_plan("inverse", t.q);
   detail::check_len("inverse", "a", a.size(), t.n);
-  if (!detail::via_u64(t, a.data(), t.kernels->inverse_checked))
+  if (t.inverse_u32 != nullptr) {
     detail::check_values("inverse", "a", a.data(), t.n, t.q);
+    t.inverse_u32(t, a.data());
+  } else if (!detail::via_u64(t, a.data(), t.kernels->inverse_checked)) {
+    detail::check_values("inverse", "a", a.data(), t.n, t.q);
+  }
 }
 void Plan::forward_unchecked(std::span<std::uint32_t> a) const {
-  detail::check_u32_plan("forward_unchecked", tables_->q);
-  detail::check_len("forward_unchecked", "a", a.size(), tables_->n);
-  detail::via_u64(*tables_, a.data(), detail::forward_any);
+  const detail::Tables& t = *tables_;
+  detail::check_u32_plan("forward_unchecked", t.q);
+  detail::check_len("forward_unchecked", "a", a.size(), t.n);
+  if (t.forward_u32 != nullptr) t.forward_u32(t, a.data());
+  else detail::via_u64(t, a.data(), detail::forward_any);
 }
 void Plan::inverse_unchecked(std::span<std::uint32_t> a) const {
-  detail::check_u32_plan("inverse_unchecked", tables_->q);
-  detail::check_len("inverse_unchecked", "a", a.size(), tables_->n);
-  detail::via_u64(*tables_, a.data(), detail::inverse_any);
+  const detail::Tables& t = *tables_;
+  detail::check_u32_plan("inverse_unchecked", t.q);
+  detail::check_len("inverse_unchecked", "a", a.size(), t.n);
+  if (t.inverse_u32 != nullptr) t.inverse_u32(t, a.data());
+  else detail::via_u64(t, a.data(), detail::inverse_any);
 }
 
 void Plan::pointwise(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
