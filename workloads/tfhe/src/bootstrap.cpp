@@ -134,62 +134,90 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i load_key(const 
   return _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(k)));
 }
 
-__attribute__((target("avx512f"))) void mac_combine_avx512(const u64* __restrict d, const std::uint32_t* __restrict kp,
+// One key row's 16 words as even and odd lanes (vpmuludq reads the low dword of each
+// 64-bit lane: the odd words are shifted down).
+struct EvenOdd {
+  __m512i e, o;
+};
+__attribute__((target("avx512f"), always_inline)) inline EvenOdd load_eo(const std::uint32_t* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  return {v, _mm512_srli_epi64(v, 32)};
+}
+__attribute__((target("avx512f"), always_inline)) inline void mac(__m512i& acc_e, __m512i& acc_o, const EvenOdd& x,
+                                                                  const std::uint32_t* key) {
+  const EvenOdd k = load_eo(key);
+  acc_e = _mm512_add_epi64(acc_e, _mm512_mul_epu32(x.e, k.e));
+  acc_o = _mm512_add_epi64(acc_o, _mm512_mul_epu32(x.o, k.o));
+}
+
+// R(R(p) a + R(m) b) for the even (e) and the odd (o) coefficients of a block, packed into
+// 16 32-bit words in coefficient order (the values are < Q < 2^32).
+__attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i pe, __m512i po, __m512i me, __m512i mo,
+                                                                         __m512i ae, __m512i ao, __m512i be, __m512i bo,
+                                                                         const VecReducer& vr) {
+  const __m512i ve = _mm512_add_epi64(_mm512_mul_epu32(vreduce(pe, vr), ae), _mm512_mul_epu32(vreduce(me, vr), be));
+  const __m512i vo = _mm512_add_epi64(_mm512_mul_epu32(vreduce(po, vr), ao), _mm512_mul_epu32(vreduce(mo, vr), bo));
+  return _mm512_or_si512(vreduce(ve, vr), _mm512_slli_epi64(vreduce(vo, vr), 32));
+}
+
+// mac_combine_small in AVX-512 on 32-bit words: 16 digits and 16 key words per load, the
+// sums of the even and the odd coefficients in separate registers of 64-bit lanes. The
+// monomial factors are gathered in the same pass (psi^(e slot_i) - 1, e = alpha and
+// 2N - alpha; the low dword of each psi_pow word, < Q), and every reduction is
+// SmallReducer's arithmetic lane by lane, so the output is the same canonical values as
+// the generic loop. The key rows are prefetched ahead: 32 row streams at 4 KiB strides are
+// more than the hardware prefetchers follow.
+__attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* __restrict d,
+                                                         const std::uint32_t* __restrict kp,
                                                          const std::uint32_t* __restrict km, std::size_t rows,
                                                          std::size_t N, const u64* __restrict psi_pow,
                                                          const std::uint32_t* __restrict slot, std::size_t alpha,
-                                                         SmallReducer red, u64* __restrict u0, u64* __restrict u1) {
+                                                         SmallReducer red, std::uint32_t* __restrict u0,
+                                                         std::uint32_t* __restrict u1) {
   const VecReducer vr{_mm512_set1_epi64(static_cast<long long>(red.Q)), _mm512_set1_epi64(static_cast<long long>(red.mu)),
                       static_cast<int>(red.k - 1)};
-  const __m512i one = _mm512_set1_epi64(1);
-  const __m256i emask = _mm256_set1_epi32(static_cast<int>(2 * N - 1));
-  const __m256i ep = _mm256_set1_epi32(static_cast<int>(alpha));
-  const __m256i em = _mm256_set1_epi32(static_cast<int>(2 * N - alpha));
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i emask = _mm512_set1_epi32(static_cast<int>(2 * N - 1));
+  const __m512i ep = _mm512_set1_epi32(static_cast<int>(alpha));
+  const __m512i em = _mm512_set1_epi32(static_cast<int>(2 * N - alpha));
   constexpr std::size_t kAhead = 64;  // coefficients: 256 bytes of each key row
   for (std::size_t j0 = 0; j0 < N; j0 += 16) {
-    __m512i p0[2], p1[2], m0[2], m1[2];
-    for (int h = 0; h < 2; ++h) p0[h] = p1[h] = m0[h] = m1[h] = _mm512_setzero_si512();
-    const std::size_t ahead = j0 + kAhead < N ? j0 + kAhead : j0;
+    __m512i p0e = _mm512_setzero_si512(), p0o = p0e, p1e = p0e, p1o = p0e, m0e = p0e, m0o = p0e, m1e = p0e, m1o = p0e;
+    const std::size_t ahead = j0 + kAhead < N ? kAhead : 0;
     for (std::size_t r = 0; r < rows; ++r) {
       const std::uint32_t* kp0 = kp + (2 * r) * N + j0;
       const std::uint32_t* kp1 = kp0 + N;
       const std::uint32_t* km0 = km + (2 * r) * N + j0;
       const std::uint32_t* km1 = km0 + N;
-      _mm_prefetch(reinterpret_cast<const char*>(kp0 + (ahead - j0)), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(kp1 + (ahead - j0)), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(km0 + (ahead - j0)), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(km1 + (ahead - j0)), _MM_HINT_T0);
-      for (int h = 0; h < 2; ++h) {
-        const __m512i x = _mm512_loadu_si512(d + r * N + j0 + 8 * h);
-        p0[h] = _mm512_add_epi64(p0[h], _mm512_mul_epu32(x, load_key(kp0 + 8 * h)));
-        p1[h] = _mm512_add_epi64(p1[h], _mm512_mul_epu32(x, load_key(kp1 + 8 * h)));
-        m0[h] = _mm512_add_epi64(m0[h], _mm512_mul_epu32(x, load_key(km0 + 8 * h)));
-        m1[h] = _mm512_add_epi64(m1[h], _mm512_mul_epu32(x, load_key(km1 + 8 * h)));
-      }
+      _mm_prefetch(reinterpret_cast<const char*>(kp0 + ahead), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(kp1 + ahead), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(km0 + ahead), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(km1 + ahead), _MM_HINT_T0);
+      const EvenOdd x = load_eo(d + r * N + j0);
+      mac(p0e, p0o, x, kp0);
+      mac(p1e, p1o, x, kp1);
+      mac(m0e, m0o, x, km0);
+      mac(m1e, m1o, x, km1);
     }
-    for (int h = 0; h < 2; ++h) {
-      const std::size_t j = j0 + 8 * h;
-      const __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(slot + j));
-      const __m256i ip = _mm256_and_si256(_mm256_mullo_epi32(s, ep), emask);
-      const __m256i im = _mm256_and_si256(_mm256_mullo_epi32(s, em), emask);
-      // psi^e is a unit, never 0: psi^e - 1 is in [0, Q).
-      const __m512i a = _mm512_sub_epi64(_mm512_i32gather_epi64(ip, psi_pow, 8), one);
-      const __m512i b = _mm512_sub_epi64(_mm512_i32gather_epi64(im, psi_pow, 8), one);
-      const __m512i v0 = _mm512_add_epi64(_mm512_mul_epu32(vreduce(p0[h], vr), a), _mm512_mul_epu32(vreduce(m0[h], vr), b));
-      const __m512i v1 = _mm512_add_epi64(_mm512_mul_epu32(vreduce(p1[h], vr), a), _mm512_mul_epu32(vreduce(m1[h], vr), b));
-      _mm512_storeu_si512(u0 + j, vreduce(v0, vr));
-      _mm512_storeu_si512(u1 + j, vreduce(v1, vr));
-    }
+    const __m512i s = _mm512_loadu_si512(slot + j0);
+    const __m512i ip = _mm512_and_si512(_mm512_mullo_epi32(s, ep), emask);
+    const __m512i im = _mm512_and_si512(_mm512_mullo_epi32(s, em), emask);
+    // psi^e is a unit, never 0: psi^e - 1 is in [0, Q).
+    const __m512i a = _mm512_sub_epi32(_mm512_i32gather_epi32(ip, psi_pow, 8), one);
+    const __m512i b = _mm512_sub_epi32(_mm512_i32gather_epi32(im, psi_pow, 8), one);
+    const __m512i ao = _mm512_srli_epi64(a, 32), bo = _mm512_srli_epi64(b, 32);
+    _mm512_storeu_si512(u0 + j0, combine(p0e, p0o, m0e, m0o, a, ao, b, bo, vr));
+    _mm512_storeu_si512(u1 + j0, combine(p1e, p1o, m1e, m1o, a, ao, b, bo, vr));
   }
 }
 
 // acc <- acc + u (mod Q; u null: no addition), then decompose_impl's digits of acc into
 // out[r][j] (Q < 2^27): the centered coefficients fit 32-bit lanes, 16 per register, and
-// the digits are widened to the 64-bit words the transforms take. Same values as
+// so do the digits, which the transforms take as 32-bit words. Same values as
 // decompose_impl.
-__attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc, const u64* __restrict u,
+__attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc, const std::uint32_t* __restrict u,
                                                            std::size_t N, u64 Q, unsigned log_bg, unsigned levels,
-                                                           u64* __restrict out) {
+                                                           std::uint32_t* __restrict out) {
   const __m512i q64 = _mm512_set1_epi64(static_cast<long long>(Q));
   const __m512i q32 = _mm512_set1_epi32(static_cast<int>(Q));
   const __m512i half_q = _mm512_set1_epi32(static_cast<int>(Q / 2));
@@ -199,8 +227,8 @@ __attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc
   for (std::size_t j = 0; j < N; j += 16) {
     __m512i a0 = _mm512_loadu_si512(acc + j), a1 = _mm512_loadu_si512(acc + j + 8);
     if (u != nullptr) {
-      a0 = _mm512_add_epi64(a0, _mm512_loadu_si512(u + j));
-      a1 = _mm512_add_epi64(a1, _mm512_loadu_si512(u + j + 8));
+      a0 = _mm512_add_epi64(a0, _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(u + j))));
+      a1 = _mm512_add_epi64(a1, _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(u + j + 8))));
       a0 = _mm512_min_epu64(a0, _mm512_sub_epi64(a0, q64));
       a1 = _mm512_min_epu64(a1, _mm512_sub_epi64(a1, q64));
       _mm512_storeu_si512(acc + j, a0);
@@ -211,9 +239,7 @@ __attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc
     for (unsigned r = 0; r < levels; ++r) {
       const __m512i d = _mm512_sub_epi32(_mm512_and_si512(_mm512_add_epi32(x, half), mask), half);
       x = _mm512_srai_epi32(_mm512_sub_epi32(x, d), log_bg);
-      const __m512i o = _mm512_mask_add_epi32(d, _mm512_cmplt_epi32_mask(d, zero), d, q32);
-      _mm512_storeu_si512(out + r * N + j, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(o)));
-      _mm512_storeu_si512(out + r * N + j + 8, _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(o, 1)));
+      _mm512_storeu_si512(out + r * N + j, _mm512_mask_add_epi32(d, _mm512_cmplt_epi32_mask(d, zero), d, q32));
     }
   }
 }
@@ -239,17 +265,6 @@ void mac_large(const u64* d, const u64* key, std::size_t rows, std::size_t N, u1
   }
 }
 
-struct Workspace {
-  std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
-  std::vector<std::int64_t> scratch;
-  std::vector<u128> s128;  // 4N lazy sums (large modulus)
-  // u0, u1 of the last step are still to be added to the accumulator (fused with the next
-  // step's decomposition, or settle()).
-  bool pending = false;
-  explicit Workspace(const Params& p)
-      : acc_a(p.N), acc_b(p.N), digits(2 * p.levels * p.N), mp(p.N), mm(p.N), u0(p.N), u1(p.N), scratch(p.N) {}
-};
-
 std::atomic<bool> g_vector_kernels{true};
 
 bool vector_small(const EvalData& ek) {
@@ -262,58 +277,82 @@ bool vector_small(const EvalData& ek) {
 #endif
 }
 
-// ACC <- ACC + (u0, u1) when a step left them pending.
+struct Workspace {
+  // The AVX-512 path (chosen once per bootstrap) keeps its digits and (u0, u1) in the
+  // 32-bit words (values < Q < 2^27): half the bytes, and the transforms run on them in
+  // place. The other arrays are sized for the path taken.
+  bool vec;
+  std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
+  std::vector<std::uint32_t> digits32, v0, v1;
+  std::vector<std::int64_t> scratch;
+  std::vector<u128> s128;  // 4N lazy sums (large modulus)
+  // (u0, u1), or (v0, v1), of the last step are still to be added to the accumulator (fused
+  // with the next step's decomposition, or settle()).
+  bool pending = false;
+  explicit Workspace(const EvalData& ek) : vec(vector_small(ek)), acc_a(ek.params.N), acc_b(ek.params.N) {
+    const std::size_t N = ek.params.N, digit_words = 2 * ek.params.levels * N;
+    if (vec) {
+      digits32.resize(digit_words), v0.resize(N), v1.resize(N);
+    } else {
+      digits.resize(digit_words), mp.resize(N), mm.resize(N), u0.resize(N), u1.resize(N), scratch.resize(N);
+    }
+  }
+};
+
+// ACC <- ACC + (u0, u1), or (v0, v1), when a step left them pending.
 void settle(const EvalData& ek, Workspace& w) {
   if (!w.pending) return;
   const Modulus& m = ek.ring.mod;
   for (std::size_t j = 0; j < ek.params.N; ++j) {
-    w.acc_a[j] = m.add(w.acc_a[j], w.u0[j]);
-    w.acc_b[j] = m.add(w.acc_b[j], w.u1[j]);
+    w.acc_a[j] = m.add(w.acc_a[j], w.vec ? w.v0[j] : w.u0[j]);
+    w.acc_b[j] = m.add(w.acc_b[j], w.vec ? w.v1[j] : w.u1[j]);
   }
   w.pending = false;
 }
 
 // ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC). The final
-// addition is left pending (u0, u1) for the next step's decomposition to fuse.
+// addition is left pending (u0, u1 or v0, v1) for the next step's decomposition to fuse.
 void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t alpha) {
   const Params& p = ek.params;
   const Ring& ring = ek.ring;
   const std::size_t N = p.N, rows = 2 * p.levels;
   const Modulus& m = ring.mod;
-  if (vector_small(ek)) {
 #if defined(__x86_64__)
-    add_decompose_avx512(w.acc_a.data(), w.pending ? w.u0.data() : nullptr, N, p.Q, p.log_bg, p.levels,
-                         w.digits.data());
-    add_decompose_avx512(w.acc_b.data(), w.pending ? w.u1.data() : nullptr, N, p.Q, p.log_bg, p.levels,
-                         w.digits.data() + p.levels * N);
-    w.pending = false;
+  if (w.vec) {
+    add_decompose_avx512(w.acc_a.data(), w.pending ? w.v0.data() : nullptr, N, p.Q, p.log_bg, p.levels,
+                         w.digits32.data());
+    add_decompose_avx512(w.acc_b.data(), w.pending ? w.v1.data() : nullptr, N, p.Q, p.log_bg, p.levels,
+                         w.digits32.data() + p.levels * N);
     for (std::size_t r = 0; r < rows; ++r)
-      ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
-    mac_combine_avx512(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, ring.psi_pow.data(),
-                       ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
+      ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N));
+    mac_combine_avx512(w.digits32.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, ring.psi_pow.data(),
+                       ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.v0.data(), w.v1.data());
+    ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v0));
+    ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v1));
+    w.pending = true;
+    return;
+  }
 #endif
+  settle(ek, w);
+  decompose(w.acc_a, p, w.scratch.data(), w.digits.data());
+  decompose(w.acc_b, p, w.scratch.data(), w.digits.data() + p.levels * N);
+  for (std::size_t r = 0; r < rows; ++r)
+    ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
+  ring.monomial_minus_one(alpha, w.mp);
+  ring.monomial_minus_one(2 * N - alpha, w.mm);
+  if (m.small()) {
+    mac_combine_small(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, w.mp.data(), w.mm.data(),
+                      SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
   } else {
-    settle(ek, w);
-    decompose(w.acc_a, p, w.scratch.data(), w.digits.data());
-    decompose(w.acc_b, p, w.scratch.data(), w.digits.data() + p.levels * N);
-    for (std::size_t r = 0; r < rows; ++r)
-      ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
-    ring.monomial_minus_one(alpha, w.mp);
-    ring.monomial_minus_one(2 * N - alpha, w.mm);
-    if (m.small()) {
-      mac_combine_small(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, w.mp.data(), w.mm.data(),
-                        SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
-    } else {
-      w.s128.resize(4 * N);
-      u128* s = w.s128.data();
-      mac_large(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
-      mac_large(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
-      for (std::size_t j = 0; j < N; ++j) {
-        w.u0[j] = m.reduce128(static_cast<u128>(m.reduce128(s[j])) * w.mp[j] +
-                              static_cast<u128>(m.reduce128(s[2 * N + j])) * w.mm[j]);
-        w.u1[j] = m.reduce128(static_cast<u128>(m.reduce128(s[N + j])) * w.mp[j] +
-                              static_cast<u128>(m.reduce128(s[3 * N + j])) * w.mm[j]);
-      }
+    w.s128.resize(4 * N);
+    u128* s = w.s128.data();
+    mac_large(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
+    mac_large(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
+    for (std::size_t j = 0; j < N; ++j) {
+      w.u0[j] = m.reduce128(static_cast<u128>(m.reduce128(s[j])) * w.mp[j] +
+                            static_cast<u128>(m.reduce128(s[2 * N + j])) * w.mm[j]);
+      w.u1[j] = m.reduce128(static_cast<u128>(m.reduce128(s[N + j])) * w.mp[j] +
+                            static_cast<u128>(m.reduce128(s[3 * N + j])) * w.mm[j]);
     }
   }
   ring.plan.inverse_unchecked(w.u0);
@@ -366,7 +405,7 @@ void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciph
   const u64 c = p.Q / 8;
   for (const Lwe& x : in) {
     if (x.a.size() != p.n) throw std::invalid_argument("tempo::tfhe: bootstrap input has the wrong dimension");
-    Workspace& w = ws.emplace_back(p);
+    Workspace& w = ws.emplace_back(ek);
     const std::size_t beta = (static_cast<std::size_t>(x.b) << shift) & (two_n - 1);
     for (std::size_t j = 0; j < N; ++j) {
       const std::size_t e = (j + two_n - beta) & (two_n - 1);
