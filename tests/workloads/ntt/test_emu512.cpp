@@ -4,6 +4,7 @@
 // (the real instructions are checked by [paths] on the device host).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -56,6 +57,12 @@ inline __m512i _mm512_or_si512(__m512i a, __m512i b) { EMU_MAP(a.v[i] | b.v[i]);
 inline __m512i _mm512_sllv_epi64(__m512i a, __m512i c) { EMU_MAP(c.v[i] > 63 ? 0 : a.v[i] << c.v[i]); }
 inline __m512i _mm512_srlv_epi64(__m512i a, __m512i c) { EMU_MAP(c.v[i] > 63 ? 0 : a.v[i] >> c.v[i]); }
 inline __m512i _mm512_min_epu64(__m512i a, __m512i b) { EMU_MAP(a.v[i] < b.v[i] ? a.v[i] : b.v[i]); }
+inline __m512i _mm512_max_epu64(__m512i a, __m512i b) { EMU_MAP(a.v[i] > b.v[i] ? a.v[i] : b.v[i]); }
+inline unsigned _mm512_cmpge_epu64_mask(__m512i a, __m512i b) {
+  unsigned m = 0;
+  for (int i = 0; i < 8; ++i) m |= (a.v[i] >= b.v[i] ? 1u : 0u) << i;
+  return m;
+}
 inline __m512i _mm512_srli_epi64(__m512i a, unsigned s) { EMU_MAP(s > 63 ? 0 : a.v[i] >> s); }
 inline __m512i _mm512_mul_epu32(__m512i a, __m512i b) { EMU_MAP((a.v[i] & 0xffffffffu) * (b.v[i] & 0xffffffffu)); }
 inline __m512i _mm512_mullo_epi64(__m512i a, __m512i b) { EMU_MAP(a.v[i] * b.v[i]); }
@@ -97,6 +104,24 @@ static void check(u64 q) {
       REQUIRE(x == y);
       k.inverse(*t, y.data());
       REQUIRE(y == a);
+      // the fused checks (through a scratch): the same bytes, the scratch left zero; a
+      // value >= q: false, a untouched
+      std::vector<u64> s(n, 0), z = a;
+      REQUIRE(d::simd::forward_into<V, true>(*t, z.data(), s.data()));
+      REQUIRE(z == x);
+      REQUIRE(std::count(s.begin(), s.end(), u64{0}) == static_cast<std::ptrdiff_t>(n));
+      REQUIRE(d::simd::inverse_into<V, true>(*t, z.data(), s.data()));
+      REQUIRE(z == a);
+      REQUIRE(std::count(s.begin(), s.end(), u64{0}) == static_cast<std::ptrdiff_t>(n));
+      for (std::size_t i : {std::size_t{0}, n / 2 + 1, n - 1}) {
+        auto b = a;
+        b[i] = q + static_cast<u64>(rep);
+        const auto copy = b;
+        REQUIRE_FALSE(d::simd::forward_into<V, true>(*t, b.data(), s.data()));
+        REQUIRE(b == copy);
+        REQUIRE_FALSE(d::simd::inverse_into<V, true>(*t, b.data(), s.data()));
+        REQUIRE(b == copy);
+      }
       // pointwise products (x: a transform, fully reduced), plain and accumulating
       auto p1 = a, p2 = a, acc1 = x, acc2 = x;
       ref->kernels->pointwise(*ref, a.data(), x.data(), p1.data(), false);

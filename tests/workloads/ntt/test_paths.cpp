@@ -2,8 +2,11 @@
 // portable one, byte for byte, on seeded inputs, for each modulus class it accepts.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <tempo/ntt.hpp>
@@ -138,4 +141,85 @@ TEST_CASE("detail::with_cpu_path: every path by name, the same transform", "[pat
   CHECK_THROWS_WITH(d::with_cpu_path(big, "avx2-q30"), Catch::Contains("no CPU path \"avx2-q30\"") &&
                                                            Catch::Contains("portable"));
   CHECK_THROWS_AS(d::with_cpu_path(big, "sse9"), std::invalid_argument);
+}
+
+// The checked entry points on every path: the same bytes as the raw kernel, and a value
+// >= q anywhere (first, middle or last, where the fused checks' first passes read it at
+// different points) throws and leaves the array exactly as it was. Moduli 1 mod 8192 (so
+// every n below): each 32-bit path's, IFMA's and the three-product form's largest, and one
+// below 2^62 (the exact quotient).
+TEST_CASE("checked transforms on every path: the raw kernel's result, or a throw with a untouched", "[paths]") {
+  const u64 primes[] = {8380417, 1073692673, 2147377153, 1125899906826241ull, 2305843009213554689ull,
+                        4611686018427322369ull};
+  for (u64 q : primes) {
+    for (std::size_t n : {16, 64, 1024, 2048, 4096}) {
+      const tempo::ntt::Plan plan(n, q);
+      for (std::string_view path : d::cpu_paths(q)) {
+        INFO("path " << path << ", n = " << n << ", q = " << q);
+        const tempo::ntt::Plan p = d::with_cpu_path(plan, path);
+        Rng r(n * 31 + q);
+        for (int rep = 0; rep < 2 + 2 * sweep(); ++rep) {
+          auto a = random_poly(r, n, q);
+          if (rep == 0) std::fill(a.begin(), a.end(), q - 1);
+          if (rep == 1) std::fill(a.begin(), a.end(), u64{0});
+          auto x = a, y = a;
+          p.forward(x);
+          p.forward_unchecked(y);
+          REQUIRE(x == y);
+          p.inverse(x);
+          p.inverse_unchecked(y);
+          REQUIRE(x == y);
+          REQUIRE(x == a);
+          const u64 bad_values[] = {q, q + 1 + static_cast<u64>(rep), ~u64{0}};
+          for (std::size_t i : {std::size_t{0}, n / 2 + 3, n - 1})
+            for (u64 v : bad_values) {
+              auto b = a;
+              b[i] = v;
+              const auto copy = b;
+              const std::string at = "a[" + std::to_string(i) + "] = " + std::to_string(v);
+              REQUIRE_THROWS_WITH(p.forward(b), Catch::Contains(at));
+              REQUIRE(b == copy);
+              REQUIRE_THROWS_WITH(p.inverse(b), Catch::Contains(at));
+              REQUIRE(b == copy);
+            }
+        }
+      }
+    }
+  }
+}
+
+// The fused checks keep per-thread scratch: several threads at once, each through sizes
+// that grow and shrink it, get the single-threaded results (and TSan sees no sharing).
+TEST_CASE("checked transforms on several threads at once", "[paths]") {
+  const u64 q = 1125899906826241ull;
+  for (std::string_view path : d::cpu_paths(q)) {
+    INFO("path " << path);
+    std::vector<tempo::ntt::Plan> plans;
+    std::vector<std::vector<u64>> inputs, want;
+    for (std::size_t n : {64, 4096, 1024, 16, 2048}) {
+      plans.push_back(d::with_cpu_path(tempo::ntt::Plan(n, q), path));
+      Rng r(n);
+      inputs.push_back(random_poly(r, n, q));
+      want.push_back(inputs.back());
+      plans.back().forward_unchecked(want.back());
+    }
+    std::vector<int> ok(4, 0);
+    std::vector<std::thread> threads;
+    for (std::size_t th = 0; th < ok.size(); ++th)
+      threads.emplace_back([&, th] {
+        bool good = true;
+        for (int round = 0; round < 20; ++round)
+          for (std::size_t k = 0; k < plans.size(); ++k) {
+            const std::size_t j = (k + th) % plans.size();
+            auto x = inputs[j];
+            plans[j].forward(x);
+            good = good && x == want[j];
+            plans[j].inverse(x);
+            good = good && x == inputs[j];
+          }
+        ok[th] = good ? 1 : 0;
+      });
+    for (auto& t : threads) t.join();
+    for (int v : ok) CHECK(v == 1);
+  }
 }

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <cstddef>
+#include <new>
 
 #include "simd_ntt.hpp"
 
@@ -16,30 +17,52 @@ namespace avx512 {
 }  // namespace avx512
 namespace {
 
-// The range check of the checked entry points at this ISA's width (a separate scan: the
-// 64-bit-lane kernels transform in place, and a failed check must leave `a` untouched).
-// 64 values per step into two running maxima, so that vpmaxuq's latency stays off the
-// critical path.
-bool any_out_of_range_512(const u64* a, std::size_t n, u64 q) {
-  const auto ld = [](const u64* p) { return _mm512_loadu_si512(p); };
-  __m512i m0 = _mm512_setzero_si512(), m1 = _mm512_setzero_si512();
-  std::size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const __m512i a01 = _mm512_max_epu64(ld(a + i), ld(a + i + 8)), a23 = _mm512_max_epu64(ld(a + i + 16), ld(a + i + 24));
-    const __m512i a45 = _mm512_max_epu64(ld(a + i + 32), ld(a + i + 40)), a67 = _mm512_max_epu64(ld(a + i + 48), ld(a + i + 56));
-    m0 = _mm512_max_epu64(m0, _mm512_max_epu64(a01, a23));
-    m1 = _mm512_max_epu64(m1, _mm512_max_epu64(a45, a67));
+// The checked entry points' scratch (simd_ntt.hpp's forward_into / inverse_into with
+// Check): one per thread (the pool transforms on many threads at once), grown to the
+// largest n seen, 64-byte aligned so that its vector loads and stores split no cache line.
+// Zero between calls: the kernels' last pass zeroes it as it reads it.
+u64* scratch(std::size_t n) {
+  struct Buffer {
+    u64* p = nullptr;
+    std::size_t n = 0;
+    Buffer() = default;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer() { ::operator delete[](p, std::align_val_t{64}); }
+  };
+  thread_local Buffer b;
+  if (b.n < n) {
+    ::operator delete[](b.p, std::align_val_t{64});
+    b.p = nullptr;  // stays valid if the allocation throws
+    b.n = 0;
+    b.p = static_cast<u64*>(::operator new[](n * sizeof(u64), std::align_val_t{64}));
+    b.n = n;
   }
-  for (; i < n; i += 16) m0 = _mm512_max_epu64(m0, _mm512_max_epu64(ld(a + i), ld(a + i + 8)));
-  const __m512i vq = _mm512_set1_epi64(static_cast<long long>(q));
-  return (_mm512_cmpge_epu64_mask(m0, vq) | _mm512_cmpge_epu64_mask(m1, vq)) != 0;
+  return b.p;
+}
+
+// The checked forms: the first pass checks while it moves a into the scratch, so that a
+// rejected input leaves a untouched; the scratch then holds that pass's output (wiped).
+template <class V>
+bool forward_checked(const Tables& t, u64* a) {
+  u64* s = scratch(t.n);
+  if (simd::forward_into<V, true>(t, a, s)) return true;
+  wipe(s, t.n);
+  return false;
+}
+template <class V>
+bool inverse_checked(const Tables& t, u64* a) {
+  u64* s = scratch(t.n);
+  if (simd::inverse_into<V, true>(t, a, s)) return true;
+  wipe(s, t.n);
+  return false;
 }
 
 template <int S, bool Approx = false>
 Kernels make(const char* name, unsigned bits) {
   using V = avx512::Ops512<S, Approx>;
   return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
-                 scan_then<simd::forward<V>, any_out_of_range_512>, scan_then<simd::inverse<V>, any_out_of_range_512>};
+                 forward_checked<V>, inverse_checked<V>};
 }
 
 // The 32-bit-word path (kernels_avx512_w32.cpp) for n >= 32; n = 16 (one register) takes

@@ -9,7 +9,8 @@
 //   split(s, v0, v1, x, y) / merge(s, x, y, v0, v1) for the stages with len = L >> (s+1)
 //   and lane(s, which, k): the index in [0, 2L) of the element that lane k of x (which 0)
 //   or y (which 1) holds after split; BK make_barrett(const Barrett&) and
-//   reg mul_mod(reg a, reg b, const BK&) (a*b mod q, fully reduced) for pointwise.
+//   reg mul_mod(reg a, reg b, const BK&) (a*b mod q, fully reduced) for pointwise; for the
+//   checked forms (Check below), reg max(reg, reg) (unsigned) and bool any_ge(reg m, reg q).
 //
 // Twiddle layout (Tables::kfwd/kinv and their _s companions, written by prepare<V>): one
 // entry per block for stages with len >= L (broadcast), then per 2L coefficients each small
@@ -146,8 +147,10 @@ void prepare(Tables& t) {
 // The forward's folded stages (Fold: 1 or 2, see folded_stages), small stages and final
 // reduction to [0, q), over Units units (of 2L coefficients, 4L when Fold = 2) at a time,
 // interleaved: each block's stages form one long dependency chain.
-template <class V, int Units, int Fold, class Ct>
-void forward_small(u64* a, std::size_t n, const u64* w, const u64* ws, const typename V::K& k, Ct ct,
+// Reads `in`, writes `out` (the same array, or with Wipe a scratch `in`, zeroed as it is
+// read: it held the caller's intermediate values).
+template <class V, int Units, int Fold, bool Wipe, class Ct>
+void forward_small(u64* in, u64* out, std::size_t n, const u64* w, const u64* ws, const typename V::K& k, Ct ct,
                    typename V::reg cq, typename V::reg q2, typename V::reg q) {
   using R = typename V::reg;
   constexpr std::size_t L = V::L;
@@ -160,7 +163,9 @@ void forward_small(u64* a, std::size_t n, const u64* w, const u64* ws, const typ
   const std::true_type red;
   for (std::size_t j = 0; j < n; j += 2 * L * Blocks, w += unit_words * Units, ws += unit_words * Units) {
     R v[Blocks][2];  // unit u's registers: v[u * sub + i / 2][i % 2], i = 0 .. 2 sub - 1
-    for (int b = 0; b < Blocks; ++b) v[b][0] = V::load(a + j + 2 * L * b), v[b][1] = V::load(a + j + 2 * L * b + L);
+    for (int b = 0; b < Blocks; ++b) v[b][0] = V::load(in + j + 2 * L * b), v[b][1] = V::load(in + j + 2 * L * b + L);
+    if constexpr (Wipe)
+      for (std::size_t i = 0; i < 2 * L * Blocks; i += L) V::store(in + j + i, V::set1(0));
     for (int u = 0; u < Units; ++u) {
       const u64* fw = w + unit_words * u;
       const u64* fws = ws + unit_words * u;
@@ -194,16 +199,32 @@ void forward_small(u64* a, std::size_t n, const u64* w, const u64* ws, const typ
       y[b] = V::csub(V::csub(y[b], q2), q);
       R v0, v1;
       V::merge(V::small_stages - 1, x[b], y[b], v0, v1);
-      V::store(a + j + 2 * L * b, v0);
-      V::store(a + j + 2 * L * b + L, v1);
+      V::store(out + j + 2 * L * b, v0);
+      V::store(out + j + 2 * L * b + L, v1);
     }
   }
 }
 
+// Whether some a[i] >= q (the checked forward's scan where no pass precedes the last).
+template <class V>
+bool any_at_least_q(const u64* a, std::size_t n, typename V::reg q) {
+  typename V::reg m = V::set1(0);
+  for (std::size_t i = 0; i < n; i += V::L) m = V::max(m, V::load(a + i));
+  return V::any_ge(m, q);
+}
+
 // Ranges: mul_lazy's results are below C q (C = V::mul_bound, 2 or 4). The forward keeps
 // values below 2 C q (Harvey's 4q for C = 2), the inverse below C q.
-template <class V>
-void forward(const Tables& t, u64* a) {
+//
+// forward_into / inverse_into transform a, passing through buf: the pass that reads a
+// writes buf, the passes between work in buf and the last one writes a (buf == a: in
+// place). Check (V has max and any_ge; buf then a separate scratch of n words): false,
+// with a untouched, when some a[i] >= q: the first pass takes the maximum of what it loads
+// and stops before anything is written to a. The last pass zeroes buf as it reads it (it
+// held the caller's intermediate values). A forward without a pass ahead of the small-stage
+// one (n <= 32 on AVX-512) runs in place after a scan.
+template <class V, bool Check = false>
+bool forward_into(const Tables& t, u64* a, u64* buf) {
   using R = typename V::reg;
   constexpr std::size_t L = V::L;
   constexpr int C = V::mul_bound;
@@ -222,6 +243,7 @@ void forward(const Tables& t, u64* a) {
     y = V::add(V::sub(u, v), cq);
   };
   const std::true_type red;
+  R mx = V::set1(0);  // Check: the maximum of the values the first pass loaded
   std::size_t len = n / 2;
   // Radix 4: stages len and len/2 in one pass. With 64-bit products (long dependency
   // chains), two groups of four registers at a time (two j of one block, or, when a block
@@ -233,60 +255,74 @@ void forward(const Tables& t, u64* a) {
   auto load3 = [&](const u64* pw, const u64* pws) {
     return Tw{V::set1(pw[0]), V::set1(pws[0]), V::set1(pw[1]), V::set1(pws[1]), V::set1(pw[2]), V::set1(pws[2])};
   };
-  // first: the pass that reads the input (below q: its first stage skips the reduction).
-  auto groups2 = [&](u64* p0, u64* p1, std::size_t h, const Tw& t0, const Tw& t1, auto first) {
+  // first: the pass that reads the input (from a, below q: its first stage skips the
+  // reduction). o0, o1: offsets of the groups in the array.
+  auto groups2 = [&](std::size_t o0, std::size_t o1, std::size_t h, const Tw& t0, const Tw& t1, auto first) {
+    const u64* in = first ? a : buf;
     R x[2][4];
-    u64* p[2] = {p0, p1};
+    const std::size_t o[2] = {o0, o1};
     for (int g = 0; g < 2; ++g)
-      for (int i = 0; i < 4; ++i) x[g][i] = V::load(p[g] + i * h);
+      for (int i = 0; i < 4; ++i) x[g][i] = V::load(in + o[g] + i * h);
+    if constexpr (Check && first)
+      for (int g = 0; g < 2; ++g) mx = V::max(mx, V::max(V::max(x[g][0], x[g][1]), V::max(x[g][2], x[g][3])));
     for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][2], g ? t1.a : t0.a, g ? t1.as : t0.as, std::bool_constant<!first>());
     for (int g = 0; g < 2; ++g) ct(x[g][1], x[g][3], g ? t1.a : t0.a, g ? t1.as : t0.as, std::bool_constant<!first>());
     for (int g = 0; g < 2; ++g) ct(x[g][0], x[g][1], g ? t1.b : t0.b, g ? t1.bs : t0.bs, red);
     for (int g = 0; g < 2; ++g) ct(x[g][2], x[g][3], g ? t1.c : t0.c, g ? t1.cs : t0.cs, red);
     for (int g = 0; g < 2; ++g)
-      for (int i = 0; i < 4; ++i) V::store(p[g] + i * h, x[g][i]);
+      for (int i = 0; i < 4; ++i) V::store(buf + o[g] + i * h, x[g][i]);
   };
-  auto group1 = [&](u64* p, std::size_t h, const Tw& tw, auto first) {
+  auto group1 = [&](std::size_t o, std::size_t h, const Tw& tw, auto first) {
+    const u64* p = (first ? a : buf) + o;
     R x0 = V::load(p), x1 = V::load(p + h), x2 = V::load(p + 2 * h), x3 = V::load(p + 3 * h);
+    if constexpr (Check && first) mx = V::max(mx, V::max(V::max(x0, x1), V::max(x2, x3)));
     ct(x0, x2, tw.a, tw.as, std::bool_constant<!first>());
     ct(x1, x3, tw.a, tw.as, std::bool_constant<!first>());
     ct(x0, x1, tw.b, tw.bs, red);
     ct(x2, x3, tw.c, tw.cs, red);
-    V::store(p, x0);
-    V::store(p + h, x1);
-    V::store(p + 2 * h, x2);
-    V::store(p + 3 * h, x3);
+    u64* d = buf + o;
+    V::store(d, x0);
+    V::store(d + h, x1);
+    V::store(d + 2 * h, x2);
+    V::store(d + 3 * h, x3);
   };
   auto radix4_pass = [&](auto first) {
     const std::size_t h = len / 2;
     if (paired && h == L && n >= 4 * len) {  // one j per block: two blocks at a time
       for (std::size_t start = 0; start < n; start += 4 * len, w += 6, ws += 6)
-        groups2(a + start, a + start + 2 * len, h, load3(w, ws), load3(w + 3, ws + 3), first);
+        groups2(start, start + 2 * len, h, load3(w, ws), load3(w + 3, ws + 3), first);
       return;
     }
     for (std::size_t start = 0; start < n; start += 2 * len, w += 3, ws += 3) {
       const Tw tw = load3(w, ws);
-      u64* p = a + start;
       std::size_t j = 0;
       if constexpr (paired)
-        for (; j + 2 * L <= h; j += 2 * L) groups2(p + j, p + j + L, h, tw, tw, first);
-      for (; j < h; j += L) group1(p + j, h, tw, first);
+        for (; j + 2 * L <= h; j += 2 * L) groups2(start + j, start + j + L, h, tw, tw, first);
+      for (; j < h; j += L) group1(start + j, h, tw, first);
     }
   };
   const int fold = folded_stages(n, L);
   const std::size_t stop = fold == 2 ? 2 * L : L;  // the folded stages: len <= stop
   bool first_done = false;
-  if (len >= 2 * L && len > stop) radix4_pass(std::true_type()), len >>= 2, first_done = true;
+  if (len >= 2 * L && len > stop) {
+    radix4_pass(std::true_type()), len >>= 2, first_done = true;
+    if constexpr (Check)
+      if (V::any_ge(mx, q)) return false;
+  } else {
+    if constexpr (Check)
+      if (any_at_least_q<V>(a, n, q)) return false;
+    buf = a;
+  }
   for (; len >= 2 * L && len > stop; len >>= 2) radix4_pass(std::false_type());
   if (fold == 0 && len >= L) {  // a lone stage len L
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
       for (std::size_t j = start; j < start + len; j += L) {
-        R x = V::load(a + j), y = V::load(a + j + len);
+        R x = V::load(buf + j), y = V::load(buf + j + len);
         if (first_done) ct(x, y, W, WS, red);
         else ct(x, y, W, WS, std::false_type());
-        V::store(a + j, x);
-        V::store(a + j + len, y);
+        V::store(buf + j, x);
+        V::store(buf + j + len, y);
       }
     }
   }
@@ -296,7 +332,9 @@ void forward(const Tables& t, u64* a) {
   const std::size_t sub = fold == 2 ? 2 : 1;  // 2L blocks per unit
   const std::size_t units = std::min(n / (2 * L) / sub, most / sub);
   auto small = [&](auto units_c, auto fold_c) {
-    forward_small<V, decltype(units_c)::value, decltype(fold_c)::value>(a, n, w, ws, k, ct, cq, q2, q);
+    constexpr int U = decltype(units_c)::value, F = decltype(fold_c)::value;
+    if (Check && buf != a) forward_small<V, U, F, Check>(buf, a, n, w, ws, k, ct, cq, q2, q);
+    else forward_small<V, U, F, false>(buf, a, n, w, ws, k, ct, cq, q2, q);
   };
   using I1 = std::integral_constant<int, 1>;
   using I2 = std::integral_constant<int, 2>;
@@ -318,15 +356,16 @@ void forward(const Tables& t, u64* a) {
   } else {
     small(I1(), I0());
   }
+  return true;
 }
 
-template <class V>
-void inverse(const Tables& t, u64* a) {
+template <class V, bool Check = false>
+bool inverse_into(const Tables& t, u64* a, u64* buf) {
   using R = typename V::reg;
   constexpr std::size_t L = V::L;
   constexpr int C = V::mul_bound;
   const typename V::K k = V::make(t.q);
-  const R q = V::set1(t.q), cq = V::set1(C * t.q);  
+  const R q = V::set1(t.q), cq = V::set1(C * t.q);
   const R q2 = V::set1(2 * t.q);
   auto reduce_product = [&](R x) {  // [0, C q) -> [0, q)
     if constexpr (C == 4) x = V::csub(x, q2);
@@ -335,9 +374,12 @@ void inverse(const Tables& t, u64* a) {
   const std::size_t n = t.n;
   const u64* w = t.kinv.data();
   const u64* ws = t.kinv_s.data();
+  R mx = V::set1(0);  // Check: the maximum of the input
   for (std::size_t j = 0; j < n; j += 2 * L) {
+    const R v0 = V::load(a + j), v1 = V::load(a + j + L);
+    if constexpr (Check) mx = V::max(mx, V::max(v0, v1));
     R x, y;
-    V::split(V::small_stages - 1, V::load(a + j), V::load(a + j + L), x, y);
+    V::split(V::small_stages - 1, v0, v1, x, y);
     for (int s = V::small_stages - 1; s >= 0; --s) {
       if (s < V::small_stages - 1) transition<V>(s + 1, s, x, y);
       const R u = V::csub(V::add(x, y), cq);
@@ -345,11 +387,13 @@ void inverse(const Tables& t, u64* a) {
       x = u;
       w += tw_count<V>(s), ws += tw_count<V>(s);
     }
-    R v0, v1;
-    V::merge(0, x, y, v0, v1);
-    V::store(a + j, v0);
-    V::store(a + j + L, v1);
+    R m0, m1;
+    V::merge(0, x, y, m0, m1);
+    V::store(buf + j, m0);
+    V::store(buf + j + L, m1);
   }
+  if constexpr (Check)
+    if (V::any_ge(mx, q)) return false;
   auto gs = [&](R& x, R& y, R W, R WS) {
     const R u = V::csub(V::add(x, y), cq);
     y = V::mul_lazy(V::add(V::sub(x, y), cq), W, WS, k);
@@ -360,7 +404,7 @@ void inverse(const Tables& t, u64* a) {
     for (std::size_t start = 0; start < n; start += 4 * len, w += 3, ws += 3) {
       const R WA = V::set1(w[0]), WAS = V::set1(ws[0]), WB = V::set1(w[1]), WBS = V::set1(ws[1]),
               WC = V::set1(w[2]), WCS = V::set1(ws[2]);
-      u64* p = a + start;
+      u64* p = buf + start;
       for (std::size_t j = 0; j < len; j += L) {
         R x0 = V::load(p + j), x1 = V::load(p + j + len), x2 = V::load(p + j + 2 * len), x3 = V::load(p + j + 3 * len);
         gs(x0, x1, WA, WAS);
@@ -377,7 +421,7 @@ void inverse(const Tables& t, u64* a) {
   if (len < n / 2) {
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
-      u64* x = a + start;
+      u64* x = buf + start;
       u64* y = x + len;
       for (std::size_t j = 0; j < len; j += L) {
         R xv = V::load(x + j), yv = V::load(y + j);
@@ -390,10 +434,24 @@ void inverse(const Tables& t, u64* a) {
   const std::size_t h = n / 2;
   const R NI = V::set1(w[0]), NIS = V::set1(ws[0]), W1 = V::set1(w[1]), W1S = V::set1(ws[1]);
   for (std::size_t j = 0; j < h; j += L) {
-    const R xv = V::load(a + j), yv = V::load(a + j + h);
+    const R xv = V::load(buf + j), yv = V::load(buf + j + h);
+    if constexpr (Check) {
+      V::store(buf + j, V::set1(0));
+      V::store(buf + j + h, V::set1(0));
+    }
     V::store(a + j, reduce_product(V::mul_lazy(V::add(xv, yv), NI, NIS, k)));
     V::store(a + j + h, reduce_product(V::mul_lazy(V::add(V::sub(xv, yv), cq), W1, W1S, k)));
   }
+  return true;
+}
+
+template <class V>
+void forward(const Tables& t, u64* a) {
+  forward_into<V>(t, a, a);
+}
+template <class V>
+void inverse(const Tables& t, u64* a) {
+  inverse_into<V>(t, a, a);
 }
 
 template <class V>
