@@ -216,13 +216,14 @@ bool any_at_least_q(const u64* a, std::size_t n, typename V::reg q) {
 // Ranges: mul_lazy's results are below C q (C = V::mul_bound, 2 or 4). The forward keeps
 // values below 2 C q (Harvey's 4q for C = 2), the inverse below C q.
 //
-// forward_into / inverse_into transform a, passing through buf: the pass that reads a
-// writes buf, the passes between work in buf and the last one writes a (buf == a: in
-// place). Check (V has max and any_ge; buf then a separate scratch of n words): false,
-// with a untouched, when some a[i] >= q: the first pass takes the maximum of what it loads
-// and stops before anything is written to a. The last pass zeroes buf as it reads it (it
-// held the caller's intermediate values). A forward without a pass ahead of the small-stage
-// one (n <= 32 on AVX-512) runs in place after a scan.
+// forward_into / inverse_into transform a, passing through buf (buf == a: in place): the
+// pass that reads a writes buf; the forward's later passes work in buf and its last one
+// writes a, the inverse's second pass writes a and the later ones work there. Check (V has
+// max and any_ge; buf then a separate scratch of n words): false, with a untouched, when
+// some a[i] >= q: the first pass takes the maximum of what it loads and stops before
+// anything is written to a. The pass that moves the values back into a zeroes buf as it
+// reads it (it held the caller's intermediate values). A forward without a pass ahead of
+// the small-stage one (n <= 32 on AVX-512) runs in place after a scan.
 template <class V, bool Check = false>
 bool forward_into(const Tables& t, u64* a, u64* buf) {
   using R = typename V::reg;
@@ -399,46 +400,49 @@ bool inverse_into(const Tables& t, u64* a, u64* buf) {
     y = V::mul_lazy(V::add(V::sub(x, y), cq), W, WS, k);
     x = u;
   };
+  // The second pass reads buf (in) into a and zeroes it (Check): a radix-4 pass where there
+  // is one, whose work hides those stores better than the last stage's (measured).
+  u64* in = buf;
+  auto take = [&](std::size_t o) {
+    if constexpr (!Check) return V::load(a + o);
+    const R v = V::load(in + o);
+    if (in != a) V::store(in + o, V::set1(0));
+    return v;
+  };
   std::size_t len = L;
-  for (; 2 * len < n / 2; len <<= 2) {  // radix 4: stages len and 2 len in one pass
+  for (; 2 * len < n / 2; len <<= 2, in = a) {  // radix 4: stages len and 2 len in one pass
     for (std::size_t start = 0; start < n; start += 4 * len, w += 3, ws += 3) {
       const R WA = V::set1(w[0]), WAS = V::set1(ws[0]), WB = V::set1(w[1]), WBS = V::set1(ws[1]),
               WC = V::set1(w[2]), WCS = V::set1(ws[2]);
-      u64* p = buf + start;
-      for (std::size_t j = 0; j < len; j += L) {
-        R x0 = V::load(p + j), x1 = V::load(p + j + len), x2 = V::load(p + j + 2 * len), x3 = V::load(p + j + 3 * len);
+      for (std::size_t j = start; j < start + len; j += L) {
+        R x0 = take(j), x1 = take(j + len), x2 = take(j + 2 * len), x3 = take(j + 3 * len);
         gs(x0, x1, WA, WAS);
         gs(x2, x3, WB, WBS);
         gs(x0, x2, WC, WCS);
         gs(x1, x3, WC, WCS);
-        V::store(p + j, x0);
-        V::store(p + j + len, x1);
-        V::store(p + j + 2 * len, x2);
-        V::store(p + j + 3 * len, x3);
+        V::store(a + j, x0);
+        V::store(a + j + len, x1);
+        V::store(a + j + 2 * len, x2);
+        V::store(a + j + 3 * len, x3);
       }
     }
   }
   if (len < n / 2) {
     for (std::size_t start = 0; start < n; start += 2 * len, ++w, ++ws) {
       const R W = V::set1(*w), WS = V::set1(*ws);
-      u64* x = buf + start;
-      u64* y = x + len;
-      for (std::size_t j = 0; j < len; j += L) {
-        R xv = V::load(x + j), yv = V::load(y + j);
+      for (std::size_t j = start; j < start + len; j += L) {
+        R xv = take(j), yv = take(j + len);
         gs(xv, yv, W, WS);
-        V::store(x + j, xv);
-        V::store(y + j, yv);
+        V::store(a + j, xv);
+        V::store(a + j + len, yv);
       }
     }
+    in = a;
   }
   const std::size_t h = n / 2;
   const R NI = V::set1(w[0]), NIS = V::set1(ws[0]), W1 = V::set1(w[1]), W1S = V::set1(ws[1]);
   for (std::size_t j = 0; j < h; j += L) {
-    const R xv = V::load(buf + j), yv = V::load(buf + j + h);
-    if constexpr (Check) {
-      V::store(buf + j, V::set1(0));
-      V::store(buf + j + h, V::set1(0));
-    }
+    const R xv = take(j), yv = take(j + h);
     V::store(a + j, reduce_product(V::mul_lazy(V::add(xv, yv), NI, NIS, k)));
     V::store(a + j + h, reduce_product(V::mul_lazy(V::add(V::sub(xv, yv), cq), W1, W1S, k)));
   }
