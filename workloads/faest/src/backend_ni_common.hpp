@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include "backend.hpp"
+#include "gf128_reduce.hpp"
 #include "gpu_halves.hpp"
 #include "scheme.hpp"
 
@@ -20,13 +21,7 @@ struct NiField {
     const __m128i mid = _mm_xor_si128(_mm_clmulepi64_si128(x, y, 0x01), _mm_clmulepi64_si128(x, y, 0x10));
     __m128i c_lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
     __m128i c_hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-    // x^128 = x^7 + x^2 + x + 1: fold the top word into words 1-2, then word 2 into 0-1.
-    const __m128i r = _mm_set_epi64x(0, 0x87);
-    __m128i t = _mm_clmulepi64_si128(c_hi, r, 0x01);
-    c_hi = _mm_xor_si128(c_hi, _mm_srli_si128(t, 8));
-    c_lo = _mm_xor_si128(c_lo, _mm_slli_si128(t, 8));
-    t = _mm_clmulepi64_si128(c_hi, r, 0x00);
-    c_lo = _mm_xor_si128(c_lo, t);
+    gf128_reduce(c_lo, c_hi);
     gf128 out;
     st(&out, c_lo);
     return out;

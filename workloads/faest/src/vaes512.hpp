@@ -16,6 +16,7 @@
 #include <tempo/secure_zero.hpp>
 
 #include "common.hpp"
+#include "gf128_reduce.hpp"
 
 namespace tempo::faest::detail::vaes512 {
 namespace {
@@ -213,12 +214,7 @@ inline gf128 dot8(const gf128* x, const gf128* c) {
   const __m256i hi2 = _mm256_xor_si256(_mm512_maskz_extracti64x4_epi64(0xf, hi, 0), _mm512_maskz_extracti64x4_epi64(0xf, hi, 1));
   __m128i c_lo = _mm_xor_si128(_mm256_castsi256_si128(lo2), _mm256_extracti128_si256(lo2, 1));
   __m128i c_hi = _mm_xor_si128(_mm256_castsi256_si128(hi2), _mm256_extracti128_si256(hi2, 1));
-  const __m128i r = _mm_set_epi64x(0, 0x87);
-  __m128i t = _mm_clmulepi64_si128(c_hi, r, 0x01);
-  c_hi = _mm_xor_si128(c_hi, _mm_srli_si128(t, 8));
-  c_lo = _mm_xor_si128(c_lo, _mm_slli_si128(t, 8));
-  t = _mm_clmulepi64_si128(c_hi, r, 0x00);
-  c_lo = _mm_xor_si128(c_lo, t);
+  gf128_reduce(c_lo, c_hi);
   gf128 out;
   _mm_storeu_si128(reinterpret_cast<__m128i*>(&out), c_lo);
   return out;
@@ -230,14 +226,10 @@ inline void clmul4(__m512i x, __m512i y, __m512i& lo, __m512i& hi) {
   lo = xor3(lo, _mm512_clmulepi64_epi128(x, y, 0x00), _mm512_bslli_epi128(mid, 8));
   hi = xor3(hi, _mm512_clmulepi64_epi128(x, y, 0x11), _mm512_bsrli_epi128(mid, 8));
 }
-// Each lane of (lo, hi) reduced as NiField::mul does (x^128 = x^7 + x^2 + x + 1).
+// Each lane of (lo, hi) reduced, as NiField::mul reduces.
 inline __m512i reduce4(__m512i lo, __m512i hi) {
-  const __m512i r = _mm512_maskz_set1_epi64(0x55, 0x87);
-  __m512i t = _mm512_clmulepi64_epi128(hi, r, 0x01);
-  hi = _mm512_xor_si512(hi, _mm512_bsrli_epi128(t, 8));
-  lo = _mm512_xor_si512(lo, _mm512_bslli_epi128(t, 8));
-  t = _mm512_clmulepi64_epi128(hi, r, 0x00);
-  return _mm512_xor_si512(lo, t);
+  gf128_reduce(lo, hi);
+  return lo;
 }
 inline __m512i load4(const gf128* p) { return _mm512_loadu_si512(p); }
 // out[j] = a[(j + 4) % 8] * b[j % 4] (+ c[(j + 4) % 8] * d[j % 4] when c is not null), j < 8:
