@@ -16,12 +16,11 @@ namespace rows = gpu::rows;
 
 const char* set_suffix(Params p) { return p == Params::faest_128f ? "128f" : "128s"; }
 
-// Priors from the device host (16 cores, one H200): 16 threads sign 128f at 18.5k/s and
-// verify at 20.2k/s (0.86 and 0.79 ms per core; 128s about 4.5 and 3.5 ms); the hybrid
-// device path reaches about 23k signatures/s and 27k verifications/s at batches of 16,384
-// (128s 4.7k/s and 5.6k/s), after tens of ms per batch (slices, host halves not yet
-// overlapped). So a 16-core host keeps batches below several thousand signatures on the
-// pool: in a stream of 4,096-signature batches the device path was 1.5x slower there.
+// Priors from the device host (16 cores, one H200): 16 threads sign 128f at ~31k/s and
+// verify at ~44k/s (0.52 and 0.36 ms per core; 128s about 4.5 and 3.5 ms); the hybrid
+// device path reaches about 45k signatures/s and 47k verifications/s at batches of 16,384
+// (128s 4.7k/s and 5.6k/s before its device stage got faster), after tens of ms per batch
+// (the first slice's device stage, the last slice's host half).
 // Bytes: the message is hashed once (~2 ns/B on one core).
 gpu::CostPrior prior_of(double cpu_ms, double gpu_ms) {
   gpu::CostPrior c;
@@ -50,7 +49,7 @@ SignOp::SignOp(Params p, RhoSource rho) : p_(p), rho_(rho) { detail::param_set(p
 std::string SignOp::key() const { return std::string("faest-sign/") + set_suffix(p_); }
 std::size_t SignOp::out_stride() const { return signature_size(p_); }
 gpu::CostPrior SignOp::prior() const {
-  return p_ == Params::faest_128f ? prior_of(0.86, 0.045) : prior_of(4.5, 0.21);
+  return p_ == Params::faest_128f ? prior_of(0.52, 0.022) : prior_of(4.5, 0.21);
 }
 
 void SignOp::sign_item(Task* t, const gpu::Chunk& c, std::size_t i) const {
@@ -86,7 +85,7 @@ VerifyOp::VerifyOp(Params p) : p_(p) { detail::param_set(p); }
 
 std::string VerifyOp::key() const { return std::string("faest-verify/") + set_suffix(p_); }
 gpu::CostPrior VerifyOp::prior() const {
-  return p_ == Params::faest_128f ? prior_of(0.79, 0.037) : prior_of(3.5, 0.18);
+  return p_ == Params::faest_128f ? prior_of(0.36, 0.021) : prior_of(3.5, 0.18);
 }
 
 void VerifyOp::cpu(const gpu::Chunk& c) const {

@@ -99,10 +99,10 @@ struct Args {
 // out = uhash * x[0..16) + x[16..64) in GF(2^384) mod x^384 + x^12 + x^3 + x^2 + 1.
 TEMPO_VOLEITH_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
   u64 c[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  const u64 x0 = load_le64(x), x1 = load_le64(x + 8);
+  const u64 x0 = load_le64_fast(x), x1 = load_le64_fast(x + 8);
   TEMPO_VOLEITH_UNROLL
   for (int i = 0; i < 6; ++i) {
-    const u64 u = load_le64(uhash + 8 * i);
+    const u64 u = load_le64_fast(uhash + 8 * i);
     u64 lo, hi;
     clmul64(u, x0, lo, hi);
     c[i] ^= lo;
@@ -118,7 +118,7 @@ TEMPO_VOLEITH_HD void leaf_hash(u8* out, const u8* uhash, const u8* x) {
     c[w - 5] ^= (t >> 62) ^ (t >> 61) ^ (t >> 52);
   }
   TEMPO_VOLEITH_UNROLL
-  for (int i = 0; i < 6; ++i) store_le64(out + 8 * i, c[i] ^ load_le64(x + 16 + 8 * i));
+  for (int i = 0; i < 6; ++i) store_le64_fast(out + 8 * i, c[i] ^ load_le64_fast(x + 16 + 8 * i));
 }
 
 // ---- H1: SHAKE128(in || 0x01), 32 bytes out (faest-ref random_oracle) -------------------
@@ -131,7 +131,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
   for (int i = 0; i < 25; ++i) a[i] = 0;
   for (; len >= rate; len -= rate, in += rate) {
     TEMPO_VOLEITH_UNROLL
-    for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64(in + 8 * i);
+    for (u32 i = 0; i < lanes; ++i) a[i] ^= load_le64_fast(in + 8 * i);
     tempo::keccak::cuda::keccak_p_loop(a, 24);
   }
   const u32 rem = u32(len);
@@ -156,7 +156,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
   }
   tempo::keccak::cuda::keccak_p_loop(a, 24);
   TEMPO_VOLEITH_UNROLL
-  for (int i = 0; i < 4; ++i) store_le64(out + 8 * i, a[i]);
+  for (int i = 0; i < 4; ++i) store_le64_fast(out + 8 * i, a[i]);
 }
 
 // ---- the stages ------------------------------------------------------------------------
@@ -207,8 +207,8 @@ TEMPO_VOLEITH_HD bool on_hidden_path(const Args& a, const u8* in, u32 node) {
 }
 
 TEMPO_VOLEITH_HD void copy16(u8* d, const u8* s) {
-  store_le64(d, load_le64(s));
-  store_le64(d + 8, load_le64(s + 8));
+  store_le64_fast(d, load_le64_fast(s));
+  store_le64_fast(d + 8, load_le64_fast(s + 8));
 }
 
 // Thread `t` of launch `l` (t < count * l.per_sig).
@@ -252,7 +252,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
           break;
         }
       }
-      u8 buf[64];
+      alignas(8) u8 buf[64];
       prg(nodes + 16 * u64(s.pos_in_tree(i, j)), iv, s.L - 1 + i, buf, 64);
       leaf_hash(c, in + lay.uhash() + 48 * i, buf);
       prg(buf, iv, i ^ 0x80000000u, rows + row_stride * (u64(s.first_leaf(i)) + x), row_stride);

@@ -4,6 +4,7 @@
 #include <tempo/gpu/detail/cuda.hpp>
 
 #include <algorithm>
+#include <iterator>
 
 #include "cuda/faest_kernels.hpp"
 
@@ -12,8 +13,13 @@ namespace {
 
 constexpr unsigned kBlock = 128;
 
+// The AES stages (a tree node or a leaf per thread) are throughput-bound: more resident
+// warps hide the bit-plane S-box's latency better than the registers nvcc would spend.
 template <dev::Stage S>
-__global__ void __launch_bounds__(kBlock) stage_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
+constexpr unsigned min_blocks = S == dev::Stage::leaves || S == dev::Stage::expand ? 4 : 1;
+
+template <dev::Stage S>
+__global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   l.stage = S;  // a constant: the switch in run_thread folds away
@@ -36,6 +42,9 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   }
   return cudaGetLastError();
 }
+
+// TEMPO_FAEST_GPU_PROFILE=1: each chunk's milliseconds per stage on stderr (StageProfile).
+const char* const stage_names[] = {"root", "scatter", "expand", "leaves", "hash_instances", "hash_final", "reduce"};
 
 std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
 
@@ -67,9 +76,12 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
     a.hi = a.rows + sub * round256(lay.rows_bytes());
     // Per-signature strides inside the scratch arrays are the unrounded sizes (Args);
     // each array's start is 256-aligned.
+    tempo::gpu::detail::StageProfile profile("TEMPO_FAEST_GPU_PROFILE", s);
     dev::for_each_stage(lay, [&](const dev::Launch& l) {
       if (err == cudaSuccess) err = launch(a, l, s);
+      profile.mark(unsigned(l.stage));
     });
+    profile.report(lay.verifier ? "faest-verify" : "faest-sign", a.count, stage_names, unsigned(std::size(stage_names)));
     if (err != cudaSuccess) return int(err);
   }
   return 0;

@@ -17,6 +17,6 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
 
 // Scratch bytes one signature needs on the device, each array rounded to 256 bytes.
 std::uint64_t scratch_per_signature(const dev::Layout& lay);
-inline constexpr std::uint64_t scratch_budget = std::uint64_t{512} << 20;
+inline constexpr std::uint64_t scratch_budget = std::uint64_t{6} << 30;
 
 }  // namespace tempo::faest::cuda

@@ -9,6 +9,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
 
 namespace tempo::gpu::detail {
 
@@ -150,6 +154,56 @@ class StreamScratch {
   void* p_ = nullptr;
   std::size_t bytes_ = 0;
   cudaStream_t s_{};
+};
+
+
+// Per-stage device time of a staged kernel launcher, for tuning: when the environment
+// variable `env` is "1", mark(stage) after each launch records an event on the stream, and
+// report() waits for the last one and prints the chunk's milliseconds per stage name to
+// stderr on one line. Off (the default), mark and report do nothing.
+class StageProfile {
+ public:
+  StageProfile(const char* env, cudaStream_t stream) : s_(stream) {
+    const char* v = std::getenv(env);
+    on_ = v != nullptr && v[0] == '1';
+    if (on_) mark_event();
+  }
+  ~StageProfile() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  StageProfile(const StageProfile&) = delete;
+  StageProfile& operator=(const StageProfile&) = delete;
+
+  void mark(unsigned stage) {
+    if (!on_) return;
+    if (mark_event()) stages_.push_back(stage);
+  }
+  // names[i]: stage i's name, i < n_names.
+  void report(const char* what, std::uint64_t items, const char* const* names, unsigned n_names) {
+    if (!on_ || events_.size() != stages_.size() + 1 || cudaEventSynchronize(events_.back()) != cudaSuccess) return;
+    std::vector<float> total(n_names, 0.0f);
+    for (std::size_t i = 0; i < stages_.size(); ++i) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, events_[i], events_[i + 1]);
+      if (stages_[i] < n_names) total[stages_[i]] += ms;
+    }
+    std::fprintf(stderr, "%s stage: %llu items:", what, static_cast<unsigned long long>(items));
+    for (unsigned i = 0; i < n_names; ++i) std::fprintf(stderr, " %s %.2f", names[i], double(total[i]));
+    std::fprintf(stderr, " ms\n");
+  }
+
+ private:
+  bool mark_event() {
+    cudaEvent_t e;
+    if (cudaEventCreate(&e) != cudaSuccess) return false;
+    cudaEventRecord(e, s_);
+    events_.push_back(e);
+    return true;
+  }
+  bool on_ = false;
+  cudaStream_t s_{};
+  std::vector<cudaEvent_t> events_;
+  std::vector<unsigned> stages_;
 };
 
 }  // namespace tempo::gpu::detail

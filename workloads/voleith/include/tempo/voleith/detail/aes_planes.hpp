@@ -133,17 +133,13 @@ TEMPO_VOLEITH_HD void sub_bytes(Planes& s) {
 // ShiftRows: byte 4c + r of each block takes byte 4((c + r) mod 4) + r, i.e. row r's bits
 // rotate right by 4r inside each 16-bit half.
 TEMPO_VOLEITH_HD u32 shift_rows_plane(u32 x) {
-  u32 r = x & 0x11111111u;
-  TEMPO_VOLEITH_UNROLL
-  for (int row = 1; row < 4; ++row) {
-    const u32 m = 0x1111u << row;
-    TEMPO_VOLEITH_UNROLL
-    for (int h = 0; h < 32; h += 16) {
-      const u32 v = (x >> h) & m;
-      r |= (((v >> (4 * row)) | (v << (16 - 4 * row))) & m) << h;
-    }
-  }
-  return r;
+  // Row r's bits (mask 0x1111 << r per half) rotate right by 4r inside each 16-bit half:
+  // a right shift for the bits that stay in the half, a left shift by 16 - 4r for those
+  // that wrap; every mask below is row r's mask restricted to where its bits land.
+  return (x & 0x11111111u) |                                               // row 0 stays
+         ((x >> 4) & 0x02220222u) | ((x << 12) & 0x20002000u) |            // row 1
+         ((x >> 8) & 0x00440044u) | ((x << 8) & 0x44004400u) |             // row 2
+         ((x >> 12) & 0x00080008u) | ((x << 4) & 0x88808880u);             // row 3
 }
 
 // Byte r of each column takes byte r + 1 (mod 4) of the same column.
@@ -153,9 +149,9 @@ TEMPO_VOLEITH_HD void mix_columns(Planes& s) {
   u32 t[8], all[8];
   TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) {
-    const u32 r1 = rot_column(s.p[b]), r2 = rot_column(r1), r3 = rot_column(r2);
-    t[b] = s.p[b] ^ r1;  // a_r ^ a_{r+1}
-    all[b] = s.p[b] ^ r1 ^ r2 ^ r3;
+    t[b] = s.p[b] ^ rot_column(s.p[b]);  // a_r ^ a_{r+1}
+    // a_r ^ a_{r+1} ^ a_{r+2} ^ a_{r+3}: t ^ t rotated by two rows.
+    all[b] = t[b] ^ ((t[b] >> 2) & 0x33333333u) ^ ((t[b] << 2) & 0xCCCCCCCCu);
   }
   // xtime on planes: x^8 = x^4 + x^3 + x + 1.
   const u32 xt[8] = {t[7], t[0] ^ t[7], t[1], t[2] ^ t[7], t[3] ^ t[7], t[4], t[5], t[6]};
@@ -230,7 +226,7 @@ TEMPO_VOLEITH_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 l
     for (u32 q = 0; q < 4; ++q) {
       const u32 at = off + 8 * q;
       if (at + 8 <= len) {
-        store_le64(out + at, o[q]);
+        store_le64_fast(out + at, o[q]);
       } else {
         for (u32 i = at; i < len; ++i) out[i] = u8(o[q] >> (8 * (i - at)));
       }
