@@ -114,6 +114,43 @@ TEST_CASE("every CPU path at the largest q of the lazy 32-bit forward", "[paths]
   }
 }
 
+TEST_CASE("every CPU path at every n to 65536, at the top of each 32-bit schedule", "[paths]") {
+  // The largest primes = 1 mod 2^17 below 2^27 (avx512-w32's lazy inverse: sums reach
+  // 32 q), 2^30 (Harvey) and 2^31 (full), so every n from 16 to 65536 runs: odd and even
+  // counts of stages with len >= 16 (an odd count puts len 16 into the small-stage passes),
+  // one and two blocks per step of the inverse's small-stage pass.
+  for (const u64 q : {132120577ull, 1073479681ull, 2147352577ull}) {
+    for (std::size_t n = 16; n <= 65536; n *= 2) {
+      const u64 psi = d::minimal_root(n, q);
+      const auto ref = d::build_tables(n, q, psi, d::portable_kernels());
+      for (const d::Kernels* k : d::kernels_for(q)) {
+        INFO("kernel " << k->name << ", n = " << n << ", q = " << q);
+        const auto t = d::build_tables(n, q, psi, *k);
+        Rng r(n * 3 + q);
+        for (int rep = 0; rep < 2; ++rep) {
+          auto a = random_poly(r, n, q);
+          if (rep == 0) std::fill(a.begin(), a.end(), q - 1);
+          auto x = a, y = a;
+          ref->kernels->forward(*ref, x.data());
+          REQUIRE(k->forward_checked(*t, y.data()));
+          REQUIRE(x == y);
+          ref->kernels->inverse(*ref, x.data());
+          REQUIRE(k->inverse_checked(*t, y.data()));
+          REQUIRE(x == a);
+          REQUIRE(y == a);
+          auto bad = a;
+          bad[rep == 0 ? n - 1 : (n * 5) / 7] = q;
+          const auto bad_copy = bad;
+          REQUIRE_FALSE(k->forward_checked(*t, bad.data()));
+          REQUIRE(bad == bad_copy);
+          REQUIRE_FALSE(k->inverse_checked(*t, bad.data()));
+          REQUIRE(bad == bad_copy);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("detail::with_cpu_path: every path by name, the same transform", "[paths]") {
   for (const char* preset : {"MLDSA", "PN10QP27", "PN11QP54", "PN12QP60"}) {
     const tempo::ntt::Plan plan = tempo::ntt::Plan::preset(preset);

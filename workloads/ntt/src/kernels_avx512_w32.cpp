@@ -10,8 +10,7 @@
 //
 // Passes (forward; the inverse runs them mirrored). Stages with len >= 16 broadcast one
 // twiddle per block and run two at a time (radix 4; when their count is odd the last one,
-// len 16, runs first in the small-stage pass, see fwd_small's Lone; the inverse gives it
-// a pass of its own).
+// len 16, runs in the small-stage pass, see fwd_small's and inv_small's Lone).
 // The four stages with len 8, 4, 2, 1 run in one pass over 32-coefficient blocks held in
 // two registers: before each stage one two-source permute per register puts the pairs
 // (i, i + len) into matching lanes, and the last permute also widens to uint64 for the
@@ -353,8 +352,9 @@ void fwd_small_lone(const u32* s, W* a, std::size_t n, const u32* tw, const Mod&
   if (lone) fwd_small_any<M, Levels, true>(s, a, n, tw, m);
   else fwd_small_any<M, Levels, false>(s, a, n, tw, m);
 }
-// Whether the small-stage pass also runs the stage len = 16 (fwd_small's Lone).
-bool fwd_lone_in_small(unsigned log_n) { return log_n >= 7 && (log_n - 4) % 2 == 1; }
+// Whether the small-stage pass also runs the stage len = 16 (fwd_small's and inv_small's
+// Lone): an odd count of stages with len >= 16, more than one.
+bool lone_in_small(unsigned log_n) { return log_n >= 7 && (log_n - 4) % 2 == 1; }
 
 bool out_of_range(R mx, u64 q) { return _mm512_cmpge_epu64_mask(mx, _mm512_set1_epi64(static_cast<long long>(q))) != 0; }
 
@@ -400,7 +400,7 @@ bool forward_impl(const Tables& t, W* a, bool check) {
     return false;
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
-  const bool lone = fwd_lone_in_small(t.log_n);
+  const bool lone = lone_in_small(t.log_n);
   if (done < large && !lone) fwd_single<M>(s, s, n, len, tw, m, mx);
   if (m.levels == 4) fwd_small_lone<M, 4>(s, a, n, tw, m, lone);
   else fwd_small_lone<M, 3>(s, a, n, tw, m, lone);
@@ -409,23 +409,41 @@ bool forward_impl(const Tables& t, W* a, bool check) {
 }
 
 // ---- inverse
-// The stages len = 1, 2, 4, 8 per 32-coefficient block, narrowing from the caller's array.
-template <int M, class W>
+// Inverse table entries per 32 coefficients in the small-stage pass: (w, ws, wso) for
+// len 1, then (w, ws) for len 2, 4, 8, 16 lanes each.
+constexpr int kInvSmallWords = 48 + 3 * 32;
+
+// The stages len = 1, 2, 4, 8 per 32-coefficient block, narrowing from the caller's array,
+// K blocks at a time. Lone: also the stage len = 16 (see lone_in_small; its pairs are x and
+// y in the natural layout), with its (w, ws) after the block's other twiddles, so that it
+// needs no pass of its own.
+template <int M, int K, bool Lone, class W>
 void inv_small(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
   const R q4 = _mm512_add_epi32(m.q2, m.q2);
   const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
-  for (std::size_t j = 0; j < n; j += 32, tw += 48 + 3 * 32) {
-    R x = load_w(a + j, mx), y = load_w(a + j + 16, mx);
-    const u32* w = tw;
-    for (int st = 0; st < 4; w += st == 0 ? 48 : 32, ++st) {  // len 1 has a third row (wso)
-      permute(x, y, kInvPerm[st]);
-      const R ws = ld(w + 16), wso = st == 0 ? ld(w + 32) : ws;
-      if constexpr (M == kLazy) gs_grow(x, y, ld(w), ws, wso, bq[st], m);
-      else gs<M>(x, y, ld(w), ws, wso, m);
+  constexpr int words = kInvSmallWords + (Lone ? 2 : 0);
+  for (std::size_t j = 0; j < n; j += 32 * K, tw += K * words) {
+    R x[K], y[K];
+    for (int k = 0; k < K; ++k) x[k] = load_w(a + j + 32 * k, mx), y[k] = load_w(a + j + 32 * k + 16, mx);
+    int off = 0;
+    for (int st = 0; st < 4; off += st == 0 ? 48 : 32, ++st) {  // len 1 has a third row (wso)
+      for (int k = 0; k < K; ++k) permute(x[k], y[k], kInvPerm[st]);
+      for (int k = 0; k < K; ++k) {
+        const u32* w = tw + k * words + off;
+        const R ws = ld(w + 16), wso = st == 0 ? ld(w + 32) : ws;
+        if constexpr (M == kLazy) gs_grow(x[k], y[k], ld(w), ws, wso, bq[st], m);
+        else gs<M>(x[k], y[k], ld(w), ws, wso, m);
+      }
     }
-    permute(x, y, kInvLast);
-    _mm512_storeu_si512(s + j, x);
-    _mm512_storeu_si512(s + j + 16, y);
+    for (int k = 0; k < K; ++k) {
+      permute(x[k], y[k], kInvLast);
+      if constexpr (Lone) {  // inputs below 16 q under the lazy schedule: gs's c = 16 q applies
+        const Bc w16(tw + k * words + kInvSmallWords);
+        gs<M>(x[k], y[k], w16.w, w16.ws, w16.ws, m);
+      }
+      _mm512_storeu_si512(s + j + 32 * k, x[k]);
+      _mm512_storeu_si512(s + j + 32 * k + 16, y[k]);
+    }
   }
 }
 
@@ -478,19 +496,6 @@ void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mo
   }
 }
 
-template <int M>
-void inv_single(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m) {
-  for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
-    const Bc W(tw);
-    for (std::size_t j = start; j < start + len; j += 16) {
-      R x = ld(s + j), y = ld(s + j + len);
-      gs<M>(x, y, W.w, W.ws, W.ws, m);
-      _mm512_storeu_si512(s + j, x);
-      _mm512_storeu_si512(s + j + len, y);
-    }
-  }
-}
-
 // The last stage (len = n/2) with 1/n folded in (inv[1] is stored times 1/n), fully
 // reduced, widened into the caller's array.
 template <int M>
@@ -537,6 +542,14 @@ void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mo
   }
 }
 
+// Two blocks at a time where there are two: their stages interleave (one block's chain of
+// stages is long); four measured no faster.
+template <int M, bool Lone, class W>
+void inv_small_any(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
+  if (n >= 64) inv_small<M, 2, Lone>(a, s, n, tw, m, mx);
+  else inv_small<M, 1, Lone>(a, s, n, tw, m, mx);
+}
+
 // Lazy inverse: sums below 32 q < 2^32.
 bool lazy_inverse(const Tables& t) { return t.q < (u64{1} << 27); }
 
@@ -548,16 +561,17 @@ bool inverse_impl(const Tables& t, W* a, bool check) {
   const Mod m(t.q, M == kLazy ? 16 : 2, 0);
   const u32* tw = t.kinv32.data();
   R mx = _mm512_setzero_si512();
-  inv_small<M>(a, s, n, tw, m, mx);
+  const unsigned large = t.log_n - 4;  // stages len = 16 .. n/2; the last one is final
+  std::size_t len = 16;
+  unsigned left = large;
+  const bool lone = lone_in_small(t.log_n);
+  if (lone) inv_small_any<M, true>(a, s, n, tw, m, mx), len <<= 1, --left;
+  else inv_small_any<M, false>(a, s, n, tw, m, mx);
   if (check && out_of_range(mx, t.q)) {
     wipe_scratch<W>(s, n);
     return false;
   }
-  const unsigned large = t.log_n - 4;  // stages len = 16 .. n/2; the last one is final
-  std::size_t len = 16;
-  unsigned left = large;
   bool classes = false;  // whether the previous pass was a radix-4 pass (inv_radix4)
-  if (left % 2 == 1 && left > 1) inv_single<M>(s, n, len, tw, m), len <<= 1, --left;
   for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<M>(s, n, len, tw, m, classes);
   if (left == 2) inv_final_radix4<M>(s, a, n, tw, m, classes);
   else inv_final_single<M>(s, a, n, tw, m);
@@ -603,7 +617,7 @@ void prepare(Tables& t) {
     len >>= 1, done = 1;
   }
   for (; done + 2 <= large; done += 2, len >>= 2) fwd_r4();
-  const bool lone = fwd_lone_in_small(t.log_n);
+  const bool lone = lone_in_small(t.log_n);
   if (done < large && !lone)
     for (std::size_t b = 0; b < n / (2 * len); ++b) push_bc(f, t.fwd[n / (2 * len) + b], q);
   for (std::size_t j = 0; j < n; j += 32) {
@@ -619,7 +633,8 @@ void prepare(Tables& t) {
   // Inverse: stage len, block b uses inv[n/len - 1 - b] (FIPS 204 Algorithm 42's order).
   auto& v = t.kinv32;
   v.clear();
-  for (std::size_t j = 0; j < n; j += 32)
+  const bool inv_lone = lone_in_small(t.log_n);
+  for (std::size_t j = 0; j < n; j += 32) {
     for (int h = 1; h <= 8; h <<= 1) {
       const auto l = layout(h);
       u64 w[16];
@@ -627,12 +642,10 @@ void prepare(Tables& t) {
         w[k] = t.inv[n / static_cast<std::size_t>(h) - 1 - (j + static_cast<std::size_t>(l[static_cast<std::size_t>(k)])) / (2 * static_cast<std::size_t>(h))];
       push_lanes(v, w, q, h == 1);
     }
-  std::size_t ilen = 16;
-  unsigned left = large;
-  if (left % 2 == 1 && left > 1) {
-    for (std::size_t b = 0; b < n / (2 * ilen); ++b) push_bc(v, t.inv[n / ilen - 1 - b], q);
-    ilen <<= 1, --left;
+    if (inv_lone) push_bc(v, t.inv[n / 16 - 1 - j / 32], q);  // stage len = 16, block j / 32
   }
+  std::size_t ilen = inv_lone ? 32 : 16;
+  unsigned left = inv_lone ? large - 1 : large;
   for (; left > 2; left -= 2, ilen <<= 2)
     for (std::size_t b = 0; b < n / (4 * ilen); ++b) {
       push_bc(v, t.inv[n / ilen - 1 - 2 * b], q);
