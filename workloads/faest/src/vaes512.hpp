@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include <tempo/secure_zero.hpp>
+#include <tempo/voleith/detail/avx512_lane.hpp>
 
 #include "common.hpp"
 #include "gf128_reduce.hpp"
@@ -82,15 +83,8 @@ inline __m512i counter_at(__m512i base, std::uint32_t b) {
 }
 
 // The zero-masking forms of extract, broadcast and shifts throughout: GCC 12 warns on the
-// plain ones' undefined pass-through.
-inline __m128i lane(__m512i x, unsigned l) {
-  switch (l) {
-    case 0: return _mm512_maskz_extracti32x4_epi32(0xf, x, 0);
-    case 1: return _mm512_maskz_extracti32x4_epi32(0xf, x, 1);
-    case 2: return _mm512_maskz_extracti32x4_epi32(0xf, x, 2);
-    default: return _mm512_maskz_extracti32x4_epi32(0xf, x, 3);
-  }
-}
+// plain ones' undefined pass-through. lane(): voleith's, shared with its AVX-512 PRG.
+using voleith::detail::lane;
 inline void store16(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 
 // The GGM tree's PRG on G groups of four adjacent nodes from node a (see expand_nodes).

@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include <tempo/secure_zero.hpp>
+#include <tempo/voleith/detail/avx512_lane.hpp>
 
 namespace tempo::voleith::detail {
 namespace {
@@ -38,17 +39,8 @@ inline __m512i tweaked4(__m512i base, const std::uint32_t t[4]) {
                                                  i32(t[0]), 0, 0, 0));
 }
 
-// The zero-masking forms of broadcast and extract (even for lane 0: GCC 12 builds the cast
-// from the extract): GCC 12 warns on the plain ones' undefined
-// pass-through (as with VPERMB in prg_vbmi.cpp).
-inline __m128i lane(__m512i x, unsigned l) {
-  switch (l) {
-    case 0: return _mm512_maskz_extracti32x4_epi32(0xf, x, 0);
-    case 1: return _mm512_maskz_extracti32x4_epi32(0xf, x, 1);
-    case 2: return _mm512_maskz_extracti32x4_epi32(0xf, x, 2);
-    default: return _mm512_maskz_extracti32x4_epi32(0xf, x, 3);
-  }
-}
+// The zero-masking forms of broadcast and extract (lane(): detail/avx512_lane.hpp): GCC 12
+// warns on the plain ones' undefined pass-through (as with VPERMB in prg_vbmi.cpp).
 
 // 4P keys from j0, four per register.
 template <std::size_t P>
