@@ -22,50 +22,29 @@
 # the target, ratio <= 0.6, met or not), cpu.txt, log.txt. Exit status 1 when a run fails
 # (a gate that decrypts wrong fails its run) or a round lacks a number.
 set -u
-C=$(cd "${1:-.carry/dev}" && pwd) || exit 1
-P=$(cd "${PEERS:-../shared/peers}" 2>/dev/null && pwd) || { echo "tfhe_peers.sh: no peers folder ${PEERS:-../shared/peers} (set PEERS)" >&2; exit 1; }
-O=${OUT:-$PWD/out}/tfhe_peers; mkdir -p "$O"
-export LD_LIBRARY_PATH=$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-B=$C/bin
-T=${TASKSET-taskset -c 2}
 ROUNDS=${ROUNDS:-3}
 GATES=${GATES:-200}
 WARM=${WARM:-10}
 TARGET=0.6
-log() { echo "== $*" | tee -a "$O/log.txt"; }
-for f in "$B/tfhe_peer" "$P/bin/tfhe_gate"; do
-  [ -x "$f" ] || { log "missing $f (tfhe_peer: scripts/device/pack.sh BUILD tfhe)"; exit 1; }
-done
-{ grep -m1 "model name" /proc/cpuinfo; nproc; grep -o -w 'avx2\|avx512f\|avx512dq\|avx512ifma\|fma' /proc/cpuinfo | sort -u
-  echo "taskset: $T"; echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$O/cpu.txt"
-[ ! -f "$C/PROVENANCE.txt" ] || cp "$C/PROVENANCE.txt" "$O/"
+# shellcheck source-path=SCRIPTDIR source=peer_rounds.sh
+. "$(dirname "$0")/peer_rounds.sh"
+peer_setup tfhe_peers "${1:-.carry/dev}"
+peer_require "tfhe_peer: scripts/device/pack.sh BUILD tfhe" "$B/tfhe_peer" "$P/bin/tfhe_gate"
+peer_start 'avx2\|avx512f\|avx512dq\|avx512ifma\|fma'
 
-: > "$O/raw.txt"
-status=0
-# run NAME BINARY...: one run, its lines into raw.txt after the round's marker.
-run() {
-  local name=$1; shift
-  echo "## round=$r run=$name" >> "$O/raw.txt"
-  timeout 600 env GATES="$GATES" WARM="$WARM" "$@" >> "$O/raw.txt" 2>&1
-  local rc=$?
-  ((rc == 0)) || status=1
-  log "round $r $name rc=$rc"
-}
-# $T is a command prefix, split into words on purpose.
-# shellcheck disable=SC2086
-peer() { run tfhe_lib $T "$P/bin/tfhe_gate"; }
-# shellcheck disable=SC2086
-tempo() { run tempo $T "$B/tfhe_peer"; }
+# $T is a command prefix, split into words on purpose; peer_pair calls these (SC2317).
+# shellcheck disable=SC2086,SC2317
+peer() { peer_run 600 run=tfhe_lib env GATES="$GATES" WARM="$WARM" $T "$P/bin/tfhe_gate"; }
+# shellcheck disable=SC2086,SC2317
+tempo() { peer_run 600 run=tempo env GATES="$GATES" WARM="$WARM" $T "$B/tfhe_peer"; }
 
 log "$ROUNDS rounds, GATES=$GATES WARM=$WARM, pinned: '$T'"
-for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2)); then peer; tempo; else tempo; peer; fi
-done
+peer_rounds peer_pair peer tempo
 
 # Per round: each side's gate_ms (the median gate of its run), the ratio tempo / TFHE library;
 # then the median of the rounds' ratios against the target.
 awk -v target="$TARGET" -v rounds="$ROUNDS" -v gates="$GATES" -v warm="$WARM" -v taskset="$T" \
-    -v cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')" \
+    -v cpu="$(cpu_model)" \
     -v md="$O/ratios.md" -v js="$O/bench_peers.json" '
   /^## round=/ { split($2, a, "="); rd = a[2]; split($3, b, "="); who = b[2]; next }
   /^(tfhe-lib|tempo) gate_ms=/ {
@@ -97,4 +76,4 @@ awk -v target="$TARGET" -v rounds="$ROUNDS" -v gates="$GATES" -v warm="$WARM" -v
   }' "$O/raw.txt"
 rc=$?; ((rc == 0)) || status=1
 log "ratios rc=$rc"; tee -a "$O/log.txt" < "$O/ratios.md"
-exit $status
+exit "$status"
