@@ -59,8 +59,8 @@ Bytes row(const Bytes& flat, std::size_t i, std::size_t len) {
 
 TEST_CASE("Auto placement on simulated devices: small batches on the pool, large ones on the devices, same bytes",
           "[engine]") {
-  // One worker: the CPU side's estimate grows fastest with the batch, so a few dozen
-  // signatures already cross the prior's fixed GPU cost (tens of ms).
+  // One worker: the CPU side's estimate grows fastest with the batch, so by the priors
+  // about 60 signatures (90 verifications) cross the device path's fixed cost (30 ms).
   tempo::ThreadPool pool(tempo::Options{.threads = 1});
   tempo::gpu::Engine engine(tempo::gpu::EngineOptions{.simulated_devices = 2});
   const Params p = Params::faest_128f;
@@ -72,7 +72,7 @@ TEST_CASE("Auto placement on simulated devices: small batches on the pool, large
   CHECK(sign_op.holds_secrets());
   CHECK(sign_op.has_staged_gpu());
 
-  for (const std::size_t n : {std::size_t{3}, std::size_t{80}}) {
+  for (const std::size_t n : {std::size_t{3}, std::size_t{200}}) {
     INFO(n << " signatures");
     const Placement want = n < 10 ? Placement::cpu : Placement::gpu;
     const Flat b = make_batch(p, n, 100 + n);

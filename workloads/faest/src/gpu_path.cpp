@@ -69,7 +69,10 @@ bool verify_complete(Params p, const VerifyJob& job, const std::uint8_t* pk, con
 
 // ---- the engine operation ---------------------------------------------------------------
 
-StageOp::StageOp(Params p, bool verifier) : p_(p), lay_(gpu_layout_of(p, verifier)) {}
+StageOp::StageOp(Params p, bool verifier)
+    : p_(p),
+      lay_(gpu_layout_of(p, verifier)),
+      profile_stages_(tempo::env_flag("TEMPO_FAEST_GPU_PROFILE").value_or(false)) {}
 
 std::string StageOp::key() const {
   return std::string(lay_.verifier ? "faest-reconstruct/" : "faest-commit/") + name(p_);
@@ -99,7 +102,7 @@ void StageOp::cpu(const tempo::gpu::Chunk& c) const {
 #if defined(TEMPO_FAEST_HAVE_CUDA)
 bool StageOp::has_cuda() const { return true; }
 int StageOp::cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const {
-  return tempo::faest::cuda::run_stage(lay_, c.in[0].data, c.out, c.count, ctx.stream);
+  return tempo::faest::cuda::run_stage(lay_, c.in[0].data, c.out, c.count, ctx.stream, profile_stages_);
 }
 #else
 bool StageOp::has_cuda() const { return false; }
@@ -171,8 +174,8 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::En
     });
     s.dirty = false;
     if (prof)
-      std::fprintf(stderr, "faest host: at %.2f slice %zu join %.2f finish %.2f ms\n", ms(start, t0), s.first, ms(t0, t1),
-                   ms(t1, clk::now()));
+      std::fprintf(stderr, "faest host: at %.2f slice at %zu: join %.2f finish %.2f ms\n", ms(start, t0), s.first,
+                   ms(t0, t1), ms(t1, clk::now()));
   };
   std::size_t k = 0, size = std::max<std::size_t>(1, slice / 4);
   for (std::size_t first = 0; first < n; first += size, size = std::min(slice, 2 * size), ++k) {
@@ -186,8 +189,8 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::En
     const auto t2 = clk::now();
     s.offload = e.submit(t, op, {tempo::gpu::Operand::fixed(s.in.span(), lay.in_stride())}, s.out.span(), opt);
     if (prof)
-      std::fprintf(stderr, "faest host: at %.2f slice %zu of %zu alloc %.2f prepare %.2f submit %.2f ms\n", ms(start, t0),
-                   first, s.count, ms(t0, t1), ms(t1, t2), ms(t2, clk::now()));
+      std::fprintf(stderr, "faest host: at %.2f slice at %zu, %zu items: alloc %.2f prepare %.2f submit %.2f ms\n",
+                   ms(start, t0), first, s.count, ms(t0, t1), ms(t1, t2), ms(t2, clk::now()));
     if (k > 0) complete(slots[(k - 1) % 2]);
   }
   if (k > 0) complete(slots[(k - 1) % 2]);

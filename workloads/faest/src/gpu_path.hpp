@@ -58,6 +58,7 @@ class StageOp final : public tempo::gpu::BatchOp {
  private:
   Params p_;
   dev::Layout lay_;
+  bool profile_stages_;  // TEMPO_FAEST_GPU_PROFILE, read before any chunk reaches the device
 };
 
 // The batches with their device stages on `engine` (forced to its devices), `slice`

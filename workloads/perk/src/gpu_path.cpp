@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <tempo/env.hpp>
 #include <tempo/os_random.hpp>
 #include <tempo/secure_zero.hpp>
 #include <tempo/tempo.hpp>
@@ -112,7 +113,8 @@ void sign_complete(Params p, const std::uint8_t* out, std::uint8_t* sig) {
 
 // ---- the engine operation ---------------------------------------------------------------
 
-StageOp::StageOp(Params p) : p_(p), lay_(gpu_layout_of(p)) {}
+StageOp::StageOp(Params p)
+    : p_(p), lay_(gpu_layout_of(p)), profile_stages_(tempo::env_flag("TEMPO_PERK_GPU_PROFILE").value_or(false)) {}
 
 std::string StageOp::key() const { return std::string("perk-commit/") + name(p_); }
 
@@ -200,7 +202,7 @@ void StageOp::cpu(const tempo::gpu::Chunk& c) const {
 #if defined(TEMPO_PERK_HAVE_CUDA)
 bool StageOp::has_cuda() const { return true; }
 int StageOp::cuda(const tempo::gpu::Chunk& c, const tempo::gpu::DeviceContext& ctx) const {
-  return tempo::perk::cuda::run_stage(lay_, c.in[0].data, c.out, c.count, ctx.stream);
+  return tempo::perk::cuda::run_stage(lay_, c.in[0].data, c.out, c.count, ctx.stream, profile_stages_);
 }
 #else
 bool StageOp::has_cuda() const { return false; }

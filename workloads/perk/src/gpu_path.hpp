@@ -53,6 +53,7 @@ class StageOp final : public tempo::gpu::BatchOp {
  private:
   Params p_;
   dev::Layout lay_;
+  bool profile_stages_;  // TEMPO_PERK_GPU_PROFILE, read before any chunk reaches the device
 };
 
 // The batch with its device stages on `engine`, `slice` signatures per device batch (the host

@@ -39,9 +39,6 @@ inline __m512i tweaked4(__m512i base, const std::uint32_t t[4]) {
                                                  i32(t[0]), 0, 0, 0));
 }
 
-// The zero-masking forms of broadcast and extract (lane(): detail/avx512_lane.hpp): GCC 12
-// warns on the plain ones' undefined pass-through (as with VPERMB in prg_vbmi.cpp).
-
 // 4P keys from j0, four per register.
 template <std::size_t P>
 void aes128(Keys keys, std::size_t j0, const PrgStream* streams, unsigned nstreams) {
@@ -52,6 +49,8 @@ void aes128(Keys keys, std::size_t j0, const PrgStream* streams, unsigned nstrea
       rk[i][r] = _mm512_xor_si512(prefix_xor(rk[i][r - 1]), sub_rot_last(rk[i][r - 1], rcon[r - 1]));
   for (unsigned s = 0; s < nstreams; ++s) {
     const PrgStream& sp = streams[s];
+    // The zero-masking forms of broadcast (and of extract: lane(), detail/avx512_lane.hpp):
+    // GCC 12 warns on the plain ones' undefined pass-through (as with VPERMB in prg_vbmi.cpp).
     const __m512i base = _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(sp.base)));
     __m512i ctr[P];
     for (std::size_t i = 0; i < P; ++i) {

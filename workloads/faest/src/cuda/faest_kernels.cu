@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 #include <tempo/gpu/detail/cuda.hpp>
 
-#include <algorithm>
+#include <array>
 #include <iterator>
 
 #include "cuda/faest_kernels.hpp"
@@ -43,48 +43,38 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   return cudaGetLastError();
 }
 
-// TEMPO_FAEST_GPU_PROFILE=1: each chunk's milliseconds per stage on stderr (StageProfile).
+// The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
 const char* const stage_names[] = {"root", "scatter", "expand", "leaves", "hash_instances", "hash_final", "reduce"};
 
-std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
+std::array<std::uint64_t, 4> scratch_sizes(const dev::Layout& lay) {
+  return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes()};
+}
 
 }  // namespace
 
-std::uint64_t scratch_per_signature(const dev::Layout& lay) {
-  return round256(lay.nodes_bytes()) + round256(lay.com_bytes()) + round256(lay.rows_bytes()) +
-         round256(lay.hi_bytes());
-}
-
-int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream) {
-  if (count == 0) return 0;
+int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
+              bool profile_stages) {
   const auto s = static_cast<cudaStream_t>(stream);
-  const std::uint64_t per = scratch_per_signature(lay);
-  const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, scratch_budget / per));
-  cudaError_t err = cudaSuccess;
-  tempo::gpu::detail::StreamScratch scratch(std::size_t(sub * per), s, err);
-  if (err != cudaSuccess) return int(err);
-  auto* base = static_cast<std::uint8_t*>(scratch.get());
-  for (std::uint64_t first = 0; first < count; first += sub) {
-    dev::Args a{};
-    a.lay = lay;
-    a.count = std::min<std::uint64_t>(sub, count - first);
-    a.in = in + first * lay.in_stride();
-    a.out = out + first * lay.out_stride();
-    a.nodes = base;
-    a.com = a.nodes + sub * round256(lay.nodes_bytes());
-    a.rows = a.com + sub * round256(lay.com_bytes());
-    a.hi = a.rows + sub * round256(lay.rows_bytes());
-    // Per-signature strides inside the scratch arrays are the unrounded sizes (Args);
-    // each array's start is 256-aligned.
-    tempo::gpu::detail::StageProfile profile("TEMPO_FAEST_GPU_PROFILE", s);
-    dev::for_each_stage(lay, [&](const dev::Launch& l) {
-      if (err == cudaSuccess) err = launch(a, l, s);
-      profile.mark(unsigned(l.stage));
-    });
-    profile.report(lay.verifier ? "faest-verify" : "faest-sign", a.count, stage_names, unsigned(std::size(stage_names)));
-    if (err != cudaSuccess) return int(err);
-  }
-  return 0;
+  return tempo::gpu::detail::for_each_sub_batch(
+      count, scratch_sizes(lay), scratch_budget, s,
+      [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 4>& arrays, cudaError_t& err) {
+        dev::Args a{};
+        a.lay = lay;
+        a.count = n;
+        a.in = in + first * lay.in_stride();
+        a.out = out + first * lay.out_stride();
+        a.nodes = arrays[0];
+        a.com = arrays[1];
+        a.rows = arrays[2];
+        a.hi = arrays[3];
+        tempo::gpu::detail::StageProfile profile(profile_stages, s);
+        dev::for_each_stage(lay, [&](const dev::Launch& l) {
+          if (err == cudaSuccess) err = launch(a, l, s);
+          profile.mark(unsigned(l.stage));
+        });
+        profile.report(lay.verifier ? "faest-verify" : "faest-sign", a.count, stage_names,
+                       unsigned(std::size(stage_names)));
+      });
 }
 
 }  // namespace tempo::faest::cuda

@@ -1,9 +1,7 @@
 // The PERK signer's CUDA kernels: one kernel per stage of perk_device.hpp, one thread per
 // item of the stage; every thread runs dev::run_thread, the code the host emulation tests run.
 // (The verifier's kernels: perk_kernels_verify.cu.)
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
+#include <iterator>
 
 #include "cuda/perk_kernels_chunks.cuh"
 
@@ -53,65 +51,23 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   return cudaGetLastError();
 }
 
-// TEMPO_PERK_GPU_PROFILE=1: each chunk's stages timed with events (the stream waits for
-// them), one line per stage to stderr. For tuning only.
-bool profiling() {
-  static const bool on = [] {
-    const char* v = std::getenv("TEMPO_PERK_GPU_PROFILE");
-    return v != nullptr && v[0] == '1';
-  }();
-  return on;
-}
-
-const char* stage_name(dev::Stage s) {
-  static const char* const names[] = {"root",       "expand",     "leaves",      "hash_quarters", "hash_final",
-                                      "reduce",     "challenge1", "vole_hashes", "hash_rows",     "pkp_rows",
-                                      "challenge2", "pkp_mix",    "pkp_final",   "grind",         "open"};
-  return names[unsigned(s)];
-}
+// The stages' names for StageProfile (TEMPO_PERK_GPU_PROFILE).
+const char* const stage_names[] = {"root",       "expand",    "leaves",   "hash_quarters", "hash_final",
+                                   "reduce",     "challenge1", "vole_hashes", "hash_rows", "pkp_rows",
+                                   "challenge2", "pkp_mix",   "pkp_final", "grind",         "open"};
 
 }  // namespace
 
-std::uint64_t scratch_per_signature(const dev::Layout& lay) {
-  using detail::round256;
-  return round256(lay.nodes_bytes()) + round256(lay.com_bytes()) + round256(lay.rows_bytes()) +
-         round256(lay.hq_bytes()) + round256(lay.st_bytes());
-}
-
-int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream) {
+int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
+              bool profile_stages) {
   const auto s = static_cast<cudaStream_t>(stream);
   return detail::run_chunks(lay, in, out, lay.out_stride(), count, s, [&](const dev::Args& a, cudaError_t& err) {
-    std::vector<cudaEvent_t> marks;
-    std::vector<dev::Stage> stages;
-    auto mark = [&] {
-      cudaEvent_t e;
-      if (cudaEventCreate(&e) == cudaSuccess) {
-        cudaEventRecord(e, s);
-        marks.push_back(e);
-      }
-    };
-    if (profiling()) mark();
+    tempo::gpu::detail::StageProfile profile(profile_stages, s);
     dev::for_each_stage(lay, [&](const dev::Launch& l) {
       if (err == cudaSuccess) err = launch(a, l, s);
-      if (profiling()) {
-        mark();
-        stages.push_back(l.stage);
-      }
+      profile.mark(unsigned(l.stage));
     });
-    if (profiling() && marks.size() == stages.size() + 1) {
-      cudaEventSynchronize(marks.back());
-      float total[32] = {};
-      for (std::size_t i = 0; i < stages.size(); ++i) {
-        float ms = 0;
-        cudaEventElapsedTime(&ms, marks[i], marks[i + 1]);
-        total[unsigned(stages[i])] += ms;
-      }
-      std::fprintf(stderr, "perk stage: %llu signatures:", static_cast<unsigned long long>(a.count));
-      for (unsigned i = 0; i <= unsigned(dev::Stage::open); ++i)
-        std::fprintf(stderr, " %s %.2f", stage_name(dev::Stage(i)), double(total[i]));
-      std::fprintf(stderr, " ms\n");
-    }
-    for (cudaEvent_t e : marks) cudaEventDestroy(e);
+    profile.report("perk", a.count, stage_names, unsigned(std::size(stage_names)));
   });
 }
 

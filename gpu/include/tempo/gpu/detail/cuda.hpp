@@ -8,10 +8,11 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace tempo::gpu::detail {
@@ -156,16 +157,49 @@ class StreamScratch {
   cudaStream_t s_{};
 };
 
+// Scratch of a staged kernel launcher: per item, `sizes[k]` bytes in each of K arrays. One
+// sub-batch of n items lays array k out as n copies of sizes[k] bytes from a 256-byte
+// aligned start.
+inline std::uint64_t round256(std::uint64_t x) { return (x + 255) / 256 * 256; }
+template <std::size_t K>
+std::uint64_t scratch_per_item(const std::array<std::uint64_t, K>& sizes) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t b : sizes) sum += round256(b);
+  return sum;
+}
 
-// Per-stage device time of a staged kernel launcher, for tuning: when the environment
-// variable `env` is "1", mark(stage) after each launch records an event on the stream, and
-// report() waits for the last one and prints the chunk's milliseconds per stage name to
-// stderr on one line. Off (the default), mark and report do nothing.
+// Runs body(first, n, arrays, err) over sub-batches [first, first + n) of `count` items that
+// share one StreamScratch of at most `budget` bytes (at least one item's); arrays[k] is the
+// sub-batch's array k (above). Stops at the first error (body sets err); returns it as an int.
+template <std::size_t K, class Body>
+int for_each_sub_batch(std::size_t count, const std::array<std::uint64_t, K>& sizes, std::uint64_t budget,
+                       cudaStream_t stream, Body&& body) {
+  const std::uint64_t per = scratch_per_item(sizes);
+  if (count == 0 || per == 0) return 0;
+  const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, budget / per));
+  cudaError_t err = cudaSuccess;
+  StreamScratch scratch(static_cast<std::size_t>(sub * per), stream, err);
+  if (err != cudaSuccess) return static_cast<int>(err);
+  std::array<std::uint8_t*, K> arrays{};
+  std::uint8_t* at = static_cast<std::uint8_t*>(scratch.get());
+  for (std::size_t k = 0; k < K; ++k) {
+    arrays[k] = at;
+    at += sub * round256(sizes[k]);
+  }
+  for (std::uint64_t first = 0; first < count; first += sub) {
+    body(first, std::min<std::uint64_t>(sub, count - first), arrays, err);
+    if (err != cudaSuccess) return static_cast<int>(err);
+  }
+  return 0;
+}
+
+// Per-stage device time of a staged kernel launcher, for tuning (the families' *_GPU_PROFILE
+// variables turn it on): when on, mark(stage) after each launch records an event on the
+// stream, and report() waits for the last one and prints the chunk's milliseconds per stage
+// name to stderr on one line. Off, mark and report do nothing.
 class StageProfile {
  public:
-  StageProfile(const char* env, cudaStream_t stream) : s_(stream) {
-    const char* v = std::getenv(env);
-    on_ = v != nullptr && v[0] == '1';
+  StageProfile(bool on, cudaStream_t stream) : on_(on), s_(stream) {
     if (on_) mark_event();
   }
   ~StageProfile() {

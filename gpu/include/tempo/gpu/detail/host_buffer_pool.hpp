@@ -17,7 +17,7 @@ namespace tempo::gpu::detail {
 class HostBufferPool {
  public:
   // At most `keep` buffers stay in the pool; the rest are freed when given back.
-  explicit HostBufferPool(std::size_t keep) : keep_(keep) {}
+  explicit HostBufferPool(std::size_t keep) : keep_(keep) { free_.reserve(keep); }
 
   // A buffer of `bytes` (size() == bytes): the smallest kept one that fits, else the
   // largest kept one (it grows), else a new one.
@@ -39,7 +39,10 @@ class HostBufferPool {
     return b;
   }
 
-  void give_back(HostBuffer b) {
+  // Keeps pinned buffers only (an unpinned one, where pinning failed, is freed). Called
+  // from destructors: no allocation here (the capacity was reserved).
+  void give_back(HostBuffer b) noexcept {
+    if (!b.pinned()) return;
     std::lock_guard<std::mutex> lock(m_);
     if (free_.size() < keep_) free_.push_back(std::move(b));
   }
