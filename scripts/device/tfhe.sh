@@ -6,13 +6,13 @@
 #
 # Results in $OUT/tfhe: junit XML of the tests, Google Benchmark JSON per run, summary.json
 # (exit codes), log.txt. Order: the CUDA path's own tests first (a wrong kernel stops nothing else, but read
-# gpu.txt first), then the two byte-equality gates (1000 seeds x 3 parameter sets, cpu vs
+# gpu.txt first), then the two byte-equality gates (1000 seeds x 4 parameter sets, cpu vs
 # cuda), then benchmarks (CPU rows, GPU rows, encrypted ADD on both, failure rate on the
 # device). Knobs: TFHE_EQUIV_SEEDS (1000), TFHE_FAILURES (100000 bootstraps per set, on
 # the device), TFHE_MUL256=1 also runs the encrypted 256-bit MUL on the device,
 # TFHE_SKIP_CPU_BENCH=1 skips the CPU rows, TFHE_PARTS picks sections (default
 # "gpu tests equiv bench_gpu bench_cpu", plus mul with TFHE_MUL256=1), TFHE_SETS the GPU
-# benchmarks' parameter sets (default "PN10QP27 PN11QP54"). A short run, e.g.:
+# benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN11QP54"). A short run, e.g.:
 #   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
 PARTS=" ${TFHE_PARTS:-gpu tests equiv bench_gpu bench_cpu} "
@@ -30,7 +30,7 @@ declare -A RC
 nproc > "$O/nproc.txt"; lscpu > "$O/lscpu.txt" 2>&1; nvidia-smi > "$O/nvidia-smi.txt" 2>&1
 
 if part gpu; then
-log "CUDA path: emulation + device byte-equality ([cuda-emulated], [gpu]; PN10QP27 and TOY256, 256 seeds)"
+log "CUDA path: emulation + device byte-equality ([cuda-emulated], [gpu]; TOY256, PN10QP27 and PN10QP27L3, 256 seeds)"
 TEMPO_TFHE_TEST_THREADS=0 timeout 240 "$B/tempo_tfhe_tests" "[cuda-emulated],[gpu]" -r junit -o "$O/gpu.xml" \
   > "$O/gpu.txt" 2>&1; RC[gpu]=$?; log "rc=${RC[gpu]}"; grep -E "byte-equal|skipped|passed|failed" "$O/gpu.txt" | tee -a "$O/log.txt"
 fi
@@ -42,14 +42,14 @@ tail -3 "$O/tests.txt"
 fi
 
 if part equiv; then
-log "byte-equality gates: ${TFHE_EQUIV_SEEDS:-1000} seeds x 3 sets, dispatch (cpu vs cuda) and selector (TEMPO_BACKEND=cuda vs cpu)"
+log "byte-equality gates: ${TFHE_EQUIV_SEEDS:-1000} seeds x 4 sets, dispatch (cpu vs cuda) and selector (TEMPO_BACKEND=cuda vs cpu)"
 TEMPO_BACKEND=cuda TEMPO_TFHE_FULL=1 TEMPO_TFHE_EQUIV_SEEDS=${TFHE_EQUIV_SEEDS:-1000} TEMPO_TFHE_EQUIV_KEYGENS=2 \
   TEMPO_TFHE_TEST_THREADS=0 timeout 480 "$B/tempo_tfhe_tests" "[equiv]" -r junit -o "$O/equiv.xml" > "$O/equiv.txt" 2>&1
 RC[equiv]=$?; log "rc=${RC[equiv]}"; grep -E "byte-equal|passed|failed" "$O/equiv.txt" | tee -a "$O/log.txt"
 fi
 
 N=${TFHE_FAILURES:-100000}
-part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN11QP54}; do
+part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN10QP27L3 PN11QP54}; do
   log "GPU benchmarks $P: batches 256..16384, single-gate latency, ADD-256 on cuda, failure rate over $N bootstraps on cuda"
   ADD=0; [ $P = PN10QP27 ] && ADD=256
   timeout 500 "$B/bench_tfhe" --params=$P --threads=$(nproc) --add_bits=0 --mul_bits=0 --gpu_add_bits=$ADD \
@@ -59,8 +59,8 @@ part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN11QP54}; do
 done
 
 if part bench_cpu; then
-  log "CPU benchmarks PN10QP27: 1 and $(nproc) threads, ADD-256, MUL-64"
-  timeout 300 "$B/bench_tfhe" --params=PN10QP27 --threads=1,$(nproc) --add_bits=256 --mul_bits=64 --gpu_batches= \
+  log "CPU benchmarks PN10QP27 and PN10QP27L3: 1 and $(nproc) threads, ADD-256, MUL-64"
+  timeout 400 "$B/bench_tfhe" --params=PN10QP27,PN10QP27L3 --threads=1,$(nproc) --add_bits=256 --mul_bits=64 --gpu_batches= \
     --gpu_latency=0 --gpu_add_bits=0 --benchmark_out="$O/bench_cpu_pn10.json" --benchmark_out_format=json \
     > "$O/bench_cpu.txt" 2>&1; RC[bench_cpu]=$?; log "rc=${RC[bench_cpu]}"
   grep -vE "^\*\*\*" "$O/bench_cpu.txt" | tail -8 | tee -a "$O/log.txt"

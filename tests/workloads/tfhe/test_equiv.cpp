@@ -7,7 +7,7 @@
 //      sweep with a distinct seed schedule comparing the TEMPO_BACKEND-selected batch with
 //      the per-call override Backend::cpu.
 // Sizes: TEMPO_TFHE_EQUIV_SEEDS seeds per parameter set (default 4, TOY256 only);
-// TEMPO_TFHE_FULL=1 runs all three sets (1000 seeds each unless the seed knob says otherwise).
+// TEMPO_TFHE_FULL=1 runs all four sets (1000 seeds each unless the seed knob says otherwise).
 // TEMPO_TFHE_WRITE_KAT=<file> regenerates the corpus.
 #include <catch2/catch.hpp>
 
@@ -47,7 +47,7 @@ tfhe_test::Seed derive(std::string_view root, std::uint64_t i) {
 }
 
 std::vector<std::string> sets() {
-  if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN11QP54"};
+  if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN10QP27L3", "PN11QP54"};
   return {"TOY256"};
 }
 

@@ -50,12 +50,13 @@ TEST_CASE("every gate's truth table, TOY256, several keys", "[gates]") {
   truth_tables("TOY256", tfhe_test::full() ? 8 : 2, tfhe_test::full() ? 4 : 1);
 }
 
-TEST_CASE("every gate's truth table, PN10QP27", "[gates][slow]") {
+TEST_CASE("every gate's truth table, PN10QP27 and PN10QP27L3", "[gates][slow]") {
   if (!tfhe_test::real_sets()) {
     WARN("skipped under sanitizers (TEMPO_TFHE_FULL=1 runs it)");
     return;
   }
   truth_tables("PN10QP27", tfhe_test::full() ? 3 : 1, 1);
+  truth_tables("PN10QP27L3", tfhe_test::full() ? 3 : 1, 1);
 }
 
 TEST_CASE("every gate's truth table, PN11QP54", "[gates][slow][full]") {
@@ -79,7 +80,7 @@ TEST_CASE("three-input gates", "[gates]") {
 }
 
 TEST_CASE("bootstrap refreshes and its noise stays within the prediction", "[gates][noise]") {
-  for (const char* name : {"TOY256", "PN10QP27"}) {
+  for (const char* name : {"TOY256", "PN10QP27", "PN10QP27L3"}) {
     if (std::string(name) != "TOY256" && !tfhe_test::real_sets()) continue;
     const Keys& keys = tfhe_test::keys(name, 1);
     const Params p = keys.secret.params();

@@ -1,9 +1,9 @@
 // The CUDA path on a real device: batches on backend cuda byte-equal to backend cpu. Without
 // a device (or without a CUDA build) the device cases pass with a warning saying they were
 // skipped, and the contract case checks that cuda fails fast with a clear error.
-// Sizes: TEMPO_TFHE_GPU_SEEDS ciphertexts per parameter set (default 256; TOY256 and
-// PN10QP27, PN11QP54 too with TEMPO_TFHE_FULL=1). The 1000-seed x 3-set gates are the [equiv]
-// cases with TEMPO_TFHE_FULL=1 (they compare cpu with cuda whenever a device is present).
+// Sizes: TEMPO_TFHE_GPU_SEEDS ciphertexts per parameter set (default 256; TOY256, PN10QP27
+// and PN10QP27L3, PN11QP54 too with TEMPO_TFHE_FULL=1). The 1000-seed x 4-set gates are the
+// [equiv] cases with TEMPO_TFHE_FULL=1 (they compare cpu with cuda whenever a device is present).
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -24,8 +24,8 @@ bool have_device() {
 std::size_t gpu_seeds() { return tfhe_test::env_count("TEMPO_TFHE_GPU_SEEDS", 256); }
 
 std::vector<std::string> gpu_sets() {
-  if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN11QP54"};
-  return {"TOY256", "PN10QP27"};
+  if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN10QP27L3", "PN11QP54"};
+  return {"TOY256", "PN10QP27", "PN10QP27L3"};
 }
 
 std::vector<Ciphertext> encrypt_many(const Keys& k, std::size_t count, std::uint64_t tag, std::vector<bool>* bits) {

@@ -12,7 +12,8 @@ TEST_CASE("presets", "[keys]") {
     const Params p = Params::preset(name);
     CHECK(p.name == name);
     CHECK(p.Q % (2 * p.N) == 1);
-    CHECK((std::uint64_t{1} << (p.log_bg * p.levels)) > p.Q);
+    // The digits and the dropped bits together span Q.
+    CHECK((std::uint64_t{1} << (p.log_bg * p.levels + p.dropped_bits())) > p.Q);
     CHECK((2 * p.N) % p.q() == 0);
     CHECK(p.log_bks * p.ks_levels == p.log_qks);
     const NoiseEstimate e = p.noise();
@@ -20,6 +21,11 @@ TEST_CASE("presets", "[keys]") {
   }
   CHECK(Params::preset("PN10QP27").secure);
   CHECK(Params::preset("PN11QP54").secure);
+  CHECK(Params::preset("PN10QP27L3").secure);
+  CHECK(Params::preset("PN10QP27").dropped_bits() == 0);
+  CHECK(Params::preset("PN10QP27L3").dropped_bits() == 6);
+  // Fewer digits: less key noise summed per step, the rounding error far below it.
+  CHECK(Params::preset("PN10QP27L3").noise().output_var < Params::preset("PN10QP27").noise().output_var);
   CHECK_FALSE(Params::preset("TOY256").secure);
   CHECK_THROWS_AS(Params::preset("PN10QP28"), std::invalid_argument);
   CHECK_THROWS_WITH(Params::preset("nope"), Catch::Contains("nope"));

@@ -23,17 +23,20 @@ namespace {
 #define TEMPO_TFHE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 
-// Balanced base-2^log_bg digits of the centered coefficients of `in` (mod Q): digit r of
-// coefficient j goes to out[r][j] as an element of [0, Q). Sum_r d_r B^r = x exactly.
+// Balanced base-2^log_bg digits of the centered coefficients of `in` (mod Q), after rounding
+// off their low `drop` bits (Params::dropped_bits; 0: exact): digit r of coefficient j goes
+// to out[r][j] as an element of [0, Q). Sum_r d_r B^r 2^drop = x up to the rounding (and, for
+// the few coefficients beyond the digits' range, a carry: the noise model counts both).
 // Digit-major loops over a scratch copy, so every inner loop is a plain vector loop.
 TEMPO_TFHE_CLONES
 void decompose_impl(const u64* __restrict in, std::size_t N, std::int64_t Q, unsigned log_bg, unsigned levels,
-                    std::int64_t* __restrict x, u64* __restrict out) {
+                    unsigned drop, std::int64_t* __restrict x, u64* __restrict out) {
   const std::int64_t half = std::int64_t{1} << (log_bg - 1);
   const std::int64_t mask = (std::int64_t{1} << log_bg) - 1;
+  const std::int64_t round = drop > 0 ? std::int64_t{1} << (drop - 1) : 0;
   for (std::size_t j = 0; j < N; ++j) {
     const std::int64_t v = static_cast<std::int64_t>(in[j]);
-    x[j] = v - ((v > Q / 2) ? Q : 0);
+    x[j] = (v - ((v > Q / 2) ? Q : 0) + round) >> drop;
   }
   for (unsigned r = 0; r < levels; ++r) {
     u64* o = out + r * N;
@@ -46,7 +49,7 @@ void decompose_impl(const u64* __restrict in, std::size_t N, std::int64_t Q, uns
 }
 
 void decompose(std::span<const u64> in, const Params& p, std::int64_t* scratch, u64* out) {
-  decompose_impl(in.data(), p.N, static_cast<std::int64_t>(p.Q), p.log_bg, p.levels, scratch, out);
+  decompose_impl(in.data(), p.N, static_cast<std::int64_t>(p.Q), p.log_bg, p.levels, p.dropped_bits(), scratch, out);
 }
 
 // Q < 2^32 (k = bitlen(Q)): x mod Q for x < 2^(k+31) with 32x32-bit multiplies only, so the
@@ -217,13 +220,14 @@ __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* 
 // decompose_impl.
 __attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc, const std::uint32_t* __restrict u,
                                                            std::size_t N, u64 Q, unsigned log_bg, unsigned levels,
-                                                           std::uint32_t* __restrict out) {
+                                                           unsigned drop, std::uint32_t* __restrict out) {
   const __m512i q64 = _mm512_set1_epi64(static_cast<long long>(Q));
   const __m512i q32 = _mm512_set1_epi32(static_cast<int>(Q));
   const __m512i half_q = _mm512_set1_epi32(static_cast<int>(Q / 2));
   const __m512i half = _mm512_set1_epi32(1 << (log_bg - 1));
   const __m512i mask = _mm512_set1_epi32((1 << log_bg) - 1);
   const __m512i zero = _mm512_setzero_si512();
+  const __m512i round = _mm512_set1_epi32(drop > 0 ? 1 << (drop - 1) : 0);
   for (std::size_t j = 0; j < N; j += 16) {
     __m512i a0 = _mm512_loadu_si512(acc + j), a1 = _mm512_loadu_si512(acc + j + 8);
     if (u != nullptr) {
@@ -236,6 +240,7 @@ __attribute__((target("avx512f"))) void add_decompose_avx512(u64* __restrict acc
     }
     __m512i x = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a0)), _mm512_cvtepi64_epi32(a1), 1);
     x = _mm512_mask_sub_epi32(x, _mm512_cmpgt_epi32_mask(x, half_q), x, q32);
+    x = _mm512_srai_epi32(_mm512_add_epi32(x, round), drop);
     for (unsigned r = 0; r < levels; ++r) {
       const __m512i d = _mm512_sub_epi32(_mm512_and_si512(_mm512_add_epi32(x, half), mask), half);
       x = _mm512_srai_epi32(_mm512_sub_epi32(x, d), log_bg);
@@ -320,9 +325,9 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
 #if defined(__x86_64__)
   if (w.vec) {
     add_decompose_avx512(w.acc_a.data(), w.pending ? w.v0.data() : nullptr, N, p.Q, p.log_bg, p.levels,
-                         w.digits32.data());
+                         p.dropped_bits(), w.digits32.data());
     add_decompose_avx512(w.acc_b.data(), w.pending ? w.v1.data() : nullptr, N, p.Q, p.log_bg, p.levels,
-                         w.digits32.data() + p.levels * N);
+                         p.dropped_bits(), w.digits32.data() + p.levels * N);
     for (std::size_t r = 0; r < rows; ++r)
       ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N));
     mac_combine_avx512(w.digits32.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, ring.psi_pow.data(),

@@ -31,6 +31,7 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.log_q = p.log_q;
   dp.log_bg = p.log_bg;
   dp.levels = p.levels;
+  dp.drop = p.dropped_bits();
   dp.log_qks = p.log_qks;
   dp.log_bks = p.log_bks;
   dp.ks_levels = p.ks_levels;

@@ -31,9 +31,10 @@ void rgsw_encrypt(const detail::Ring& ring, const Params& p, std::span<const u64
     }
     ring.plan.forward_unchecked(e);
     for (std::size_t j = 0; j < N; ++j) b[j] = mod.add(mod.mul(a[j], S_hat[j]), e[j]);
-    // Gadget term m * B_g^k (a constant polynomial: the same value in every slot).
+    // Gadget term m * B_g^k * 2^drop (a constant polynomial: the same value in every slot;
+    // drop = the bits the decomposition rounds off).
     const unsigned k = row % p.levels;
-    u64 g = 1;
+    u64 g = (u64{1} << p.dropped_bits()) % p.Q;
     for (unsigned t = 0; t < k; ++t) g = mod.mul(g, u64{1} << p.log_bg);
     const u64 mg = mod.mul(m, g);
     u64* target = row < p.levels ? a : b;

@@ -1,4 +1,5 @@
 // Parameter presets, their sources and the noise model (README.md explains each number).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,20 @@ constexpr Params kPN10QP27{
     .source = "OpenFHE STD128 (GINX; n=556, N=1024, q=2048, logQ=27, Qks=2^15, Bks=32, Bg=2^7, "
               "sigma=3.19) + HE Standard 2018 Table (N=1024, ternary, logQ<=27): 128-bit classical"};
 
+// PN10QP27 with three digits of 7 bits over the top 21 bits of each coefficient (the low 6
+// rounded off: an approximate gadget decomposition, as in TFHE's own parameter sets): 6
+// forward transforms and 6 key rows per CMUX key instead of 8. The dimensions, moduli and
+// error distributions are PN10QP27's, so is the security (the gadget is not part of the
+// LWE/RLWE instances); the rounding adds an error term to the noise model below, which
+// predicts a smaller output noise than PN10QP27's (fewer digits, each key error summed over
+// fewer rows).
+constexpr Params kPN10QP27L3{
+    .name = "PN10QP27L3", .id = 4, .N = 1024, .Q = 134215681, .log_bg = 7, .levels = 3,
+    .n = 556, .log_q = 11, .log_qks = 15, .log_bks = 5, .ks_levels = 3, .eta = 21,
+    .secure = true,
+    .source = "PN10QP27's dimensions, moduli and errors (OpenFHE STD128 GINX + HE Standard 2018, N=1024, "
+              "ternary, logQ<=27: 128-bit classical); gadget Bg=2^7, 3 digits, low 6 bits rounded"};
+
 // Ring: Homomorphic Encryption Standard (Albrecht et al. 2018), N = 2048, ternary secret,
 // sigma = 3.2, log2 Q <= 54 for 128-bit classical security. LWE side (n, Q_ks, sigma, key
 // switch) exactly as OpenFHE STD128 above, whose security it inherits.
@@ -36,16 +51,17 @@ constexpr Params kTOY256{
     .n = 64, .log_q = 9, .log_qks = 15, .log_bks = 5, .ks_levels = 3, .eta = 21,
     .secure = false, .source = "none: INSECURE toy set for tests (n=64, N=256)"};
 
-constexpr std::string_view kNames[] = {"PN10QP27", "PN11QP54", "TOY256"};
+constexpr std::string_view kNames[] = {"PN10QP27", "PN10QP27L3", "PN11QP54", "TOY256"};
 
 }  // namespace
 
 Params Params::preset(std::string_view name) {
   if (name == "PN10QP27") return kPN10QP27;
+  if (name == "PN10QP27L3") return kPN10QP27L3;
   if (name == "PN11QP54") return kPN11QP54;
   if (name == "TOY256") return kTOY256;
   throw std::invalid_argument("tempo::tfhe::Params::preset: unknown parameter set '" +
-                              std::string(name) + "' (expected PN10QP27, PN11QP54 or TOY256)");
+                              std::string(name) + "' (expected PN10QP27, PN10QP27L3, PN11QP54 or TOY256)");
 }
 
 std::span<const std::string_view> Params::preset_names() noexcept { return kNames; }
@@ -56,6 +72,7 @@ const Params* params_by_id(std::uint8_t id) noexcept {
     case 1: return &kPN10QP27;
     case 2: return &kPN11QP54;
     case 3: return &kTOY256;
+    case 4: return &kPN10QP27L3;
     default: return nullptr;
   }
 }
@@ -64,6 +81,9 @@ const Params* params_by_id(std::uint8_t id) noexcept {
 // Variances, all for independent centered terms (README "Noise"):
 //  blind rotation: per LWE coefficient with a_i != 0, two keys, each error term
 //    (X^a - 1) * sum_k d_k e_k with 2L digit polynomials of variance B_g^2/12 and N terms each;
+//    with dropped bits, also (X^a - 1) * (r_b - <r_a, S>) per key, r the rounding error of a
+//    coefficient: uniform over 2^drop values, plus B_g^L 2^drop (mod Q, centered) where the
+//    rounded coefficient lies beyond the digits' range (a carry the L digits cannot hold);
 //  modulus switch Q -> Q_ks: scaled error plus rounding (1 + N E[S^2]) / 12, E[S^2] = 2/3;
 //  key switch: N * ks_levels table entries, each a fresh error of variance eta/2;
 //  modulus switch Q_ks -> q: scaled error plus rounding (1 + n E[s^2]) / 12.
@@ -73,7 +93,18 @@ NoiseEstimate Params::noise() const {
   const double bg = std::ldexp(1.0, static_cast<int>(log_bg));
   const double vd = bg * bg / 12.0;
   const double per_iter = 2.0 * 2.0 * 2.0 * levels * static_cast<double>(N) * vd * sigma2;
-  r.blind_rotation_var_Q = static_cast<double>(n) * per_iter;
+  double rounding_per_iter = 0;
+  if (const unsigned drop = dropped_bits(); drop > 0) {
+    const double step = std::ldexp(1.0, static_cast<int>(drop)), q_d = static_cast<double>(Q);
+    // Largest |rounded coefficient| the balanced digits hold: (B_g/2 - 1) (B_g^L - 1)/(B_g - 1).
+    const double reach = (bg / 2.0 - 1.0) * (std::pow(bg, levels) - 1.0) / (bg - 1.0);
+    const double carry_share = std::max(0.0, 1.0 - 2.0 * reach * step / q_d);
+    double carry = std::fmod(std::pow(bg, levels) * step, q_d);
+    if (carry > q_d / 2) carry -= q_d;
+    const double var_r = step * step / 12.0 + carry_share * carry * carry;
+    rounding_per_iter = 2.0 * 2.0 * (1.0 + static_cast<double>(N) * 2.0 / 3.0) * var_r;
+  }
+  r.blind_rotation_var_Q = static_cast<double>(n) * (per_iter + rounding_per_iter);
   const double to_ks = std::ldexp(1.0, static_cast<int>(log_qks)) / static_cast<double>(Q);
   const double v1 = r.blind_rotation_var_Q * to_ks * to_ks + (1.0 + static_cast<double>(N) * 2.0 / 3.0) / 12.0;
   r.ks_var = static_cast<double>(N) * ks_levels * sigma2;

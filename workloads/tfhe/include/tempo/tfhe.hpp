@@ -1,6 +1,6 @@
 // tempo::tfhe -- binary TFHE/FHEW gate bootstrapping with exact integer arithmetic.
 //
-//   auto params = tempo::tfhe::Params::preset("PN10QP27");       // "PN11QP54", "TOY256"
+//   auto params = tempo::tfhe::Params::preset("PN10QP27");       // "PN10QP27L3", "PN11QP54", "TOY256"
 //   tempo::tfhe::Keys keys = tempo::tfhe::keygen(params);         // a fresh seed from the OS
 //   Ciphertext x = encrypt_bit(keys.secret, true);                // fresh OS randomness
 //   Ciphertext r = eval_gate(t, keys.evaluation, Gate::and_, x, y);
@@ -24,6 +24,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -53,7 +54,10 @@ struct Params {
   std::size_t N = 0;
   std::uint64_t Q = 0;            // NTT-friendly prime, Q = 1 mod 2N
   unsigned log_bg = 0;
-  unsigned levels = 0;            // log_bg * levels >= log2(Q): the decomposition is exact
+  // Digits per coefficient. log_bg * levels >= bit width of Q: the decomposition is exact;
+  // fewer: the coefficient is rounded to its top log_bg * levels bits first (dropped_bits()),
+  // an approximate gadget decomposition whose error the noise model counts.
+  unsigned levels = 0;
   // LWE: dimension n, modulus q = 2^log_q (q divides 2N).
   std::size_t n = 0;
   unsigned log_q = 0;
@@ -67,9 +71,15 @@ struct Params {
   std::string_view source;        // where the dimensions and their security level come from
 
   std::uint32_t q() const noexcept { return std::uint32_t{1} << log_q; }
+  // Low bits of each coefficient (mod Q, centered) that the gadget decomposition rounds off.
+  unsigned dropped_bits() const noexcept {
+    const unsigned bits = static_cast<unsigned>(std::bit_width(Q)), kept = log_bg * levels;
+    return bits > kept ? bits - kept : 0;
+  }
   std::uint32_t qks() const noexcept { return std::uint32_t{1} << log_qks; }
 
-  // "PN10QP27", "PN11QP54", "TOY256" (insecure, for tests). std::invalid_argument otherwise.
+  // "PN10QP27", "PN10QP27L3", "PN11QP54", "TOY256" (insecure, for tests).
+  // std::invalid_argument otherwise.
   static Params preset(std::string_view name);
   static std::span<const std::string_view> preset_names() noexcept;
   NoiseEstimate noise() const;

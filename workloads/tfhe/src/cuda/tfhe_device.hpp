@@ -125,15 +125,17 @@ TEMPO_TFHE_HD std::size_t table_words(u32 N) { return std::size_t{7} * N; }
 // within every aligned run of 32 words; only the bank layout, not the values, depends on it).
 TEMPO_TFHE_HD u32 swz(u32 pos) { return pos ^ ((pos >> 5) & 31u); }
 
-// Balanced base-2^log_bg digit `level` of the centered coefficient v (mod Q), as an element
-// of [0, Q) (the digits of lower levels are recomputed: cheaper than a shared-memory pass).
+// Balanced base-2^log_bg digit `level` of the centered coefficient v (mod Q) with its low
+// p.drop bits rounded off (bootstrap.cpp's decompose_impl), as an element of [0, Q) (the
+// digits of lower levels are recomputed: cheaper than a shared-memory pass).
 // v < Q; signed words of W's width (Q < 2^27 for 32-bit words: no overflow).
 template <typename W>
 TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
   using I = std::conditional_t<sizeof(W) == 4, std::int32_t, i64>;
   const I Q = static_cast<I>(p.Q);
   const I half = I{1} << (p.log_bg - 1), mask = (I{1} << p.log_bg) - 1;
-  I x = static_cast<I>(v) - (static_cast<I>(v) > Q / 2 ? Q : 0);
+  const I round = p.drop > 0 ? I{1} << (p.drop - 1) : I{0};
+  I x = (static_cast<I>(v) - (static_cast<I>(v) > Q / 2 ? Q : 0) + round) >> p.drop;
   I d = 0;
   for (u32 r = 0; r <= level; ++r) {
     d = ((x + half) & mask) - half;

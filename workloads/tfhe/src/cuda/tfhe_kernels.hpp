@@ -14,6 +14,7 @@ struct DeviceParams {
   std::uint32_t N = 0, log_n = 0;          // ring dimension
   std::uint32_t n = 0, log_q = 0;          // LWE dimension, q = 2^log_q
   std::uint32_t log_bg = 0, levels = 0;    // gadget base 2^log_bg, L digits
+  std::uint32_t drop = 0;                  // low bits rounded off before the digits
   std::uint32_t log_qks = 0, log_bks = 0, ks_levels = 0;
   std::uint32_t threads = 0;               // threads per block (one block per bootstrap)
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
