@@ -179,42 +179,47 @@ class Lane {
     if (!job.out_pinned) slot.out.ensure(out_bytes);
 
     const cudaStream_t st = stream_->get();
-    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[0]->get(), st));
-    for (std::size_t k = 0; k < v.inputs; ++k) {
-      const std::uint8_t* src = v.in[k].data.data() + v.begin(k, r.begin);
-      if (!uniform[k]) {
-        auto* rel = static_cast<std::uint64_t*>(slot.off[k].get());
-        const auto* off = v.in[k].offsets.data() + r.begin;
-        for (std::size_t i = 0; i <= n; ++i) rel[i] = off[i] - off[0];
-        if (k == 0)
-          for (std::size_t i = 0; i < n; ++i)
-            if (rel[i + 1] - rel[i] > job.max_device_item) f.skipped.push_back(r.begin + i);
-        TEMPO_CUDA(cudaMemcpyAsync(d_off_[k].get(), rel, (n + 1) * sizeof(std::uint64_t), cudaMemcpyHostToDevice, st));
-        c.in[k].offsets = static_cast<const std::uint64_t*>(d_off_[k].get());
+    try {
+      if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[0]->get(), st));
+      for (std::size_t k = 0; k < v.inputs; ++k) {
+        const std::uint8_t* src = v.in[k].data.data() + v.begin(k, r.begin);
+        if (!uniform[k]) {
+          auto* rel = static_cast<std::uint64_t*>(slot.off[k].get());
+          const auto* off = v.in[k].offsets.data() + r.begin;
+          for (std::size_t i = 0; i <= n; ++i) rel[i] = off[i] - off[0];
+          if (k == 0)
+            for (std::size_t i = 0; i < n; ++i)
+              if (rel[i + 1] - rel[i] > job.max_device_item) f.skipped.push_back(r.begin + i);
+          TEMPO_CUDA(cudaMemcpyAsync(d_off_[k].get(), rel, (n + 1) * sizeof(std::uint64_t), cudaMemcpyHostToDevice, st));
+          c.in[k].offsets = static_cast<const std::uint64_t*>(d_off_[k].get());
+        }
+        const void* h2d_src = src;
+        if (!job.in_pinned[k] && bytes[k] > 0) {
+          const auto t0 = Clock::now();
+          stage_copy(slot.in[k].get(), src, bytes[k], nt_copy_);
+          f.staging_in_ms += ms_between(t0, Clock::now());
+          h2d_src = slot.in[k].get();
+        }
+        if (bytes[k] > 0) TEMPO_CUDA(cudaMemcpyAsync(d_in_[k].get(), h2d_src, bytes[k], cudaMemcpyHostToDevice, st));
+        c.in[k].data = static_cast<const std::uint8_t*>(d_in_[k].get());
       }
-      const void* h2d_src = src;
-      if (!job.in_pinned[k] && bytes[k] > 0) {
-        const auto t0 = Clock::now();
-        stage_copy(slot.in[k].get(), src, bytes[k], nt_copy_);
-        f.staging_in_ms += ms_between(t0, Clock::now());
-        h2d_src = slot.in[k].get();
+      if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[1]->get(), st));
+      c.out = static_cast<std::uint8_t*>(d_out_.get());
+      check(static_cast<cudaError_t>(job.op->cuda(c, DeviceContext{device_, st})), "BatchOp::cuda launch");
+      if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[2]->get(), st));
+      void* dst = job.out_pinned ? static_cast<void*>(v.out + r.begin * v.out_stride) : slot.out.get();
+      if (out_bytes > 0) TEMPO_CUDA(cudaMemcpyAsync(dst, c.out, out_bytes, cudaMemcpyDeviceToHost, st));
+      if (job.op->holds_secrets()) {
+        // Before ev[3]: the chunk is complete only once its secrets are gone from the device.
+        for (std::size_t k = 0; k < v.inputs; ++k)
+          if (bytes[k] > 0) TEMPO_CUDA(cudaMemsetAsync(d_in_[k].get(), 0, bytes[k], st));
+        if (out_bytes > 0) TEMPO_CUDA(cudaMemsetAsync(d_out_.get(), 0, out_bytes, st));
       }
-      if (bytes[k] > 0) TEMPO_CUDA(cudaMemcpyAsync(d_in_[k].get(), h2d_src, bytes[k], cudaMemcpyHostToDevice, st));
-      c.in[k].data = static_cast<const std::uint8_t*>(d_in_[k].get());
+      if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[3]->get(), st));
+    } catch (...) {
+      if (job.op->holds_secrets()) scrub_failed_chunk(job, r, slot, bytes, out_bytes);
+      throw;
     }
-    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[1]->get(), st));
-    c.out = static_cast<std::uint8_t*>(d_out_.get());
-    check(static_cast<cudaError_t>(job.op->cuda(c, DeviceContext{device_, st})), "BatchOp::cuda launch");
-    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[2]->get(), st));
-    void* dst = job.out_pinned ? static_cast<void*>(v.out + r.begin * v.out_stride) : slot.out.get();
-    if (out_bytes > 0) TEMPO_CUDA(cudaMemcpyAsync(dst, c.out, out_bytes, cudaMemcpyDeviceToHost, st));
-    if (job.op->holds_secrets()) {
-      // Before ev[3]: the chunk is complete only once its secrets are gone from the device.
-      for (std::size_t k = 0; k < v.inputs; ++k)
-        if (bytes[k] > 0) TEMPO_CUDA(cudaMemsetAsync(d_in_[k].get(), 0, bytes[k], st));
-      if (out_bytes > 0) TEMPO_CUDA(cudaMemsetAsync(d_out_.get(), 0, out_bytes, st));
-    }
-    if (timed) TEMPO_CUDA(cudaEventRecord(slot.ev[3]->get(), st));
     return f;
   }
 
@@ -276,6 +281,20 @@ class Lane {
 
   // The slot's pinned copies of a secret chunk (its H2D and D2H are done: ev[3] passed).
   // Pinned buffers live on, so these memsets cannot be elided as dead stores.
+  // A secret-holding op's chunk that failed after its inputs were sent (a launch error, a
+  // throwing op): its device copies and staging are zeroed before the error goes up, best
+  // effort (a stream in a sticky error state refuses the memsets).
+  void scrub_failed_chunk(const Job& job, Range r, Slot& slot, const std::array<std::size_t, kMaxInputs>& bytes,
+                          std::size_t out_bytes) noexcept {
+    const cudaStream_t st = stream_->get();
+    for (std::size_t k = 0; k < job.v.inputs; ++k)
+      if (bytes[k] > 0) (void)cudaMemsetAsync(d_in_[k].get(), 0, bytes[k], st);
+    if (out_bytes > 0) (void)cudaMemsetAsync(d_out_.get(), 0, out_bytes, st);
+    (void)cudaStreamSynchronize(st);  // the copies read the staging until they finish
+    (void)cudaGetLastError();
+    wipe_staging(job, r, slot);
+  }
+
   static void wipe_staging(const Job& job, Range r, Slot& slot) noexcept {
     const BatchView& v = job.v;
     for (std::size_t k = 0; k < v.inputs; ++k) {
