@@ -28,12 +28,15 @@ constexpr Params kPN10QP27{
 // LWE/RLWE instances); the rounding adds an error term to the noise model below, which
 // predicts a smaller output noise than PN10QP27's (fewer digits, each key error summed over
 // fewer rows).
-constexpr Params kPN10QP27L3{
-    .name = "PN10QP27L3", .id = 4, .N = 1024, .Q = 134215681, .log_bg = 7, .levels = 3,
-    .n = 556, .log_q = 11, .log_qks = 15, .log_bks = 5, .ks_levels = 3, .eta = 21,
-    .secure = true,
-    .source = "PN10QP27's dimensions, moduli and errors (OpenFHE STD128 GINX + HE Standard 2018, N=1024, "
-              "ternary, logQ<=27: 128-bit classical); gadget Bg=2^7, 3 digits, low 6 bits rounded"};
+constexpr Params kPN10QP27L3 = [] {
+  Params p = kPN10QP27;
+  p.name = "PN10QP27L3";
+  p.id = 4;
+  p.levels = 3;
+  p.source = "PN10QP27's dimensions, moduli and errors (OpenFHE STD128 GINX + HE Standard 2018, N=1024, "
+             "ternary, logQ<=27: 128-bit classical); gadget Bg=2^7, 3 digits, low 6 bits rounded";
+  return p;
+}();
 
 // Ring: Homomorphic Encryption Standard (Albrecht et al. 2018), N = 2048, ternary secret,
 // sigma = 3.2, log2 Q <= 54 for 128-bit classical security. LWE side (n, Q_ks, sigma, key
