@@ -279,8 +279,6 @@ class Lane {
     std::array<std::optional<Event>, 4> ev;
   };
 
-  // The slot's pinned copies of a secret chunk (its H2D and D2H are done: ev[3] passed).
-  // Pinned buffers live on, so these memsets cannot be elided as dead stores.
   // A secret-holding op's chunk that failed after its inputs were sent (a launch error, a
   // throwing op): its device copies and staging are zeroed before the error goes up, best
   // effort (a stream in a sticky error state refuses the memsets).
@@ -295,6 +293,8 @@ class Lane {
     wipe_staging(job, r, slot);
   }
 
+  // The slot's pinned copies of a secret chunk (its H2D and D2H are done: ev[3] passed).
+  // Pinned buffers live on, so these memsets cannot be elided as dead stores.
   static void wipe_staging(const Job& job, Range r, Slot& slot) noexcept {
     const BatchView& v = job.v;
     for (std::size_t k = 0; k < v.inputs; ++k) {

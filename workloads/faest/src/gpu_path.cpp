@@ -159,7 +159,7 @@ void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::En
   const dev::Layout& lay = op.layout();
   Slot<Job> slots[2];
   const tempo::gpu::RunOptions opt(tempo::Backend::cuda);  // the caller's placement said gpu
-  const bool prof = tempo::env_flag("TEMPO_FAEST_GPU_PROFILE").value_or(false);
+  const bool prof = op.profile_stages();
   using clk = std::chrono::steady_clock;
   auto ms = [](clk::time_point a, clk::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   const auto start = clk::now();

@@ -54,6 +54,8 @@ class StageOp final : public tempo::gpu::BatchOp {
   // Signing stages carry the per-signature root seeds: the engine wipes its copies.
   bool holds_secrets() const override { return !lay_.verifier; }
   const dev::Layout& layout() const { return lay_; }
+  // TEMPO_FAEST_GPU_PROFILE at construction: the batch loop's and the kernels' timing lines.
+  bool profile_stages() const { return profile_stages_; }
 
  private:
   Params p_;

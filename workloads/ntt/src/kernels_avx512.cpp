@@ -41,19 +41,13 @@ u64* scratch(std::size_t n) {
   return b.p;
 }
 
-// The checked forms: the first pass checks while it moves a into the scratch, so that a
-// rejected input leaves a untouched; the scratch then holds that pass's output (wiped).
-template <class V>
-bool forward_checked(const Tables& t, u64* a) {
+// The checked forms (Into: simd::forward_into or inverse_into with Check): the first pass
+// checks while it moves a into the scratch, so that a rejected input leaves a untouched;
+// the scratch then holds that pass's output (wiped).
+template <bool (*Into)(const Tables&, u64*, u64*)>
+bool checked(const Tables& t, u64* a) {
   u64* s = scratch(t.n);
-  if (simd::forward_into<V, true>(t, a, s)) return true;
-  wipe(s, t.n);
-  return false;
-}
-template <class V>
-bool inverse_checked(const Tables& t, u64* a) {
-  u64* s = scratch(t.n);
-  if (simd::inverse_into<V, true>(t, a, s)) return true;
+  if (Into(t, a, s)) return true;
   wipe(s, t.n);
   return false;
 }
@@ -62,7 +56,7 @@ template <int S, bool Approx = false>
 Kernels make(const char* name, unsigned bits) {
   using V = avx512::Ops512<S, Approx>;
   return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
-                 forward_checked<V>, inverse_checked<V>};
+                 checked<simd::forward_into<V, true>>, checked<simd::inverse_into<V, true>>};
 }
 
 // The 32-bit-word path (kernels_avx512_w32.cpp) for n >= 32; n = 16 (one register) takes

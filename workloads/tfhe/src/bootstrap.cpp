@@ -107,13 +107,7 @@ void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict 
 }
 
 #if defined(__x86_64__)
-// mac_combine_small in AVX-512, 16 coefficients per step (two registers of 8 64-bit lanes
-// per sum): vpmuludq takes the low 32 bits of each lane, so the digits (u64, < Q) and the
-// zero-extended key words feed it directly. The monomial factors are gathered in the same
-// pass (psi^(e slot_i) - 1, e = alpha and 2N - alpha), and every reduction is SmallReducer's
-// arithmetic lane by lane, so the output is the same canonical values as the generic loop.
-// The key rows are prefetched ahead: 32 row streams at 4 KiB strides are more than the
-// hardware prefetchers follow.
+// The AVX-512 loops of the blind rotation (mac_combine_avx512, add_decompose_avx512 below).
 // GCC 12 warns inside its own avx512fintrin.h (_mm512_undefined_epi32): a false positive.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -130,11 +124,6 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i vreduce(__m512i
   v = _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
   v = _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
   return _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
-}
-
-// 8 key words, zero-extended to 64-bit lanes.
-__attribute__((target("avx512f"), always_inline)) inline __m512i load_key(const std::uint32_t* k) {
-  return _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(k)));
 }
 
 // One key row's 16 words as even and odd lanes (vpmuludq reads the low dword of each
