@@ -18,12 +18,10 @@ namespace tempo::faest::detail {
 
 // The GPU batch path's host halves for one backend (gpu_halves.hpp; layouts: cuda/faest_device.hpp).
 struct GpuOps {
-  // sign after the device stage; in/out: the signature's device input and output items
-  void (*sign_back)(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* w, const std::uint8_t* mu,
-                    const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out, std::uint8_t* sig);
-  // verify after the device stage (corrects the columns in out)
-  bool (*verify_back)(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* mu, const std::uint8_t* in,
-                      const std::uint16_t* delta, const std::uint8_t* sig, std::uint8_t* out);
+  // sign after the device stage (the opening, from the root); in/out: the signature's
+  // device input and output items
+  void (*sign_back)(const ParamSet& p, const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out,
+                    std::uint8_t* sig);
   // the device stage of one signature computed on the CPU
   void (*stage_cpu)(const ParamSet& p, bool verifier, const std::uint8_t* in, std::uint8_t* out);
 };

@@ -13,6 +13,14 @@
 #include <tempo/voleith/detail/aes_portable.hpp>
 #include <tempo/voleith/scratch.hpp>
 
+// Functions the GPU batch path's device code shares with the CPU code (the QuickSilver
+// constraints, the field helpers): __host__ __device__ under nvcc, plain inline elsewhere.
+#if defined(__CUDACC__)
+#define TEMPO_FAEST_HD __host__ __device__ inline
+#else
+#define TEMPO_FAEST_HD inline
+#endif
+
 namespace tempo::faest::detail {
 
 namespace ct = tempo::voleith::ct;  // the portable constant-time AES (OWF, witness, tests)
@@ -85,51 +93,60 @@ void unpack_secret_key(Params p, std::span<const std::uint8_t> sk, std::uint8_t 
 struct gf128 {
   std::uint64_t lo = 0, hi = 0;
 };
-inline gf128 operator^(gf128 a, gf128 b) { return {a.lo ^ b.lo, a.hi ^ b.hi}; }
-inline gf128& operator^=(gf128& a, gf128 b) {
+TEMPO_FAEST_HD constexpr gf128 operator^(gf128 a, gf128 b) { return {a.lo ^ b.lo, a.hi ^ b.hi}; }
+TEMPO_FAEST_HD constexpr gf128& operator^=(gf128& a, gf128 b) {
   a.lo ^= b.lo;
   a.hi ^= b.hi;
   return a;
 }
-inline bool operator==(gf128 a, gf128 b) { return a.lo == b.lo && a.hi == b.hi; }
-inline gf128 gf_load(const std::uint8_t* p) {
+TEMPO_FAEST_HD constexpr bool operator==(gf128 a, gf128 b) { return a.lo == b.lo && a.hi == b.hi; }
+TEMPO_FAEST_HD gf128 gf_load(const std::uint8_t* p) {
   gf128 r;
   std::memcpy(&r.lo, p, 8);
   std::memcpy(&r.hi, p + 8, 8);
   return r;
 }
-inline void gf_store(std::uint8_t* p, gf128 a) {
+TEMPO_FAEST_HD void gf_store(std::uint8_t* p, gf128 a) {
   std::memcpy(p, &a.lo, 8);
   std::memcpy(p + 8, &a.hi, 8);
 }
 // a * bit without a branch: the mask is all ones or all zeros.
-inline gf128 gf_mask(gf128 a, unsigned bit) {
+TEMPO_FAEST_HD constexpr gf128 gf_mask(gf128 a, unsigned bit) {
   const std::uint64_t m = std::uint64_t{0} - std::uint64_t(bit & 1);
   return {a.lo & m, a.hi & m};
 }
-inline gf128 gf_from_bit(unsigned bit) { return {std::uint64_t(bit & 1), 0}; }
+TEMPO_FAEST_HD constexpr gf128 gf_from_bit(unsigned bit) { return {std::uint64_t(bit & 1), 0}; }
 // Multiplication by x.
-inline gf128 gf_dbl(gf128 a) {
+TEMPO_FAEST_HD constexpr gf128 gf_dbl(gf128 a) {
   const std::uint64_t m = std::uint64_t{0} - (a.hi >> 63);
   return {(a.lo << 1) ^ (m & 0x87), (a.hi << 1) | (a.lo >> 63)};
 }
 
-inline unsigned get_bit(const std::uint8_t* p, std::size_t i) { return (p[i / 8] >> (i % 8)) & 1u; }
-inline void set_bit(std::uint8_t* p, std::size_t i, unsigned v) {
+TEMPO_FAEST_HD unsigned get_bit(const std::uint8_t* p, std::size_t i) { return (p[i / 8] >> (i % 8)) & 1u; }
+TEMPO_FAEST_HD void set_bit(std::uint8_t* p, std::size_t i, unsigned v) {
   p[i / 8] = std::uint8_t((p[i / 8] & ~(1u << (i % 8))) | ((v & 1u) << (i % 8)));
 }
-inline void xor_bytes(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
+TEMPO_FAEST_HD void xor_bytes(std::uint8_t* dst, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) dst[i] = std::uint8_t(a[i] ^ b[i]);
 }
-inline void put_le32(std::uint8_t* p, std::uint32_t v) {
+TEMPO_FAEST_HD void put_le32(std::uint8_t* p, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = std::uint8_t(v >> (8 * i));
 }
-inline std::uint32_t get_le32(const std::uint8_t* p) {
+TEMPO_FAEST_HD std::uint32_t get_le32(const std::uint8_t* p) {
   return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
 }
 
 // Secrets (seeds, keys, witnesses, VOLE data) are wiped with tempo::secure_zero, which the
 // unqualified calls in this namespace find.
+// Code shared with the device wipes with wipe(), tempo::secure_zero on the host.
+TEMPO_FAEST_HD void wipe(void* p, std::size_t n) {
+#if defined(__CUDA_ARCH__)
+  volatile std::uint8_t* b = static_cast<volatile std::uint8_t*>(p);
+  for (std::size_t i = 0; i < n; ++i) b[i] = 0;
+#else
+  tempo::secure_zero(p, n);
+#endif
+}
 
 // A heap buffer that is wiped before it is freed.
 template <class T>

@@ -5,33 +5,19 @@
 
 #include <cstdint>
 
+#include <tempo/voleith/detail/clmul_device.hpp>
+
 #include "common.hpp"
 
 namespace tempo::faest::detail::portable_gf {
 
-inline std::uint64_t clmul32(std::uint32_t x, std::uint32_t y) {
-  constexpr std::uint64_t m0 = 0x1111111111111111ull, m1 = m0 << 1, m2 = m0 << 2, m3 = m0 << 3;
-  const std::uint64_t x0 = x & m0, x1 = x & m1, x2 = x & m2, x3 = x & m3;
-  const std::uint64_t y0 = y & m0, y1 = y & m1, y2 = y & m2, y3 = y & m3;
-  const std::uint64_t z0 = (x0 * y0) ^ (x1 * y3) ^ (x2 * y2) ^ (x3 * y1);
-  const std::uint64_t z1 = (x0 * y1) ^ (x1 * y0) ^ (x2 * y3) ^ (x3 * y2);
-  const std::uint64_t z2 = (x0 * y2) ^ (x1 * y1) ^ (x2 * y0) ^ (x3 * y3);
-  const std::uint64_t z3 = (x0 * y3) ^ (x1 * y2) ^ (x2 * y1) ^ (x3 * y0);
-  return (z0 & m0) | (z1 & m1) | (z2 & m2) | (z3 & m3);
-}
-
-// 64 x 64 -> 128 (Karatsuba over 32-bit halves).
-inline void clmul64(std::uint64_t a, std::uint64_t b, std::uint64_t& lo, std::uint64_t& hi) {
-  const std::uint32_t a0 = std::uint32_t(a), a1 = std::uint32_t(a >> 32);
-  const std::uint32_t b0 = std::uint32_t(b), b1 = std::uint32_t(b >> 32);
-  const std::uint64_t l = clmul32(a0, b0), h = clmul32(a1, b1);
-  const std::uint64_t m = clmul32(a0 ^ a1, b0 ^ b1) ^ l ^ h;
-  lo = l ^ (m << 32);
-  hi = h ^ (m >> 32);
-}
+// 32 x 32 -> 64 and 64 x 64 -> 128 (Karatsuba over 32-bit halves): tempo::voleith's, which
+// its device code shares.
+using voleith::dev::clmul32;
+using voleith::dev::clmul64;
 
 // Reduction of a 256-bit product modulo x^128 + x^7 + x^2 + x + 1.
-inline gf128 reduce128(std::uint64_t c0, std::uint64_t c1, std::uint64_t c2, std::uint64_t c3) {
+TEMPO_FAEST_HD gf128 reduce128(std::uint64_t c0, std::uint64_t c1, std::uint64_t c2, std::uint64_t c3) {
   c1 ^= c3 ^ (c3 << 1) ^ (c3 << 2) ^ (c3 << 7);
   c2 ^= (c3 >> 63) ^ (c3 >> 62) ^ (c3 >> 57);
   c0 ^= c2 ^ (c2 << 1) ^ (c2 << 2) ^ (c2 << 7);
@@ -39,7 +25,7 @@ inline gf128 reduce128(std::uint64_t c0, std::uint64_t c1, std::uint64_t c2, std
   return {c0, c1};
 }
 
-inline gf128 mul(gf128 a, gf128 b) {
+TEMPO_FAEST_HD gf128 mul(gf128 a, gf128 b) {
   std::uint64_t l0, l1, h0, h1, m0, m1;
   clmul64(a.lo, b.lo, l0, l1);
   clmul64(a.hi, b.hi, h0, h1);
@@ -50,12 +36,12 @@ inline gf128 mul(gf128 a, gf128 b) {
 }
 
 // GF(2^64) = GF(2)[x] / (x^64 + x^4 + x^3 + x + 1).
-inline std::uint64_t reduce64(std::uint64_t lo, std::uint64_t hi) {
+TEMPO_FAEST_HD std::uint64_t reduce64(std::uint64_t lo, std::uint64_t hi) {
   lo ^= hi ^ (hi << 1) ^ (hi << 3) ^ (hi << 4);
   const std::uint64_t ov = (hi >> 63) ^ (hi >> 61) ^ (hi >> 60);
   return lo ^ ov ^ (ov << 1) ^ (ov << 3) ^ (ov << 4);
 }
-inline std::uint64_t mul64(std::uint64_t a, std::uint64_t b) {
+TEMPO_FAEST_HD std::uint64_t mul64(std::uint64_t a, std::uint64_t b) {
   std::uint64_t lo, hi;
   clmul64(a, b, lo, hi);
   return reduce64(lo, hi);
@@ -94,3 +80,12 @@ inline void leaf_hash(std::uint8_t out[48], const std::uint8_t uhash[48], const 
 }
 
 }  // namespace tempo::faest::detail::portable_gf
+
+namespace tempo::faest::detail {
+// The field of the GPU batch path's device code (and of its host emulation): the portable
+// products, on either side.
+struct DeviceField {
+  TEMPO_FAEST_HD static gf128 mul(gf128 a, gf128 b) { return portable_gf::mul(a, b); }
+  TEMPO_FAEST_HD static std::uint64_t mul64(std::uint64_t a, std::uint64_t b) { return portable_gf::mul64(a, b); }
+};
+}  // namespace tempo::faest::detail

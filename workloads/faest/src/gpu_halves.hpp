@@ -1,11 +1,13 @@
-// The host halves of the GPU batch path, per backend: what runs after the device's VOLE
-// commitment (sign) or reconstruction (verify), and the op's CPU side (the same stage
-// computed by the CPU code, for the engine's CPU share of a batch). Included by each
-// backend's translation unit, which lists gpu_ops<B>() in its BackendOps.
+// The host halves of the GPU batch path, per backend: what the host writes after the
+// device's stage (sign: BAVC.Open from the root, which needs the PRG), and the op's CPU side
+// (the device stage of one signature computed by the CPU code, for the engine's CPU share of
+// a batch). Included by each backend's translation unit, which lists gpu_ops<B>() in its
+// BackendOps.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 #include "backend.hpp"
 #include "cuda/faest_device.hpp"
@@ -14,41 +16,40 @@
 namespace tempo::faest::detail {
 
 inline dev::Layout gpu_layout(const ParamSet& p, bool verifier) {
-  return dev::Layout{dev::Shape{p.tau, p.k, p.tau1, p.L, p.t_open}, verifier};
+  return dev::Layout{dev::Shape{p.tau, p.k, p.tau1, p.L, p.t_open, p.w_grind}, verifier};
 }
 
-// Sign after the device stage: `out` holds hcom, the u_i and the columns (dev::Layout).
+// Sign after the device stage: the signature's front, chall3 and counter come from the
+// output item (dev::Layout::out_back); the opening is written here from the root.
 template <class B>
-void gpu_sign_back(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* w, const std::uint8_t* mu,
-                   const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out, std::uint8_t* sig) {
+void gpu_sign_back(const ParamSet& p, const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out,
+                   std::uint8_t* sig) {
   const dev::Layout lay = gpu_layout(p, false);
-  const std::uint8_t* iv = in + lay.iv();
-  const std::uint8_t* uhash = in + lay.uhash();
+  const std::uint8_t* back = out + lay.out_back();
+  std::memcpy(sig, back, p.off_decom());
+  std::memcpy(sig + p.off_chall3(), back + p.off_decom(), 16);
+  std::memcpy(sig + p.off_ctr(), back + p.off_decom() + 16, 4);
+  std::uint16_t delta[max_tau];
+  decode_chall3(p, sig + p.off_chall3(), delta);
   Scratch scratch;
-  sign_back<B>(nullptr, p, pk, w, mu, iv, out, out + lay.out_u(), out + lay.out_cols(),
-               [&](const std::uint16_t* delta, std::uint8_t* decom) {
-                 return bavc_open_from_root<B>(p, root, iv, uhash, delta, decom, scratch);
-               },
-               sig);
+  if (!bavc_open_from_root<B>(p, root, in + lay.iv(), in + lay.uhash(), delta, sig + p.off_decom(), scratch))
+    throw std::logic_error("tempo::faest: the device's grinding chose an opening beyond T_open");
 }
 
-// Verify after the device stage: `out` holds hcom and the uncorrected columns (modified here).
-template <class B>
-bool gpu_verify_back(const ParamSet& p, const std::uint8_t* pk, const std::uint8_t* mu, const std::uint8_t* in,
-                     const std::uint16_t* delta, const std::uint8_t* sig, std::uint8_t* out) {
-  const dev::Layout lay = gpu_layout(p, true);
-  return verify_back<B>(nullptr, p, pk, mu, in + lay.iv(), delta, sig, out, out + lay.out_cols());
-}
-
-// The device stage of one signature on the CPU (same bytes as the kernels).
+// The device stage of one signature on the CPU (same bytes as the kernels), from the CPU
+// path's own functions: the VOLE commitment or reconstruction, then sign_back (its opening
+// only checked: the host writes it) or verify_back_chall3.
 template <class B>
 void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std::uint8_t* out) {
   const dev::Layout lay = gpu_layout(p, verifier);
   const std::uint8_t* iv = in + lay.iv();
   // The last w_grind columns belong to no instance: zero, as in the CPU path.
   const std::size_t used_cols = lay.s.first_col(p.tau);
-  std::memset(out + lay.out_cols() + used_cols * ell_hat_bytes, 0, (lambda - used_cols) * ell_hat_bytes);
+  std::uint8_t* const cols = out + lay.out_cols();
+  std::memset(cols + used_cols * ell_hat_bytes, 0, (lambda - used_cols) * ell_hat_bytes);
+  std::uint8_t* const back = out + lay.out_back();
   Scratch scratch;
+  SecretBuffer<std::uint8_t> sig(p.sig_size);
   if (!verifier) {
     Bavc vc;
     bavc_commit<B>(nullptr, p, in, iv, vc, scratch);
@@ -56,7 +57,16 @@ void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std
     for (unsigned i = 0; i < p.tau; ++i)
       convert_to_vole<B>(p, i, vc.sd + 16 * std::size_t(first_leaf(p, i)), false, iv,
                          out + lay.out_u() + std::size_t(i) * ell_hat_bytes,
-                         out + lay.out_cols() + std::size_t(lay.s.first_col(i)) * ell_hat_bytes);
+                         cols + std::size_t(lay.s.first_col(i)) * ell_hat_bytes);
+    sign_back<B>(nullptr, p, in + lay.pk(), in + lay.w(), in + lay.mu(), iv, out, out + lay.out_u(), cols,
+                 [&](const std::uint16_t* delta, std::uint8_t*) {
+                   std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
+                   return bavc_open_set(p, delta, s.data());
+                 },
+                 sig.data());
+    std::memcpy(back, sig.data(), p.off_decom());
+    std::memcpy(back + p.off_decom(), sig.data() + p.off_chall3(), 16);
+    std::memcpy(back + p.off_decom() + 16, sig.data() + p.off_ctr(), 4);
     return;
   }
   std::uint16_t delta[max_tau];
@@ -68,12 +78,17 @@ void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std
     return;
   }
   for (unsigned i = 0; i < p.tau; ++i)
-    reconstruct_vole<B>(p, i, seeds, delta, iv, out + lay.out_cols() + std::size_t(lay.s.first_col(i)) * ell_hat_bytes);
+    reconstruct_vole<B>(p, i, seeds, delta, iv, cols + std::size_t(lay.s.first_col(i)) * ell_hat_bytes);
+  // verify_back_chall3 reads the signature at its offsets: the front, chall3, the counter.
+  std::memcpy(sig.data(), in + lay.sig(), p.off_decom());
+  std::memcpy(sig.data() + p.off_chall3(), in + lay.sig_chall3(), 16);
+  std::memcpy(sig.data() + p.off_ctr(), in + lay.sig_chall3() + 16, 4);
+  verify_back_chall3<B>(nullptr, p, in + lay.pk(), in + lay.mu(), iv, delta, sig.data(), out, cols, back);
 }
 
 template <class B>
 const GpuOps& gpu_ops() {
-  static const GpuOps ops{&gpu_sign_back<B>, &gpu_verify_back<B>, &gpu_stage_cpu<B>};
+  static const GpuOps ops{&gpu_sign_back<B>, &gpu_stage_cpu<B>};
   return ops;
 }
 

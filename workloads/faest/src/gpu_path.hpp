@@ -1,6 +1,7 @@
 // The GPU batch path (SignOp / VerifyOp::gpu_staged): the host prepares one device item per
-// signature, the device stage (cuda/faest_device.hpp) runs through tempo::gpu's engine as a
-// BatchOp, and the host finishes each signature with the CPU code (gpu_halves.hpp).
+// signature (its front half: mu, the root, iv), the device stage (cuda/faest_device.hpp: the
+// VOLE commitment, VOLEHash, QuickSilver and grinding) runs through tempo::gpu's engine as a
+// BatchOp, and the host writes the opening (sign) or compares chall3 (verify).
 // Exposed for the tests (host emulation of the device stage).
 #pragma once
 
@@ -19,12 +20,10 @@ dev::Layout gpu_layout_of(Params p, bool verifier);
 
 // Host state of one signature between its halves (secret: wiped by the caller).
 struct SignJob {
-  std::uint8_t pk[32], w[ell_bytes], mu[32], root[16];
+  std::uint8_t root[16];
 };
 struct VerifyJob {
   bool ok = false;  // false: rejected before the device stage
-  std::uint8_t mu[32];
-  std::uint16_t delta[max_tau];
 };
 
 // Sign: unpacks the key (throws for a malformed one), writes iv_pre into sig and the
@@ -34,11 +33,10 @@ void sign_prepare(Params p, std::span<const std::uint8_t> sk, std::span<const st
 void sign_complete(Params p, const SignJob& job, const std::uint8_t* in_item, const std::uint8_t* out_item,
                    std::uint8_t* sig);
 // Verify: the device input item (a harmless one when the signature is rejected early);
-// then the verdict from the device output item (whose columns it modifies).
+// then the verdict from the device output item.
 void verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
                     const std::uint8_t* sig, VerifyJob& job, std::uint8_t* in_item);
-bool verify_complete(Params p, const VerifyJob& job, const std::uint8_t* pk, const std::uint8_t* sig,
-                     const std::uint8_t* in_item, std::uint8_t* out_item);
+bool verify_complete(Params p, const VerifyJob& job, const std::uint8_t* sig, const std::uint8_t* out_item);
 
 // The device stage as an offload-engine operation (one item = one signature).
 class StageOp final : public tempo::gpu::BatchOp {

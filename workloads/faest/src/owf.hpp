@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <tempo/voleith/detail/aes_planes.hpp>  // transpose8 (host and device)
+
 #include "common.hpp"
 
 namespace tempo::faest::detail {
@@ -42,16 +44,18 @@ inline constexpr gf128 k_bc_2_sq = {0xec7759ca3488aee1ull, 0x4cf4b7439cbfbb84ull
 inline constexpr gf128 k_bc_3_sq = {0xec7759ca3488aee0ull, 0x4cf4b7439cbfbb84ull};
 inline constexpr std::uint8_t k_rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
 
-inline std::uint8_t bits_sq(std::uint8_t x) {
+TEMPO_FAEST_HD constexpr std::uint8_t bits_sq(std::uint8_t x) {
   auto b = [x](int i) { return unsigned(x >> i) & 1u; };
   return std::uint8_t((b(0) ^ b(4) ^ b(6)) | (b(4) ^ b(6) ^ b(7)) << 1 | (b(1) ^ b(5)) << 2 |
                       (b(4) ^ b(5) ^ b(6) ^ b(7)) << 3 | (b(2) ^ b(4) ^ b(7)) << 4 | (b(5) ^ b(6)) << 5 |
                       (b(3) ^ b(5)) << 6 | (b(6) ^ b(7)) << 7);
 }
-inline std::uint8_t rotr8(std::uint8_t x, unsigned c) { return std::uint8_t((x >> c) | (x << (8 - c))); }
+TEMPO_FAEST_HD constexpr std::uint8_t rotr8(std::uint8_t x, unsigned c) {
+  return std::uint8_t((x >> c) | (x << (8 - c)));
+}
 
 // The squaring map on the 8 bit-tags of a byte (same linear map as bits_sq).
-inline void sq_bit(gf128 out[8], const gf128 in[8]) {
+TEMPO_FAEST_HD constexpr void sq_bit(gf128 out[8], const gf128 in[8]) {
   out[7] = in[6] ^ in[7];
   out[0] = in[0] ^ in[4] ^ in[6];
   out[1] = in[4] ^ out[7];
@@ -62,30 +66,41 @@ inline void sq_bit(gf128 out[8], const gf128 in[8]) {
   out[6] = in[3] ^ in[5];
 }
 
-inline gf128 sum_poly(const gf128* xs) {  // sum xs[j] * x^j, j < 128
+TEMPO_FAEST_HD gf128 sum_poly(const gf128* xs) {  // sum xs[j] * x^j, j < 128
   gf128 r = xs[127];
   for (int j = 126; j >= 0; --j) r = gf_dbl(r) ^ xs[j];
   return r;
 }
 
-// The circuit's GF(2^128)-linear maps of 8 tags as 8-term inner products with constants:
-// conj[j] (byte_combine after j squarings: sq_bit is GF(2)-linear, so the constant of tag b is
-// byte_combine of the squared unit vector e_b, a sum of alphas) and the S-box's affine sums
-// (sbox[s], coefficients rotated as sbox_affine indexes them).
-struct CircuitConsts {
+// Every constant of the circuit in one place, for the host (k_owf) and the device (a
+// __constant__ copy in each CUDA translation unit); code shared by both reads owf_consts().
+// conj[j]: byte_combine after j squarings as an 8-term inner product (sq_bit is
+// GF(2)-linear, so the constant of tag b is byte_combine of the squared unit vector e_b, a
+// sum of alphas); sbox[s]: the S-box's affine sums, coefficients rotated as sbox_affine
+// indexes them.
+struct OwfConsts {
+  gf128 alpha[7], beta_squares[5], beta_cubes[4], c[9], c_squares[9];
+  gf128 bc_2, bc_3, bc_2_sq, bc_3_sq;
   gf128 conj[8][8];
   gf128 sbox[2][8];
+  std::uint8_t rcon[10];
 };
-inline CircuitConsts make_circuit_consts() {
-  CircuitConsts k{};
+constexpr OwfConsts make_owf_consts() {
+  OwfConsts k{};
+  for (unsigned i = 0; i < 7; ++i) k.alpha[i] = k_alpha[i];
+  for (unsigned i = 0; i < 5; ++i) k.beta_squares[i] = k_beta_squares[i];
+  for (unsigned i = 0; i < 4; ++i) k.beta_cubes[i] = k_beta_cubes[i];
+  for (unsigned i = 0; i < 9; ++i) k.c[i] = k_c[i], k.c_squares[i] = k_c_squares[i];
+  k.bc_2 = k_bc_2, k.bc_3 = k_bc_3, k.bc_2_sq = k_bc_2_sq, k.bc_3_sq = k_bc_3_sq;
+  for (unsigned i = 0; i < 10; ++i) k.rcon[i] = k_rcon[i];
   const gf128 alpha8[8] = {{1, 0}, k_alpha[0], k_alpha[1], k_alpha[2], k_alpha[3], k_alpha[4], k_alpha[5], k_alpha[6]};
   for (unsigned b = 0; b < 8; ++b) {
-    gf128 e[8] = {}, t[8];
+    gf128 e[8] = {}, t[8] = {};
     e[b] = gf128{1, 0};
     for (unsigned j = 0; j < 8; ++j) {
       for (unsigned q = 0; q < 8; ++q) k.conj[j][b] ^= gf_mask(alpha8[q], unsigned(e[q].lo));
       sq_bit(t, e);
-      std::memcpy(e, t, sizeof e);
+      for (unsigned q = 0; q < 8; ++q) e[q] = t[q];
     }
   }
   for (unsigned q = 0; q < 8; ++q) {
@@ -94,12 +109,22 @@ inline CircuitConsts make_circuit_consts() {
   }
   return k;
 }
-inline const CircuitConsts k_circuit = make_circuit_consts();
+inline constexpr OwfConsts k_owf = make_owf_consts();
+#if defined(__CUDACC__)
+static __constant__ OwfConsts k_owf_device = make_owf_consts();
+#endif
+TEMPO_FAEST_HD const OwfConsts& owf_consts() {
+#if defined(__CUDA_ARCH__)
+  return k_owf_device;
+#else
+  return k_owf;
+#endif
+}
 
 // sum x[b] * c[b] for b < 8: B::dot8 where the backend has one (four products per
 // instruction on AVX-512), else eight multiplications.
 template <class B>
-inline gf128 dot8(const gf128* x, const gf128* c) {
+TEMPO_FAEST_HD gf128 dot8(const gf128* x, const gf128* c) {
   if constexpr (requires { B::dot8(x, c); }) {
     if (B::fused()) return B::dot8(x, c);
   }
@@ -112,7 +137,7 @@ inline gf128 dot8(const gf128* x, const gf128* c) {
 // the prover's products of the conjugates and the norm's y. B::rot_mul8 where the backend has
 // one (AVX-512: eight products in two instructions per coefficient pair), else mul.
 template <class B>
-inline void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128* d, gf128* out) {
+TEMPO_FAEST_HD void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128* d, gf128* out) {
   if constexpr (requires { B::rot_mul8(a, b, c, d, out); }) {
     if (B::fused()) return B::rot_mul8(a, b, c, d, out);
   }
@@ -125,19 +150,19 @@ inline void rot_mul8(const gf128* a, const gf128* b, const gf128* c, const gf128
 // out[q] = x[0] + beta_sq[q] x[1] + beta_sq[q + 1] x[2] + beta_cube[q] x[3], q < 4: the norm's
 // four conjugates from its 4 tags (B::norm_conj4 where the backend has one).
 template <class B>
-inline void norm_conj4(const gf128* x, gf128* out) {
+TEMPO_FAEST_HD void norm_conj4(const gf128* x, gf128* out) {
   if constexpr (requires { B::norm_conj4(x, out); }) {
     if (B::fused()) return B::norm_conj4(x, out);
   }
   for (unsigned q = 0; q < 4; ++q)
-    out[q] = x[0] ^ B::mul(k_beta_squares[q], x[1]) ^ B::mul(k_beta_squares[q + 1], x[2]) ^
-             B::mul(k_beta_cubes[q], x[3]);
+    out[q] = x[0] ^ B::mul(owf_consts().beta_squares[q], x[1]) ^ B::mul(owf_consts().beta_squares[q + 1], x[2]) ^
+             B::mul(owf_consts().beta_cubes[q], x[3]);
 }
 
 // One MixColumns column on 4 values: o[r] = a[r] v2 + a[r + 1] v3 + a[r + 2] + a[r + 3]
 // (indices mod 4; B::mix_column where the backend has one).
 template <class B>
-inline void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) {
+TEMPO_FAEST_HD void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) {
   if constexpr (requires { B::mix_column(a, v2, v3, o); }) {
     if (B::fused()) return B::mix_column(a, v2, v3, o);
   }
@@ -149,7 +174,7 @@ inline void mix_column(const gf128* a, gf128 v2, gf128 v3, gf128* o) {
 
 // out[j] = dot8(x, c[j]) for j < 8 (B::dot8x8 where the backend has one: one call per byte).
 template <class B>
-inline void dot8x8(const gf128* x, const gf128 (*c)[8], gf128* out) {
+TEMPO_FAEST_HD void dot8x8(const gf128* x, const gf128 (*c)[8], gf128* out) {
   if constexpr (requires { B::dot8x8(x, c, out); }) {
     if (B::fused()) return B::dot8x8(x, c, out);
   }
@@ -158,14 +183,14 @@ inline void dot8x8(const gf128* x, const gf128 (*c)[8], gf128* out) {
 
 template <class B>
 struct Gf {
-  static gf128 byte_combine(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[0]); }
-  static gf128 byte_combine_sq(const gf128 x[8]) { return dot8<B>(x, k_circuit.conj[1]); }
-  static gf128 byte_combine_bits(std::uint8_t x) {
+  TEMPO_FAEST_HD static gf128 byte_combine(const gf128 x[8]) { return dot8<B>(x, owf_consts().conj[0]); }
+  TEMPO_FAEST_HD static gf128 byte_combine_sq(const gf128 x[8]) { return dot8<B>(x, owf_consts().conj[1]); }
+  TEMPO_FAEST_HD static gf128 byte_combine_bits(std::uint8_t x) {
     gf128 r = gf_from_bit(x);
-    for (int i = 1; i < 8; ++i) r ^= gf_mask(k_alpha[i - 1], unsigned(x >> i));
+    for (int i = 1; i < 8; ++i) r ^= gf_mask(owf_consts().alpha[i - 1], unsigned(x >> i));
     return r;
   }
-  static gf128 byte_combine_bits_sq(std::uint8_t x) { return byte_combine_bits(bits_sq(x)); }
+  TEMPO_FAEST_HD static gf128 byte_combine_bits_sq(std::uint8_t x) { return byte_combine_bits(bits_sq(x)); }
 };
 
 // QuickSilver's universal hash over the constraint coefficients (faest-ref zk_hash_128).
@@ -173,15 +198,15 @@ template <class B>
 struct ZkHash {
   gf128 h0{}, h1{}, s{}, t{};
   const std::uint8_t* sd = nullptr;
-  explicit ZkHash(const std::uint8_t* chall2) : sd(chall2) {
+  TEMPO_FAEST_HD explicit ZkHash(const std::uint8_t* chall2) : sd(chall2) {
     s = gf_load(chall2 + 32);
     std::memcpy(&t.lo, chall2 + 48, 8);
   }
-  void update(gf128 v) {
+  TEMPO_FAEST_HD void update(gf128 v) {
     h0 = B::mul(h0, s) ^ v;
     h1 = B::mul(h1, t) ^ v;
   }
-  gf128 finalize(gf128 x1) const { return B::mul(gf_load(sd), h0) ^ B::mul(gf_load(sd + 16), h1) ^ x1; }
+  TEMPO_FAEST_HD gf128 finalize(gf128 x1) const { return B::mul(gf_load(sd), h0) ^ B::mul(gf_load(sd + 16), h1) ^ x1; }
 };
 
 // Three ZkHash with the same keys. Where the backend has B::zk3_update, their states live side
@@ -191,10 +216,10 @@ struct ZkHash3 {
   ZkHash<B> h[3];
   alignas(64) gf128 h0s[4] = {}, h1s[4] = {};
   bool packed = false;
-  explicit ZkHash3(const std::uint8_t* chall2) : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {
+  TEMPO_FAEST_HD explicit ZkHash3(const std::uint8_t* chall2) : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {
     if constexpr (requires { B::zk3_update(h0s, h1s, h[0].s, h[0].t, h0s); }) packed = B::fused();
   }
-  void update(gf128 v0, gf128 v1, gf128 v2) {
+  TEMPO_FAEST_HD void update(gf128 v0, gf128 v1, gf128 v2) {
     if constexpr (requires { B::zk3_update(h0s, h1s, h[0].s, h[0].t, h0s); }) {
       if (packed) {
         alignas(64) const gf128 v[4] = {v0, v1, v2, gf128{}};
@@ -206,15 +231,15 @@ struct ZkHash3 {
     h[1].update(v1);
     h[2].update(v2);
   }
-  void raise_and_update(gf128 v1, gf128 v2) { update(gf128{}, v1, v2); }
-  gf128 finalize(unsigned k, gf128 x1) {
+  TEMPO_FAEST_HD void raise_and_update(gf128 v1, gf128 v2) { update(gf128{}, v1, v2); }
+  TEMPO_FAEST_HD gf128 finalize(unsigned k, gf128 x1) {
     if (packed) h[k].h0 = h0s[k], h[k].h1 = h1s[k];
     return h[k].finalize(x1);
   }
-  ~ZkHash3() {
-    secure_zero(h, sizeof h);
-    secure_zero(h0s, sizeof h0s);
-    secure_zero(h1s, sizeof h1s);
+  TEMPO_FAEST_HD ~ZkHash3() {
+    wipe(h, sizeof h);
+    wipe(h0s, sizeof h0s);
+    wipe(h1s, sizeof h1s);
   }
 };
 
@@ -224,13 +249,13 @@ struct AesProver {
   using G = Gf<B>;
   ZkHash3<B>& hs;
 
-  static void inverse_affine_byte(std::uint8_t& y, gf128 y_tag[8], std::uint8_t x, const gf128 x_tag[8]) {
+  TEMPO_FAEST_HD static void inverse_affine_byte(std::uint8_t& y, gf128 y_tag[8], std::uint8_t x, const gf128 x_tag[8]) {
     y = std::uint8_t(rotr8(x, 7) ^ rotr8(x, 5) ^ rotr8(x, 2) ^ 0x5);
     for (int b = 0; b < 8; ++b) y_tag[b] = x_tag[(b + 7) % 8] ^ x_tag[(b + 5) % 8] ^ x_tag[(b + 2) % 8];
   }
 
   // Key schedule constraints; fills the expanded key k (176 bytes) and its tags.
-  void expkey(std::uint8_t k[176], gf128 k_tag[1408], const std::uint8_t* w, const gf128* w_tag) {
+  TEMPO_FAEST_HD void expkey(std::uint8_t k[176], gf128 k_tag[1408], const std::uint8_t* w, const gf128* w_tag) {
     std::memcpy(k, w, 16);
     std::memcpy(k_tag, w_tag, 128 * sizeof(gf128));
     for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
@@ -251,7 +276,7 @@ struct AesProver {
       std::uint8_t xt = std::uint8_t(x[j] ^ k[(iwd + (j % 4) * 8) / 8]);
       gf128 xt_tag[8];
       for (unsigned b = 0; b < 8; ++b) xt_tag[b] = x_tag[j * 8 + b] ^ k_tag[iwd + (j % 4) * 8 + b];
-      if (j % 4 == 0) xt ^= k_rcon[j / 4];
+      if (j % 4 == 0) xt ^= owf_consts().rcon[j / 4];
       inverse_affine_byte(w_flat[j], w_flat_tag + 8 * j, xt, xt_tag);
       if (j % 4 == 3) iwd += 128;
     }
@@ -271,11 +296,11 @@ struct AesProver {
         hs.raise_and_update(B::mul(k_hat_tag, w_hat_tag_sq), v1);
       }
     }
-    secure_zero(w_flat, sizeof w_flat);
-    secure_zero(w_flat_tag, sizeof w_flat_tag);
+    wipe(w_flat, sizeof w_flat);
+    wipe(w_flat_tag, sizeof w_flat_tag);
   }
 
-  static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16], const gf128 st_tag[128]) {
+  TEMPO_FAEST_HD static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16], const gf128 st_tag[128]) {
     for (unsigned i = 0; i < 16; ++i) {
       std::uint8_t x0 = st[i];
       for (unsigned j = 0; j < 7; ++j) {
@@ -283,7 +308,7 @@ struct AesProver {
         x0 = bits_sq(x0);
       }
       y[8 * i + 7] = G::byte_combine_bits(x0);
-      dot8x8<B>(st_tag + 8 * i, k_circuit.conj, y_tag + 8 * i);
+      dot8x8<B>(st_tag + 8 * i, owf_consts().conj, y_tag + 8 * i);
     }
   }
 
@@ -292,25 +317,25 @@ struct AesProver {
     gf128 d0[16], d1[16], d2[16];
   };
 
-  static void sbox_affine(Deg2& out, const gf128* in0, const gf128* in1, const gf128* in2, bool sq) {
-    const gf128* C = sq ? k_c_squares : k_c;
-    const gf128* coef = k_circuit.sbox[sq ? 1 : 0];  // C[c] for in[8i + (c + sq) % 8]
+  TEMPO_FAEST_HD static void sbox_affine(Deg2& out, const gf128* in0, const gf128* in1, const gf128* in2, bool sq) {
+    const gf128* C = sq ? owf_consts().c_squares : owf_consts().c;
+    const gf128* coef = owf_consts().sbox[sq ? 1 : 0];  // C[c] for in[8i + (c + sq) % 8]
     for (unsigned i = 0; i < 16; ++i) {
       out.d0[i] = dot8<B>(in0 + 8 * i, coef);
       out.d1[i] = dot8<B>(in1 + 8 * i, coef);
       out.d2[i] = dot8<B>(in2 + 8 * i, coef) ^ C[8];
     }
   }
-  static void shiftrows(gf128* out, const gf128* in) {
+  TEMPO_FAEST_HD static void shiftrows(gf128* out, const gf128* in) {
     for (unsigned r = 0; r < 4; ++r)
       for (unsigned c = 0; c < 4; ++c) out[4 * c + r] = in[4 * ((c + r) % 4) + r];
   }
-  static void mix_columns(gf128* y, const gf128* in, bool sq) {
-    const gf128 v2 = sq ? k_bc_2_sq : k_bc_2, v3 = sq ? k_bc_3_sq : k_bc_3;
+  TEMPO_FAEST_HD static void mix_columns(gf128* y, const gf128* in, bool sq) {
+    const gf128 v2 = sq ? owf_consts().bc_2_sq : owf_consts().bc_2, v3 = sq ? owf_consts().bc_3_sq : owf_consts().bc_3;
     for (unsigned c = 0; c < 4; ++c) mix_column<B>(in + 4 * c, v2, v3, y + 4 * c);
   }
 
-  void enc(const std::uint8_t in[16], const std::uint8_t out[16], const std::uint8_t* w, const gf128* w_tag,
+  TEMPO_FAEST_HD void enc(const std::uint8_t in[16], const std::uint8_t out[16], const std::uint8_t* w, const gf128* w_tag,
            const std::uint8_t k[176], const gf128 k_tag[1408]) {
     std::uint8_t state[16], s_tilde[16], s_dd[16], s[16];
     gf128 state_tag[128], conj[128], conj_tag[128], sd2[128], sd1[128], sd0[128];
@@ -326,8 +351,8 @@ struct AesProver {
         gf128 y[4], y_tag[4];
         const gf128* xt = norm_tags + 4 * i;
         for (unsigned q = 0; q < 4; ++q)
-          y[q] = gf_mask(k_beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
-                 gf_mask(k_beta_squares[q + 1], norm >> 2) ^ gf_mask(k_beta_cubes[q], norm >> 3);
+          y[q] = gf_mask(owf_consts().beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
+                 gf_mask(owf_consts().beta_squares[q + 1], norm >> 2) ^ gf_mask(owf_consts().beta_cubes[q], norm >> 3);
         norm_conj4<B>(xt, y_tag);
         const gf128* c = conj + 8 * i;
         const gf128* ct = conj_tag + 8 * i;
@@ -394,12 +419,12 @@ struct AesProver {
         for (unsigned i = 0; i < 128; ++i) state_tag[i] = s_tag[i] ^ k_tag[(2 * r + 2) * 128 + i];
       }
     }
-    secure_zero(state, sizeof state), secure_zero(s_tilde, sizeof s_tilde), secure_zero(s_dd, sizeof s_dd);
-    secure_zero(s, sizeof s), secure_zero(conj, sizeof conj), secure_zero(sd2, sizeof sd2);
-    secure_zero(st, sizeof st), secure_zero(&tmp, sizeof tmp), secure_zero(sd1, sizeof sd1);
+    wipe(state, sizeof state), wipe(s_tilde, sizeof s_tilde), wipe(s_dd, sizeof s_dd);
+    wipe(s, sizeof s), wipe(conj, sizeof conj), wipe(sd2, sizeof sd2);
+    wipe(st, sizeof st), wipe(&tmp, sizeof tmp), wipe(sd1, sizeof sd1);
   }
 
-  static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
+  TEMPO_FAEST_HD static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
                                  const gf128 s_tag[128]) {
     for (unsigned c = 0; c < 4; ++c) {
       const std::uint8_t* a = s + 4 * c;
@@ -428,16 +453,18 @@ struct AesProver {
     }
   }
 
-  // w: the witness (160 bytes), w_tag: its 1280 tags followed by the 256 mask tags.
-  void constraints(const std::uint8_t* w, const gf128* w_tag, const std::uint8_t in[16], const std::uint8_t out[16]) {
+  // w: the witness (160 bytes), w_tag: its 1280 tags followed by the 256 mask tags; k_tag:
+  // room for the expanded key's 1408 tags (wiped here).
+  TEMPO_FAEST_HD void constraints(const std::uint8_t* w, const gf128* w_tag, const std::uint8_t in[16],
+                                  const std::uint8_t out[16], gf128* k_tag) {
     // Keygen's rule as a constraint: bit 0 * bit 1 of the key = 0.
     const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
     hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
     std::uint8_t k[176];
-    SecretBuffer<gf128> k_tag(1408);
-    expkey(k, k_tag.data(), w, w_tag);
-    enc(in, out, w + lke_bytes, w_tag + 448, k, k_tag.data());
-    secure_zero(k, sizeof k);
+    expkey(k, k_tag, w, w_tag);
+    enc(in, out, w + lke_bytes, w_tag + 448, k, k_tag);
+    wipe(k, sizeof k);
+    wipe(k_tag, 1408 * sizeof(gf128));
   }
 };
 
@@ -448,14 +475,14 @@ struct AesVerifier {
   ZkHash<B>& h;
   gf128 delta, delta_sq;
 
-  gf128 cst(unsigned bit) const { return gf_mask(delta, bit); }
-  void inverse_affine_byte(gf128 y[8], const gf128 x[8]) const {
+  TEMPO_FAEST_HD gf128 cst(unsigned bit) const { return gf_mask(delta, bit); }
+  TEMPO_FAEST_HD void inverse_affine_byte(gf128 y[8], const gf128 x[8]) const {
     for (int b = 0; b < 8; ++b) y[b] = x[(b + 7) % 8] ^ x[(b + 5) % 8] ^ x[(b + 2) % 8];
     y[0] ^= delta;
     y[2] ^= delta;
   }
 
-  void expkey(gf128 k[1408], const gf128* w) {
+  TEMPO_FAEST_HD void expkey(gf128 k[1408], const gf128* w) {
     std::memcpy(k, w, 128 * sizeof(gf128));
     for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
       if (j % 4 == 0) {
@@ -471,7 +498,7 @@ struct AesVerifier {
       gf128 xt[8];
       for (unsigned b = 0; b < 8; ++b) {
         xt[b] = x[j * 8 + b] ^ k[iwd + (j % 4) * 8 + b];
-        if (j % 4 == 0) xt[b] ^= cst(unsigned(k_rcon[j / 4] >> b));
+        if (j % 4 == 0) xt[b] ^= cst(unsigned(owf_consts().rcon[j / 4] >> b));
       }
       inverse_affine_byte(w_flat + 8 * j, xt);
       if (j % 4 == 3) iwd += 128;
@@ -487,12 +514,12 @@ struct AesVerifier {
     }
   }
 
-  void enc(const gf128* in, const gf128* out, const gf128* w, const gf128* k) {
+  TEMPO_FAEST_HD void enc(const gf128* in, const gf128* out, const gf128* w, const gf128* k) {
     gf128 state[128], conj[128], sdash[128], s_tilde[128], s_dd[128], s[128];
     for (unsigned i = 0; i < 128; ++i) state[i] = in[i] ^ k[i];
     for (unsigned r = 0; r < 5; ++r) {
       for (unsigned i = 0; i < 16; ++i)  // conjugates of the key values
-        dot8x8<B>(state + 8 * i, k_circuit.conj, conj + 8 * i);
+        dot8x8<B>(state + 8 * i, owf_consts().conj, conj + 8 * i);
       const gf128* norms = w + 192 * r;
       for (unsigned i = 0; i < 16; ++i) {
         const gf128* xe = norms + 4 * i;
@@ -508,9 +535,9 @@ struct AesVerifier {
         k1[i] = B::mul(k0[i], k0[i]);
       }
       for (unsigned b = 0; b < 2; ++b) {
-        const gf128* C = b ? k_c_squares : k_c;
+        const gf128* C = b ? owf_consts().c_squares : owf_consts().c;
         const gf128 dc = B::mul(C[8], delta_sq);
-        for (unsigned i = 0; i < 16; ++i) st[b][i] = dot8<B>(sdash + 8 * i, k_circuit.sbox[b]) ^ dc;
+        for (unsigned i = 0; i < 16; ++i) st[b][i] = dot8<B>(sdash + 8 * i, owf_consts().sbox[b]) ^ dc;
         AesProver<B>::shiftrows(tmp, st[b]);
         AesProver<B>::mix_columns(st[b], tmp, b == 1);
         for (unsigned i = 0; i < 16; ++i) st[b][i] ^= b == 0 ? B::mul(k0[i], delta) : k1[i];
@@ -538,17 +565,122 @@ struct AesVerifier {
     }
   }
 
-  void constraints(const gf128* w, const std::uint8_t in[16], const std::uint8_t out[16]) {
+  // w: the keys of the witness and masks (1536); k: room for the expanded key's 1408 keys.
+  TEMPO_FAEST_HD void constraints(const gf128* w, const std::uint8_t in[16], const std::uint8_t out[16], gf128* k) {
     h.update(B::mul(B::mul(w[0], w[1]), delta));
     gf128 in_key[128], out_key[128];
     for (unsigned i = 0; i < 128; ++i) {
       in_key[i] = cst(get_bit(in, i));
       out_key[i] = cst(get_bit(out, i));
     }
-    std::vector<gf128> k(1408);
-    expkey(k.data(), w);
-    enc(in_key, out_key, w + 448, k.data());
+    expkey(k, w);
+    enc(in_key, out_key, w + 448, k);
   }
 };
+
+// ---- one signature's VOLEHash and QuickSilver (shared with the device) ---------------------
+// VOLEHash (faest-ref vole_hash_128) of N columns at once: x[k] is one ell_hat-bit column,
+// out[k] lambda + 16 bits. The N Horner chains are independent; interleaving them keeps the
+// carry-less multiplier busy instead of waiting on one chain's latency.
+template <class B, unsigned N>
+TEMPO_FAEST_HD void vole_hash_n(std::uint8_t* const out[N], const std::uint8_t* chall1, const std::uint8_t* const x[N]) {
+  const gf128 s = gf_load(chall1 + 64);
+  gf128 t{};
+  std::memcpy(&t.lo, chall1 + 80, 8);
+  gf128 h0[N];
+  std::uint64_t h1[N], w;
+  for (unsigned k = 0; k < N; ++k) {
+    h0[k] = gf_load(x[k]);
+    std::memcpy(&h1[k], x[k], 8);
+  }
+  for (unsigned j = 1; j < 12; ++j)
+    for (unsigned k = 0; k < N; ++k) h0[k] = B::mul(h0[k], s) ^ gf_load(x[k] + 16 * j);
+  for (unsigned j = 1; j < 24; ++j)
+    for (unsigned k = 0; k < N; ++k) {
+      std::memcpy(&w, x[k] + 8 * j, 8);
+      h1[k] = B::mul64(h1[k], t.lo) ^ w;
+    }
+  for (unsigned k = 0; k < N; ++k) {
+    const gf128 h1f{h1[k], 0};
+    const gf128 h2 = B::mul(gf_load(chall1), h0[k]) ^ B::mul(gf_load(chall1 + 16), h1f);
+    const gf128 h3 = B::mul(gf_load(chall1 + 32), h0[k]) ^ B::mul(gf_load(chall1 + 48), h1f);
+    std::uint8_t tmp[16];
+    gf_store(out[k], h2);
+    gf_store(tmp, h3);
+    std::memcpy(out[k] + 16, tmp, 2);
+    for (unsigned b = 0; b < utilde_bytes; ++b) out[k][b] ^= x[k][(ell + 2 * lambda) / 8 + b];
+  }
+}
+template <class B>
+TEMPO_FAEST_HD void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t* chall1, const std::uint8_t* x) {
+  std::uint8_t* const o[1] = {out};
+  const std::uint8_t* const in[1] = {x};
+  vole_hash_n<B, 1>(o, chall1, in);
+}
+
+// Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns
+// (B::columns_to_rows where the backend has one).
+template <class B>
+TEMPO_FAEST_HD void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
+  if constexpr (requires { B::columns_to_rows(cols, rows); }) {
+    if (B::fused()) return B::columns_to_rows(cols, rows);
+  }
+  constexpr unsigned nrow_bytes = (ell + 2 * lambda) / 8;  // 192
+  for (unsigned rb = 0; rb < nrow_bytes; ++rb) {
+    std::uint8_t rowbytes[8][16];
+    for (unsigned g = 0; g < 16; ++g) {
+      std::uint64_t x = 0;
+      for (unsigned c = 0; c < 8; ++c) x |= std::uint64_t(cols[std::size_t(8 * g + c) * ell_hat_bytes + rb]) << (8 * c);
+      x = voleith::dev::transpose8(x);
+      for (unsigned b = 0; b < 8; ++b) rowbytes[b][g] = std::uint8_t(x >> (8 * b));
+    }
+    for (unsigned b = 0; b < 8; ++b) rows[8 * rb + b] = gf_load(rowbytes[b]);
+  }
+}
+
+// The scratch of aes_prove_core / aes_verify_core: the 1536 rows (tags or keys of the
+// witness and masks), then the expanded key's 1408.
+inline constexpr unsigned qs_rows = ell + 2 * lambda;
+inline constexpr unsigned qs_scratch_gf = qs_rows + 1408;
+
+// QuickSilver prover: w (ell bits) with masks u_star (2 lambda bits) and the VOLE columns
+// (their rows are the tags); a0 feeds chall3, a1 and a2 go into the signature. The scratch
+// (qs_scratch_gf elements) is wiped.
+template <class B>
+TEMPO_FAEST_HD void aes_prove_core(const std::uint8_t* w, const std::uint8_t* u_star, const std::uint8_t* cols,
+                                   const std::uint8_t* pk, const std::uint8_t* chall2, std::uint8_t a0[16],
+                                   std::uint8_t a1[16], std::uint8_t a2[16], gf128* scratch) {
+  gf128* const w_tag = scratch;
+  columns_to_rows<B>(cols, w_tag);
+  {
+    ZkHash3<B> hs(chall2);
+    AesProver<B> prover{hs};
+    prover.constraints(w, w_tag, pk, pk + 16, scratch + qs_rows);
+    const gf128 v0 = sum_poly(w_tag + ell), v1 = sum_poly(w_tag + ell + lambda);
+    const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
+    gf_store(a0, hs.finalize(0, v0));
+    gf_store(a1, hs.finalize(1, u0 ^ v1));
+    gf_store(a2, hs.finalize(2, u1));
+  }
+  wipe(w_tag, qs_rows * sizeof(gf128));
+}
+
+// QuickSilver verifier: from d = w + u, the columns of q = v + delta * u and (a1, a2),
+// the a0 that an honest prover would have sent (scratch: qs_scratch_gf elements).
+template <class B>
+TEMPO_FAEST_HD void aes_verify_core(const std::uint8_t* d, const std::uint8_t* qcols, const std::uint8_t* pk,
+                                    const std::uint8_t* chall2, const std::uint8_t* chall3, const std::uint8_t* a1,
+                                    const std::uint8_t* a2, std::uint8_t a0[16], gf128* scratch) {
+  const gf128 delta = gf_load(chall3);
+  gf128* const q = scratch;
+  columns_to_rows<B>(qcols, q);
+  const gf128 q_star = sum_poly(q + ell) ^ B::mul(sum_poly(q + ell + lambda), delta);
+  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+  ZkHash<B> zh(chall2);
+  AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
+  verifier.constraints(q, pk, pk + 16, scratch + qs_rows);
+  const gf128 q_tilde = zh.finalize(q_star);
+  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), verifier.delta_sq) ^ q_tilde);
+}
 
 }  // namespace tempo::faest::detail

@@ -16,65 +16,6 @@
 
 namespace tempo::faest::detail {
 
-// VOLEHash (faest-ref vole_hash_128) of N columns at once: x[k] is one ell_hat-bit column,
-// out[k] lambda + 16 bits. The N Horner chains are independent; interleaving them keeps the
-// carry-less multiplier busy instead of waiting on one chain's latency.
-template <class B, unsigned N>
-void vole_hash_n(std::uint8_t* const out[N], const std::uint8_t* chall1, const std::uint8_t* const x[N]) {
-  const gf128 s = gf_load(chall1 + 64);
-  gf128 t{};
-  std::memcpy(&t.lo, chall1 + 80, 8);
-  gf128 h0[N];
-  std::uint64_t h1[N], w;
-  for (unsigned k = 0; k < N; ++k) {
-    h0[k] = gf_load(x[k]);
-    std::memcpy(&h1[k], x[k], 8);
-  }
-  for (unsigned j = 1; j < 12; ++j)
-    for (unsigned k = 0; k < N; ++k) h0[k] = B::mul(h0[k], s) ^ gf_load(x[k] + 16 * j);
-  for (unsigned j = 1; j < 24; ++j)
-    for (unsigned k = 0; k < N; ++k) {
-      std::memcpy(&w, x[k] + 8 * j, 8);
-      h1[k] = B::mul64(h1[k], t.lo) ^ w;
-    }
-  for (unsigned k = 0; k < N; ++k) {
-    const gf128 h1f{h1[k], 0};
-    const gf128 h2 = B::mul(gf_load(chall1), h0[k]) ^ B::mul(gf_load(chall1 + 16), h1f);
-    const gf128 h3 = B::mul(gf_load(chall1 + 32), h0[k]) ^ B::mul(gf_load(chall1 + 48), h1f);
-    std::uint8_t tmp[16];
-    gf_store(out[k], h2);
-    gf_store(tmp, h3);
-    std::memcpy(out[k] + 16, tmp, 2);
-    for (unsigned b = 0; b < utilde_bytes; ++b) out[k][b] ^= x[k][(ell + 2 * lambda) / 8 + b];
-  }
-}
-template <class B>
-void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t* chall1, const std::uint8_t* x) {
-  std::uint8_t* const o[1] = {out};
-  const std::uint8_t* const in[1] = {x};
-  vole_hash_n<B, 1>(o, chall1, in);
-}
-
-// Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns
-// (B::columns_to_rows where the backend has one).
-template <class B>
-void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
-  if constexpr (requires { B::columns_to_rows(cols, rows); }) {
-    if (B::fused()) return B::columns_to_rows(cols, rows);
-  }
-  constexpr unsigned nrow_bytes = (ell + 2 * lambda) / 8;  // 192
-  for (unsigned rb = 0; rb < nrow_bytes; ++rb) {
-    std::uint8_t rowbytes[8][16];
-    for (unsigned g = 0; g < 16; ++g) {
-      std::uint64_t x = 0;
-      for (unsigned c = 0; c < 8; ++c) x |= std::uint64_t(cols[std::size_t(8 * g + c) * ell_hat_bytes + rb]) << (8 * c);
-      x = ct::transpose8(x);
-      for (unsigned b = 0; b < 8; ++b) rowbytes[b][g] = std::uint8_t(x >> (8 * b));
-    }
-    for (unsigned b = 0; b < 8; ++b) rows[8 * rb + b] = gf_load(rowbytes[b]);
-  }
-}
-
 inline void hash_mu(std::uint8_t mu[32], const std::uint8_t* pk, const std::uint8_t* msg, std::size_t msg_len) {
   RandomOracle h;
   h.absorb(pk, 32);  // owf input || owf output
@@ -131,38 +72,19 @@ void hash_chall2(tempo::Task* t, std::uint8_t chall2[chall2_bytes], const std::u
   h.squeeze(chall2, chall2_bytes);
 }
 
-// QuickSilver prover: w (ell bits) with masks u_star (2 lambda bits) and the VOLE columns
-// (their rows are the tags); a0 feeds chall3, a1 and a2 go into the signature.
+// QuickSilver prover and verifier (owf.hpp: aes_prove_core, aes_verify_core) with their
+// scratch on the heap.
 template <class B>
 void aes_prove(const std::uint8_t* w, const std::uint8_t* u_star, const std::uint8_t* cols, const std::uint8_t* pk,
                const std::uint8_t* chall2, std::uint8_t a0[16], std::uint8_t a1[16], std::uint8_t a2[16]) {
-  SecretBuffer<gf128> w_tag(ell + 2 * lambda);
-  columns_to_rows<B>(cols, w_tag.data());
-  ZkHash3<B> hs(chall2);
-  AesProver<B> prover{hs};
-  prover.constraints(w, w_tag.data(), pk, pk + 16);
-  const gf128 v0 = sum_poly(w_tag.data() + ell), v1 = sum_poly(w_tag.data() + ell + lambda);
-  const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
-  gf_store(a0, hs.finalize(0, v0));
-  gf_store(a1, hs.finalize(1, u0 ^ v1));
-  gf_store(a2, hs.finalize(2, u1));
+  SecretBuffer<gf128> scratch(qs_scratch_gf);
+  aes_prove_core<B>(w, u_star, cols, pk, chall2, a0, a1, a2, scratch.data());
 }
-
-// QuickSilver verifier: from d = w + u, the columns of q = v + delta * u and (a1, a2),
-// the a0 that an honest prover would have sent.
 template <class B>
 void aes_verify(const std::uint8_t* d, const std::uint8_t* qcols, const std::uint8_t* pk, const std::uint8_t* chall2,
                 const std::uint8_t* chall3, const std::uint8_t* a1, const std::uint8_t* a2, std::uint8_t a0[16]) {
-  const gf128 delta = gf_load(chall3);
-  std::vector<gf128> q(ell + 2 * lambda);
-  columns_to_rows<B>(qcols, q.data());
-  const gf128 q_star = sum_poly(q.data() + ell) ^ B::mul(sum_poly(q.data() + ell + lambda), delta);
-  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
-  ZkHash<B> zh(chall2);
-  AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
-  verifier.constraints(q.data(), pk, pk + 16);
-  const gf128 q_tilde = zh.finalize(q_star);
-  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), verifier.delta_sq) ^ q_tilde);
+  std::vector<gf128> scratch(qs_scratch_gf);
+  aes_verify_core<B>(d, qcols, pk, chall2, chall3, a1, a2, a0, scratch.data());
 }
 
 inline bool grinding_ok(const ParamSet& p, const std::uint8_t chall3[16]) {
@@ -278,11 +200,13 @@ inline bool verify_front(const ParamSet& p, const std::uint8_t* pk, const std::u
 }
 
 // FAEST.Verify after the reconstruction: hcom and the columns of v (tau instances,
-// uncorrected; corrected here by the c_i of the signature). Shared by the CPU and GPU paths.
+// uncorrected; corrected here by the c_i of the signature); writes the chall3 that the
+// signature's counter gives, which verifies when it equals the signature's. Shared by the CPU
+// and GPU paths.
 template <class B>
-bool verify_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t mu[32],
-                 const std::uint8_t iv[16], const std::uint16_t* delta, const std::uint8_t* sig,
-                 const std::uint8_t hcom[32], std::uint8_t* cols) {
+void verify_back_chall3(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, const std::uint8_t mu[32],
+                        const std::uint8_t iv[16], const std::uint16_t* delta, const std::uint8_t* sig,
+                        const std::uint8_t hcom[32], std::uint8_t* cols, std::uint8_t chk[16]) {
   const std::uint8_t* chall3 = sig + p.off_chall3();
   for (unsigned i = 1, col = p.depth(0); i < p.tau; col += p.depth(i), ++i) {
     const std::uint8_t* c = sig + (i - 1) * ell_hat_bytes;
@@ -297,7 +221,7 @@ bool verify_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   hash_chall2<B>(t, chall2, chall1, sig + p.off_u_tilde(), cols, sig + p.off_d(), chall3);
   stage_mark(Stage::vole_hash);
 
-  std::uint8_t a0b[16], chk[16];
+  std::uint8_t a0b[16];
   aes_verify<B>(sig + p.off_d(), cols, pk, chall2, chall3, sig + p.off_a1(), sig + p.off_a2(), a0b);
   stage_mark(Stage::quicksilver);
   RandomOracle h;
@@ -306,7 +230,6 @@ bool verify_back(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
   h.absorb(sig + p.off_a1(), 32);
   voleith::grind_output(h, get_le32(sig + p.off_ctr()), 4, dom_h2_3, chk, 16);
   stage_mark(Stage::grind_open);
-  return std::memcmp(chk, chall3, 16) == 0;
 }
 
 template <class B>
@@ -328,7 +251,9 @@ bool verify_core(tempo::Task* t, const ParamSet& p, const std::uint8_t* pk, cons
     reconstruct_vole<B>(p, unsigned(i), seeds, delta, iv, cols + std::size_t(col) * ell_hat_bytes);
   });
   stage_mark(Stage::vole);
-  return verify_back<B>(t, p, pk, mu, iv, delta, sig, hcom, cols);
+  std::uint8_t chk[16];
+  verify_back_chall3<B>(t, p, pk, mu, iv, delta, sig, hcom, cols, chk);
+  return std::memcmp(chk, sig + p.off_chall3(), 16) == 0;
 }
 
 }  // namespace tempo::faest::detail

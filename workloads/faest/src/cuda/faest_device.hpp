@@ -1,5 +1,5 @@
-// The GPU batch path's per-thread work: the VOLE commitment of many signatures (sign) or
-// its reconstruction from openings (verify). Shared by the kernels (faest_kernels.cu) and
+// The GPU batch path's per-thread work: a whole signature (sign) or verification after
+// the host's front half, for many signatures. Shared by the kernels (faest_kernels.cu) and
 // the host emulation in the tests, which runs the same functions in the kernels' order
 // with the kernels' thread decomposition (for_each_stage below).
 //
@@ -12,12 +12,25 @@
 //   hash_final       thread per signature: h = H1(h_0 || ... || h_tau-1)
 //   reduce           thread per (signature, instance, 2-byte column word): u = sum r_x,
 //                    column j = sum of r_x over x with bit j set
+//   chall1           thread per signature: sign: c_i = u_0 + u_i, chall1, u_tilde, d;
+//                    verify: chall1 from the signature's c_i
+//   col_hash         thread per (signature, column): verify: the column corrected by c_i
+//                    where delta's bit is set; its VOLEHash (verify: + u_tilde where
+//                    chall3's bit is set)
+//   chall2           thread per signature: chall2 = H2_2(chall1, u_tilde, hashes, d)
+//   prove            thread per signature: QuickSilver, prover (a0, a1, a2) or verifier (a0)
+//   grind            thread per signature: sign: the first counter whose chall3 has w_grind
+//                    zero bits and an opening within T_open; verify: chall3 of the given counter
+// The host then only writes the opening (sign: BAVC.Open from the root) or compares chall3.
 #pragma once
 
 #include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
 
 #include <tempo/voleith/detail/aes_planes.hpp>  // the bit-plane AES (host and device)
 #include <tempo/voleith/detail/clmul_device.hpp>  // carry-less products (host and device)
+
+#include "gf_portable.hpp"  // DeviceField: GF(2^128) and GF(2^64) products (host and device)
+#include "owf.hpp"          // VOLEHash and QuickSilver of one signature (host and device)
 
 namespace tempo::faest::dev {
 
@@ -31,7 +44,7 @@ inline constexpr u32 lambda = 128;
 
 // What the kernels know about a parameter set (detail::ParamSet without the host parts).
 struct Shape {
-  u32 tau, k, tau1, L, t_open;
+  u32 tau, k, tau1, L, t_open, w_grind;
   TEMPO_VOLEITH_HD u32 depth(u32 i) const { return i < tau1 ? k : k - 1; }
   TEMPO_VOLEITH_HD u32 leaves(u32 i) const { return 1u << depth(i); }
   TEMPO_VOLEITH_HD u32 first_leaf(u32 i) const { return i <= tau1 ? i << k : (tau1 << k) + ((i - tau1) << (k - 1)); }
@@ -43,6 +56,12 @@ struct Shape {
     if (j < half) return L - 1 + tau * j + i;
     return L - 1 + tau * half + tau1 * (j & (half - 1)) + i;
   }
+  // Offsets in the signature's front: c_1 .. c_tau-1, u_tilde, d, a1, a2 (then the opening).
+  TEMPO_VOLEITH_HD u32 off_u_tilde() const { return (tau - 1) * ell_hat_bytes; }
+  TEMPO_VOLEITH_HD u32 off_d() const { return off_u_tilde() + 18; }
+  TEMPO_VOLEITH_HD u32 off_a1() const { return off_d() + 160; }
+  TEMPO_VOLEITH_HD u32 off_a2() const { return off_a1() + 16; }
+  TEMPO_VOLEITH_HD u32 front_bytes() const { return off_a2() + 16; }
   // Leaf q (instance-major order) -> instance i, leaf j.
   TEMPO_VOLEITH_HD void leaf_of(u32 q, u32& i, u32& j) const {
     if (q < (tau1 << k)) {
@@ -60,26 +79,40 @@ struct Shape {
 struct Layout {
   Shape s;
   bool verifier;
-  // sign input:   root (16) | iv (16) | uhash (48 tau)
+  // sign input:   root (16) | iv (16) | uhash (48 tau) | w (160) | pk (32) | mu (32)
   // verify input: iv (16) | uhash (48 tau) | decom: hidden commitments (48 tau), co-path
-  //               nodes (16 t_open) | co-path node indices (4 t_open, u32 LE, ~0 = none) | delta (4 tau)
+  //               nodes (16 t_open) | co-path node indices (4 t_open, u32 LE, ~0 = none) |
+  //               delta (4 tau) | pk (32) | mu (32) | the signature's front (front_bytes),
+  //               chall3 (16), counter (4)
   TEMPO_VOLEITH_HD u32 iv() const { return verifier ? 0 : 16; }
   TEMPO_VOLEITH_HD u32 uhash() const { return iv() + 16; }
   TEMPO_VOLEITH_HD u32 hidden_com() const { return uhash() + 48 * s.tau; }
   TEMPO_VOLEITH_HD u32 copath() const { return hidden_com() + 48 * s.tau; }
   TEMPO_VOLEITH_HD u32 copath_idx() const { return copath() + 16 * s.t_open; }
   TEMPO_VOLEITH_HD u32 delta() const { return copath_idx() + 4 * s.t_open; }
-  TEMPO_VOLEITH_HD u32 in_stride() const { return verifier ? delta() + 4 * s.tau : uhash() + 48 * s.tau; }
-  // output: h (32) | sign only: u_i (210 tau) | columns (210 lambda)
+  TEMPO_VOLEITH_HD u32 w() const { return uhash() + 48 * s.tau; }  // sign
+  TEMPO_VOLEITH_HD u32 pk() const { return verifier ? delta() + 4 * s.tau : w() + 160; }
+  TEMPO_VOLEITH_HD u32 mu() const { return pk() + 32; }
+  TEMPO_VOLEITH_HD u32 sig() const { return mu() + 32; }  // verify
+  TEMPO_VOLEITH_HD u32 sig_chall3() const { return sig() + s.front_bytes(); }
+  TEMPO_VOLEITH_HD u32 in_stride() const { return verifier ? sig_chall3() + 20 : mu() + 32; }
+  // output: h (32) | sign only: u_i (210 tau) | columns (210 lambda) | back: sign: the
+  // signature's front (front_bytes), chall3 (16), counter (4 LE); verify: chall3 (16)
   TEMPO_VOLEITH_HD u32 out_u() const { return 32; }
   TEMPO_VOLEITH_HD u32 out_cols() const { return verifier ? 32 : 32 + ell_hat_bytes * s.tau; }
-  TEMPO_VOLEITH_HD u32 out_stride() const { return out_cols() + ell_hat_bytes * lambda; }
-  // Device scratch per signature: the tree, the commitments, the VOLE rows, the h_i.
+  TEMPO_VOLEITH_HD u32 out_back() const { return out_cols() + ell_hat_bytes * lambda; }
+  TEMPO_VOLEITH_HD u32 out_stride() const { return out_back() + (verifier ? 16 : s.front_bytes() + 20); }
+  // Device scratch per signature: the tree, the commitments, the VOLE rows, the h_i, and
+  // the back half's (back_*: QuickSilver's rows and key, the column hashes, the challenges).
   TEMPO_VOLEITH_HD u64 nodes_bytes() const { return u64(s.nodes()) * 16; }
   TEMPO_VOLEITH_HD u64 com_bytes() const { return u64(s.L) * 48; }
   TEMPO_VOLEITH_HD u64 rows_bytes() const { return u64(s.L) * row_stride; }
   TEMPO_VOLEITH_HD u64 hi_bytes() const { return u64(s.tau) * 32; }
+  static constexpr u32 back_qs = 0, back_vt = detail::qs_scratch_gf * 16, back_chall1 = back_vt + lambda * 18,
+                       back_chall2 = back_chall1 + 88, back_a0 = back_chall2 + 56, back_size = back_a0 + 16;
+  TEMPO_VOLEITH_HD u64 back_bytes() const { return back_size; }
 };
+static_assert(Layout::back_size % 16 == 0);
 
 // One chunk of `count` signatures: inputs and outputs (engine buffers, any alignment) and
 // the scratch arrays (count copies each, 16-byte aligned).
@@ -92,6 +125,7 @@ struct Args {
   u8* com;
   u8* rows;
   u8* hi;
+  u8* back;
 };
 
 // ---- GF(2^384) leaf hash (faest-ref leaf_hash_128), constant time ---------------------
@@ -160,7 +194,10 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 }
 
 // ---- the stages ------------------------------------------------------------------------
-enum class Stage : u32 { root, scatter, expand, leaves, hash_instances, hash_final, reduce };
+enum class Stage : u32 {
+  root, scatter, expand, leaves, hash_instances, hash_final, reduce,
+  chall1, col_hash, chall2, prove, grind
+};
 
 struct Launch {
   Stage stage;
@@ -183,6 +220,11 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::hash_instances, 0, 0, s.tau});
   f(Launch{Stage::hash_final, 0, 0, 1});
   f(Launch{Stage::reduce, 0, 0, s.tau * row_words});
+  f(Launch{Stage::chall1, 0, 0, 1});
+  f(Launch{Stage::col_hash, 0, 0, lambda});
+  f(Launch{Stage::chall2, 0, 0, 1});
+  f(Launch{Stage::prove, 0, 0, 1});
+  f(Launch{Stage::grind, 0, 0, 1});
 }
 
 TEMPO_VOLEITH_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
@@ -211,6 +253,175 @@ TEMPO_VOLEITH_HD void copy16(u8* d, const u8* s) {
   store_le64_fast(d + 8, load_le64_fast(s + 8));
 }
 
+// ---- the back half: VOLEHash, QuickSilver, grinding ----------------------------------------
+// FAEST's random oracle (SHAKE128 with a domain byte before the padding, faest-ref
+// random_oracle.c) over byte strings at any alignment; whole words where the position allows.
+struct Oracle {
+  static constexpr u32 rate = 168;
+  u64 a[25];
+  u32 pos;
+  TEMPO_VOLEITH_HD Oracle() : pos(0) {
+    for (int i = 0; i < 25; ++i) a[i] = 0;
+  }
+  TEMPO_VOLEITH_HD void absorb(const u8* in, u64 n) {
+    while (n > 0) {
+      if (pos % 8 == 0 && n >= 8) {
+        a[pos / 8] ^= load_le64(in);
+        in += 8, n -= 8, pos += 8;
+      } else {
+        a[pos / 8] ^= u64(*in) << (8 * (pos % 8));
+        ++in, --n, ++pos;
+      }
+      if (pos == rate) {
+        tempo::keccak::cuda::keccak_p_loop(a, 24);
+        pos = 0;
+      }
+    }
+  }
+  TEMPO_VOLEITH_HD void final(u8 domain) {
+    absorb(&domain, 1);
+    a[pos / 8] ^= u64{0x1F} << (8 * (pos % 8));
+    a[rate / 8 - 1] ^= u64{0x80} << 56;
+    tempo::keccak::cuda::keccak_p_loop(a, 24);
+    pos = 0;
+  }
+  TEMPO_VOLEITH_HD void squeeze(u8* out, u32 n) {  // n <= rate after final
+    for (u32 i = 0; i < n; ++i, ++pos) out[i] = u8(a[pos / 8] >> (8 * (pos % 8)));
+  }
+};
+
+// BAVC.Open's bound (vc.hpp bavc_open_set): the co-path of the hidden leaves that chall3
+// selects has at most T_open nodes. The union of the tau root paths has P nodes (a node
+// counts once, for the first instance whose path holds it); the co-path has P - 2 tau + 1.
+TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
+  u32 hidden[16], lo = 0, marked = 0;
+  for (u32 i = 0; i < s.tau; ++i) {
+    u32 d = 0;
+    for (u32 j = 0; j < s.depth(i); ++j) d |= ((u32(chall3[(lo + j) / 8]) >> ((lo + j) % 8)) & 1u) << j;
+    lo += s.depth(i);
+    hidden[i] = s.pos_in_tree(i, d);
+    for (u32 a = hidden[i];; a = (a - 1) / 2) {
+      const u32 da = floor_log2(a + 1);
+      bool seen = false;
+      for (u32 q = 0; q < i; ++q) {
+        const u32 dq = floor_log2(hidden[q] + 1);
+        seen = seen || (dq >= da && ((hidden[q] + 1) >> (dq - da)) - 1 == a);
+      }
+      if (seen) break;
+      ++marked;
+      if (a == 0) break;
+    }
+  }
+  return marked - 2 * s.tau + 1 <= s.t_open;
+}
+
+TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
+  using detail::DeviceField;
+  const Layout& lay = a.lay;
+  const Shape& s = lay.s;
+  const u8* in = a.in + sig * lay.in_stride();
+  u8* out = a.out + sig * lay.out_stride();
+  u8* back = a.back + sig * lay.back_bytes();
+  u8* chall1 = back + Layout::back_chall1;
+  u8* chall2 = back + Layout::back_chall2;
+  u8* vt = back + Layout::back_vt;
+  // The signature's front: written here (sign) or given (verify); its chall3 and counter.
+  u8* front = lay.verifier ? nullptr : out + lay.out_back();
+  const u8* sigf = lay.verifier ? in + lay.sig() : front;
+  const u8* cols = out + lay.out_cols();
+  switch (stage) {
+    case Stage::chall1: {
+      if (!lay.verifier) {
+        const u8* u0 = out + lay.out_u();
+        for (u32 i = 1; i < s.tau; ++i)
+          for (u32 b = 0; b < ell_hat_bytes; ++b)
+            front[(i - 1) * ell_hat_bytes + b] = u8(u0[b] ^ u0[i * ell_hat_bytes + b]);
+      }
+      Oracle h;
+      h.absorb(in + lay.mu(), 32);
+      h.absorb(out, 32);  // hcom
+      h.absorb(sigf, s.off_u_tilde());
+      h.absorb(in + lay.iv(), 16);
+      h.final(9);  // dom_h2_1
+      h.squeeze(chall1, 88);
+      if (!lay.verifier) {
+        const u8* u0 = out + lay.out_u();
+        detail::vole_hash<DeviceField>(front + s.off_u_tilde(), chall1, u0);
+        for (u32 b = 0; b < 160; ++b) front[s.off_d() + b] = u8(in[lay.w() + b] ^ u0[b]);
+      }
+      break;
+    }
+    case Stage::col_hash: {
+      u8* col = out + lay.out_cols() + ell_hat_bytes * u64(r);
+      const u8* chall3 = in + lay.sig_chall3();
+      if (lay.verifier) {
+        for (u32 i = 1; i < s.tau; ++i) {
+          const u32 j = r - s.first_col(i);  // wraps for columns before instance i
+          if (j < s.depth(i) && ((delta_of(a, in, i) >> j) & 1u))
+            for (u32 b = 0; b < ell_hat_bytes; ++b) col[b] ^= sigf[(i - 1) * ell_hat_bytes + b];
+        }
+      }
+      u8* h = vt + 18 * r;
+      detail::vole_hash<DeviceField>(h, chall1, col);
+      if (lay.verifier && ((chall3[r / 8] >> (r % 8)) & 1u))
+        for (u32 b = 0; b < 18; ++b) h[b] ^= sigf[s.off_u_tilde() + b];
+      break;
+    }
+    case Stage::chall2: {
+      Oracle h;
+      h.absorb(chall1, 88);
+      h.absorb(sigf + s.off_u_tilde(), 18);
+      h.absorb(vt, 18 * lambda);
+      h.absorb(sigf + s.off_d(), 160);
+      h.final(10);  // dom_h2_2
+      h.squeeze(chall2, 56);
+      break;
+    }
+    case Stage::prove: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      if (lay.verifier)
+        detail::aes_verify_core<DeviceField>(sigf + s.off_d(), cols, in + lay.pk(), chall2, in + lay.sig_chall3(),
+                                             sigf + s.off_a1(), sigf + s.off_a2(), back + Layout::back_a0, scratch);
+      else
+        detail::aes_prove_core<DeviceField>(in + lay.w(), out + lay.out_u() + 160, cols, in + lay.pk(), chall2,
+                                            back + Layout::back_a0, front + s.off_a1(), front + s.off_a2(), scratch);
+      break;
+    }
+    case Stage::grind: {
+      Oracle h;
+      h.absorb(chall2, 56);
+      h.absorb(back + Layout::back_a0, 16);
+      h.absorb(sigf + s.off_a1(), 32);
+      u8 c[4];
+      if (lay.verifier) {
+        const u8* ctr = in + lay.sig_chall3() + 16;
+        Oracle g = h;
+        g.absorb(ctr, 4);
+        g.final(11);  // dom_h2_3
+        g.squeeze(out + lay.out_back(), 16);
+        break;
+      }
+      u8* chall3 = front + s.front_bytes();
+      for (u32 ctr = 0;; ++ctr) {
+        for (u32 b = 0; b < 4; ++b) c[b] = u8(ctr >> (8 * b));
+        Oracle g = h;
+        g.absorb(c, 4);
+        g.final(11);
+        g.squeeze(chall3, 16);
+        // chall3 is public (it goes into the signature): branching on it leaks nothing.
+        bool zero_top = true;
+        for (u32 b = lambda - s.w_grind; b < lambda; ++b) zero_top = zero_top && !((chall3[b / 8] >> (b % 8)) & 1u);
+        if (zero_top && opening_fits(s, chall3)) {
+          for (u32 b = 0; b < 4; ++b) chall3[16 + b] = c[b];
+          break;
+        }
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
 // Thread `t` of launch `l` (t < count * l.per_sig).
 TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   const Layout& lay = a.lay;
@@ -225,6 +436,11 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   u8* hi = a.hi + sig * lay.hi_bytes();
   const u8* iv = in + lay.iv();
   switch (l.stage) {
+    case Stage::chall1:
+    case Stage::col_hash:
+    case Stage::chall2:
+    case Stage::prove:
+    case Stage::grind: run_back(a, l.stage, sig, r); break;
     case Stage::root: copy16(nodes, in); break;
     case Stage::scatter: {
       const u32 idx = load_le32(in + lay.copath_idx() + 4 * r);

@@ -1,5 +1,7 @@
 // The FAEST CUDA kernels: one kernel per stage of faest_device.hpp, one thread per item of
 // the stage; every thread runs dev::run_thread, the code the host emulation tests run.
+// The back half's per-signature stages (prove above all) keep their QuickSilver state in
+// the per-signature scratch and in local memory.
 #include <cuda_runtime.h>
 #include <tempo/gpu/detail/cuda.hpp>
 
@@ -39,15 +41,21 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
       break;
     case dev::Stage::hash_final: stage_kernel<dev::Stage::hash_final><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
     case dev::Stage::reduce: stage_kernel<dev::Stage::reduce><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::chall1: stage_kernel<dev::Stage::chall1><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::col_hash: stage_kernel<dev::Stage::col_hash><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::chall2: stage_kernel<dev::Stage::chall2><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::prove: stage_kernel<dev::Stage::prove><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::grind: stage_kernel<dev::Stage::grind><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
   }
   return cudaGetLastError();
 }
 
 // The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
-const char* const stage_names[] = {"root", "scatter", "expand", "leaves", "hash_instances", "hash_final", "reduce"};
+const char* const stage_names[] = {"root",   "scatter",  "expand", "leaves", "hash_instances", "hash_final",
+                                   "reduce", "chall1",   "col_hash", "chall2", "prove",          "grind"};
 
-std::array<std::uint64_t, 4> scratch_sizes(const dev::Layout& lay) {
-  return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes()};
+std::array<std::uint64_t, 5> scratch_sizes(const dev::Layout& lay) {
+  return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.back_bytes()};
 }
 
 }  // namespace
@@ -57,7 +65,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
   const auto s = static_cast<cudaStream_t>(stream);
   return tempo::gpu::detail::for_each_sub_batch(
       count, scratch_sizes(lay), scratch_budget, s,
-      [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 4>& arrays, cudaError_t& err) {
+      [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 5>& arrays, cudaError_t& err) {
         dev::Args a{};
         a.lay = lay;
         a.count = n;
@@ -67,6 +75,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
         a.com = arrays[1];
         a.rows = arrays[2];
         a.hi = arrays[3];
+        a.back = arrays[4];
         tempo::gpu::detail::StageProfile profile(profile_stages, s);
         dev::for_each_stage(lay, [&](const dev::Launch& l) {
           if (err == cudaSuccess) err = launch(a, l, s);
