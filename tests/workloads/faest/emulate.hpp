@@ -16,8 +16,10 @@ inline void emulate_stage(const tempo::faest::dev::Layout& lay, const std::uint8
   namespace dev = tempo::faest::dev;
   // Poisoned scratch: a stage that read what no earlier stage wrote would show.
   std::vector<std::uint8_t> nodes(count * lay.nodes_bytes(), 0xA5), com(count * lay.com_bytes(), 0xA5),
-      rows(count * lay.rows_bytes(), 0xA5), hi(count * lay.hi_bytes(), 0xA5), back(count * lay.back_bytes(), 0xA5);
-  const dev::Args a{lay, count, in, out, nodes.data(), com.data(), rows.data(), hi.data(), back.data()};
+      rows(count * lay.rows_bytes(), 0xA5), hi(count * lay.hi_bytes(), 0xA5), vole(count * lay.vole_bytes(), 0xA5),
+      back(count * lay.back_bytes(), 0xA5);
+  const dev::Args a{lay,        count,      in,          out,         nodes.data(), com.data(),
+                    rows.data(), hi.data(), vole.data(), back.data()};
   dev::for_each_stage(lay, [&](const dev::Launch& l) {
     const std::uint64_t n = count * l.per_sig;
     for (std::uint64_t q = 0; q < n; ++q) dev::run_thread(a, l, reverse ? n - 1 - q : q);

@@ -20,15 +20,14 @@ inline dev::Layout gpu_layout(const ParamSet& p, bool verifier) {
 }
 
 // Sign after the device stage: the signature's front, chall3 and counter come from the
-// output item (dev::Layout::out_back); the opening is written here from the root.
+// output item; the opening is written here from the root.
 template <class B>
 void gpu_sign_back(const ParamSet& p, const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out,
                    std::uint8_t* sig) {
   const dev::Layout lay = gpu_layout(p, false);
-  const std::uint8_t* back = out + lay.out_back();
-  std::memcpy(sig, back, p.off_decom());
-  std::memcpy(sig + p.off_chall3(), back + p.off_decom(), 16);
-  std::memcpy(sig + p.off_ctr(), back + p.off_decom() + 16, 4);
+  std::memcpy(sig, out, p.off_decom());
+  std::memcpy(sig + p.off_chall3(), out + p.off_decom(), 16);
+  std::memcpy(sig + p.off_ctr(), out + p.off_decom() + 16, 4);
   std::uint16_t delta[max_tau];
   decode_chall3(p, sig + p.off_chall3(), delta);
   Scratch scratch;
@@ -43,37 +42,37 @@ template <class B>
 void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std::uint8_t* out) {
   const dev::Layout lay = gpu_layout(p, verifier);
   const std::uint8_t* iv = in + lay.iv();
-  // The last w_grind columns belong to no instance: zero, as in the CPU path.
-  const std::size_t used_cols = lay.s.first_col(p.tau);
-  std::uint8_t* const cols = out + lay.out_cols();
-  std::memset(cols + used_cols * ell_hat_bytes, 0, (lambda - used_cols) * ell_hat_bytes);
-  std::uint8_t* const back = out + lay.out_back();
+  // The VOLE data (the device's scratch): h, the u_i, the columns; the last w_grind
+  // columns belong to no instance: zero, as in the CPU path.
+  SecretBuffer<std::uint8_t> vole(lay.vole_bytes());
+  std::uint8_t* const hcom = vole.data();
+  std::uint8_t* const cols = vole.data() + lay.vole_cols();
   Scratch scratch;
   SecretBuffer<std::uint8_t> sig(p.sig_size);
   if (!verifier) {
     Bavc vc;
     bavc_commit<B>(nullptr, p, in, iv, vc, scratch);
-    std::memcpy(out, vc.h, 32);
+    std::memcpy(hcom, vc.h, 32);
     for (unsigned i = 0; i < p.tau; ++i)
       convert_to_vole<B>(p, i, vc.sd + 16 * std::size_t(first_leaf(p, i)), false, iv,
-                         out + lay.out_u() + std::size_t(i) * ell_hat_bytes,
+                         vole.data() + lay.vole_u() + std::size_t(i) * ell_hat_bytes,
                          cols + std::size_t(lay.s.first_col(i)) * ell_hat_bytes);
-    sign_back<B>(nullptr, p, in + lay.pk(), in + lay.w(), in + lay.mu(), iv, out, out + lay.out_u(), cols,
+    sign_back<B>(nullptr, p, in + lay.pk(), in + lay.w(), in + lay.mu(), iv, hcom, vole.data() + lay.vole_u(), cols,
                  [&](const std::uint16_t* delta, std::uint8_t*) {
                    std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
                    return bavc_open_set(p, delta, s.data());
                  },
                  sig.data());
-    std::memcpy(back, sig.data(), p.off_decom());
-    std::memcpy(back + p.off_decom(), sig.data() + p.off_chall3(), 16);
-    std::memcpy(back + p.off_decom() + 16, sig.data() + p.off_ctr(), 4);
+    std::memcpy(out, sig.data(), p.off_decom());
+    std::memcpy(out + p.off_decom(), sig.data() + p.off_chall3(), 16);
+    std::memcpy(out + p.off_decom() + 16, sig.data() + p.off_ctr(), 4);
     return;
   }
   std::uint16_t delta[max_tau];
   for (unsigned i = 0; i < p.tau; ++i) delta[i] = std::uint16_t(get_le32(in + lay.delta() + 4 * i) & (p.leaves(i) - 1));
   const std::uint8_t* seeds = nullptr;
   // The host checked the opening before making the item, so this succeeds.
-  if (!bavc_reconstruct<B>(nullptr, p, in + lay.hidden_com(), delta, iv, out, scratch, seeds)) {
+  if (!bavc_reconstruct<B>(nullptr, p, in + lay.hidden_com(), delta, iv, hcom, scratch, seeds)) {
     std::memset(out, 0, lay.out_stride());
     return;
   }
@@ -83,7 +82,7 @@ void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std
   std::memcpy(sig.data(), in + lay.sig(), p.off_decom());
   std::memcpy(sig.data() + p.off_chall3(), in + lay.sig_chall3(), 16);
   std::memcpy(sig.data() + p.off_ctr(), in + lay.sig_chall3() + 16, 4);
-  verify_back_chall3<B>(nullptr, p, in + lay.pk(), in + lay.mu(), iv, delta, sig.data(), out, cols, back);
+  verify_back_chall3<B>(nullptr, p, in + lay.pk(), in + lay.mu(), iv, delta, sig.data(), hcom, cols, out);
 }
 
 template <class B>

@@ -96,14 +96,17 @@ struct Layout {
   TEMPO_VOLEITH_HD u32 sig() const { return mu() + 32; }  // verify
   TEMPO_VOLEITH_HD u32 sig_chall3() const { return sig() + s.front_bytes(); }
   TEMPO_VOLEITH_HD u32 in_stride() const { return verifier ? sig_chall3() + 20 : mu() + 32; }
-  // output: h (32) | sign only: u_i (210 tau) | columns (210 lambda) | back: sign: the
-  // signature's front (front_bytes), chall3 (16), counter (4 LE); verify: chall3 (16)
-  TEMPO_VOLEITH_HD u32 out_u() const { return 32; }
-  TEMPO_VOLEITH_HD u32 out_cols() const { return verifier ? 32 : 32 + ell_hat_bytes * s.tau; }
-  TEMPO_VOLEITH_HD u32 out_back() const { return out_cols() + ell_hat_bytes * lambda; }
-  TEMPO_VOLEITH_HD u32 out_stride() const { return out_back() + (verifier ? 16 : s.front_bytes() + 20); }
-  // Device scratch per signature: the tree, the commitments, the VOLE rows, the h_i, and
-  // the back half's (back_*: QuickSilver's rows and key, the column hashes, the challenges).
+  // output: sign: the signature's front (front_bytes), chall3 (16), counter (4 LE); verify:
+  // the chall3 that the signature's counter gives (16)
+  TEMPO_VOLEITH_HD u32 out_stride() const { return verifier ? 16 : s.front_bytes() + 20; }
+  // The VOLE data of a signature (device scratch): h (32) | sign only: u_i (210 tau) |
+  // columns (210 lambda).
+  TEMPO_VOLEITH_HD u32 vole_u() const { return 32; }
+  TEMPO_VOLEITH_HD u32 vole_cols() const { return verifier ? 32 : 32 + ell_hat_bytes * s.tau; }
+  TEMPO_VOLEITH_HD u64 vole_bytes() const { return (u64(vole_cols()) + ell_hat_bytes * lambda + 15) / 16 * 16; }
+  // Device scratch per signature: the tree, the commitments, the VOLE rows, the h_i, the
+  // VOLE data, and the back half's (back_*: QuickSilver's rows and key, the column hashes,
+  // the challenges).
   TEMPO_VOLEITH_HD u64 nodes_bytes() const { return u64(s.nodes()) * 16; }
   TEMPO_VOLEITH_HD u64 com_bytes() const { return u64(s.L) * 48; }
   TEMPO_VOLEITH_HD u64 rows_bytes() const { return u64(s.L) * row_stride; }
@@ -125,6 +128,7 @@ struct Args {
   u8* com;
   u8* rows;
   u8* hi;
+  u8* vole;
   u8* back;
 };
 
@@ -321,38 +325,38 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   const Shape& s = lay.s;
   const u8* in = a.in + sig * lay.in_stride();
   u8* out = a.out + sig * lay.out_stride();
+  u8* vole = a.vole + sig * lay.vole_bytes();
   u8* back = a.back + sig * lay.back_bytes();
   u8* chall1 = back + Layout::back_chall1;
   u8* chall2 = back + Layout::back_chall2;
   u8* vt = back + Layout::back_vt;
   // The signature's front: written here (sign) or given (verify); its chall3 and counter.
-  u8* front = lay.verifier ? nullptr : out + lay.out_back();
+  u8* front = lay.verifier ? nullptr : out;
   const u8* sigf = lay.verifier ? in + lay.sig() : front;
-  const u8* cols = out + lay.out_cols();
+  const u8* cols = vole + lay.vole_cols();
+  const u8* u0 = vole + lay.vole_u();  // sign
   switch (stage) {
     case Stage::chall1: {
       if (!lay.verifier) {
-        const u8* u0 = out + lay.out_u();
         for (u32 i = 1; i < s.tau; ++i)
           for (u32 b = 0; b < ell_hat_bytes; ++b)
             front[(i - 1) * ell_hat_bytes + b] = u8(u0[b] ^ u0[i * ell_hat_bytes + b]);
       }
       Oracle h;
       h.absorb(in + lay.mu(), 32);
-      h.absorb(out, 32);  // hcom
+      h.absorb(vole, 32);  // hcom
       h.absorb(sigf, s.off_u_tilde());
       h.absorb(in + lay.iv(), 16);
       h.final(9);  // dom_h2_1
       h.squeeze(chall1, 88);
       if (!lay.verifier) {
-        const u8* u0 = out + lay.out_u();
         detail::vole_hash<DeviceField>(front + s.off_u_tilde(), chall1, u0);
         for (u32 b = 0; b < 160; ++b) front[s.off_d() + b] = u8(in[lay.w() + b] ^ u0[b]);
       }
       break;
     }
     case Stage::col_hash: {
-      u8* col = out + lay.out_cols() + ell_hat_bytes * u64(r);
+      u8* col = vole + lay.vole_cols() + ell_hat_bytes * u64(r);
       const u8* chall3 = in + lay.sig_chall3();
       if (lay.verifier) {
         for (u32 i = 1; i < s.tau; ++i) {
@@ -383,7 +387,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
         detail::aes_verify_core<DeviceField>(sigf + s.off_d(), cols, in + lay.pk(), chall2, in + lay.sig_chall3(),
                                              sigf + s.off_a1(), sigf + s.off_a2(), back + Layout::back_a0, scratch);
       else
-        detail::aes_prove_core<DeviceField>(in + lay.w(), out + lay.out_u() + 160, cols, in + lay.pk(), chall2,
+        detail::aes_prove_core<DeviceField>(in + lay.w(), u0 + 160, cols, in + lay.pk(), chall2,
                                             back + Layout::back_a0, front + s.off_a1(), front + s.off_a2(), scratch);
       break;
     }
@@ -398,7 +402,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
         Oracle g = h;
         g.absorb(ctr, 4);
         g.final(11);  // dom_h2_3
-        g.squeeze(out + lay.out_back(), 16);
+        g.squeeze(out, 16);
         break;
       }
       u8* chall3 = front + s.front_bytes();
@@ -429,7 +433,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   const u64 sig = t / l.per_sig;
   const u32 r = u32(t % l.per_sig);
   const u8* in = a.in + sig * lay.in_stride();
-  u8* out = a.out + sig * lay.out_stride();
+  u8* vole = a.vole + sig * lay.vole_bytes();
   u8* nodes = a.nodes + sig * lay.nodes_bytes();
   u8* com = a.com + sig * lay.com_bytes();
   u8* rows = a.rows + sig * lay.rows_bytes();
@@ -476,7 +480,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::hash_instances: h1(com + 48 * u64(s.first_leaf(r)), 48 * u64(s.leaves(r)), hi + 32 * r); break;
-    case Stage::hash_final: h1(hi, 32 * u64(s.tau), out); break;
+    case Stage::hash_final: h1(hi, 32 * u64(s.tau), vole); break;
     case Stage::reduce: {
       const u32 i = r / row_words, w = r % row_words, d = s.depth(i), n = 1u << d;
       const u8* row = rows + row_stride * u64(s.first_leaf(i)) + 2 * w;
@@ -488,18 +492,18 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
         for (u32 b = 0; b < 16; ++b) col[b] ^= v & (0u - ((x >> b) & 1u));
       }
       if (!lay.verifier) {
-        u8* u = out + lay.out_u() + ell_hat_bytes * i + 2 * w;
+        u8* u = vole + lay.vole_u() + ell_hat_bytes * i + 2 * w;
         u[0] = u8(sum);
         u[1] = u8(sum >> 8);
       }
       for (u32 b = 0; b < d; ++b) {
-        u8* o = out + lay.out_cols() + ell_hat_bytes * (s.first_col(i) + b) + 2 * w;
+        u8* o = vole + lay.vole_cols() + ell_hat_bytes * (s.first_col(i) + b) + 2 * w;
         o[0] = u8(col[b]);
         o[1] = u8(col[b] >> 8);
       }
       if (i + 1 == s.tau)  // the last w_grind columns have no instance: zero (as on the CPU)
         for (u32 b = s.first_col(s.tau); b < lambda; ++b) {
-          u8* o = out + lay.out_cols() + ell_hat_bytes * b + 2 * w;
+          u8* o = vole + lay.vole_cols() + ell_hat_bytes * b + 2 * w;
           o[0] = 0;
           o[1] = 0;
         }

@@ -54,8 +54,8 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 const char* const stage_names[] = {"root",   "scatter",  "expand", "leaves", "hash_instances", "hash_final",
                                    "reduce", "chall1",   "col_hash", "chall2", "prove",          "grind"};
 
-std::array<std::uint64_t, 5> scratch_sizes(const dev::Layout& lay) {
-  return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.back_bytes()};
+std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
+  return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.vole_bytes(), lay.back_bytes()};
 }
 
 }  // namespace
@@ -65,7 +65,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
   const auto s = static_cast<cudaStream_t>(stream);
   return tempo::gpu::detail::for_each_sub_batch(
       count, scratch_sizes(lay), scratch_budget, s,
-      [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 5>& arrays, cudaError_t& err) {
+      [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 6>& arrays, cudaError_t& err) {
         dev::Args a{};
         a.lay = lay;
         a.count = n;
@@ -75,7 +75,8 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
         a.com = arrays[1];
         a.rows = arrays[2];
         a.hi = arrays[3];
-        a.back = arrays[4];
+        a.vole = arrays[4];
+        a.back = arrays[5];
         tempo::gpu::detail::StageProfile profile(profile_stages, s);
         dev::for_each_stage(lay, [&](const dev::Launch& l) {
           if (err == cudaSuccess) err = launch(a, l, s);
