@@ -10,7 +10,8 @@
 # faest_forked.json and faest_forked_hb20.json (one signature forked over 1..N threads, at
 # the default and a 20 us heartbeat), faest_batch.json (signatures per second on a pool),
 # faest_single_portable.json (the portable instruction set), faest_gpu.json (batch-size curve
-# 256..65536, cpu against gpu), faest_summary.txt, faest_logs.tgz.
+# 256..65536, cpu against gpu), faest_summary.txt, faest_logs.tgz (with the per-stage
+# device times of a 16,384 batch: faest_gpu_profile.txt).
 # The tests read the known answers from this checkout's tests/data/faest. The binaries must
 # come from a CUDA build for the GPU rows; without a device those report "skipped".
 # FAEST_SMOKE=1: a quick pass of everything (tiny minimum times), to check the script itself.
@@ -79,5 +80,10 @@ run faest_bench_portable env TEMPO_FAEST_ISA=portable $pin1 "$BIN/bench_faest" \
 run faest_bench_gpu timeout 400 "$BIN/bench_faest" --benchmark_filter='Gpu' \
   --benchmark_out="$OUT/faest_gpu.json" --benchmark_out_format=json
 grep -E "^BM_Gpu" "$LOG/faest_bench_gpu.txt" | tee -a "$OUT/faest_summary.txt"
+# Per-stage device times of one 16,384 batch (one stream: the stages do not overlap) and the
+# host's slice timeline, from TEMPO_FAEST_GPU_PROFILE's lines (in faest_logs.tgz).
+run faest_gpu_profile env TEMPO_GPU_STREAMS=1 TEMPO_FAEST_GPU_PROFILE=1 timeout 200 "$BIN/bench_faest" \
+  --benchmark_filter='Gpu_(Sign|Verify)/0/16384/1'
+grep -E "^faest-(sign|verify)" "$LOG/faest_gpu_profile.txt" | head -4 | tee -a "$OUT/faest_summary.txt"
 tar czf "$OUT/faest_logs.tgz" -C "$LOG" . && rm -rf "$LOG"
 exit $status
