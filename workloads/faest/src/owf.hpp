@@ -207,7 +207,21 @@ struct ZkHash {
     h1 = B::mul(h1, t) ^ v;
   }
   TEMPO_FAEST_HD gf128 finalize(gf128 x1) const { return B::mul(gf_load(sd), h0) ^ B::mul(gf_load(sd + 16), h1) ^ x1; }
+  // This run followed by another one's n updates, given its state (h0n, h1n), s^n and t^n.
+  TEMPO_FAEST_HD void then(gf128 h0n, gf128 h1n, gf128 sn, gf128 tn) {
+    h0 = B::mul(h0, sn) ^ h0n;
+    h1 = B::mul(h1, tn) ^ h1n;
+  }
 };
+
+// x^n for a public n.
+template <class B>
+TEMPO_FAEST_HD gf128 gf_pow(gf128 x, unsigned n) {
+  gf128 r{1, 0};
+  for (; n != 0; n >>= 1, x = B::mul(x, x))
+    if (n & 1) r = B::mul(r, x);
+  return r;
+}
 
 // Three ZkHash with the same keys. Where the backend has B::zk3_update, their states live side
 // by side (lane k of h0s, h1s: hash k) and one update multiplies all three at once.
@@ -233,8 +247,23 @@ struct ZkHash3 {
   }
   TEMPO_FAEST_HD void raise_and_update(gf128 v1, gf128 v2) { update(gf128{}, v1, v2); }
   TEMPO_FAEST_HD gf128 finalize(unsigned k, gf128 x1) {
-    if (packed) h[k].h0 = h0s[k], h[k].h1 = h1s[k];
+    unpack();
     return h[k].finalize(x1);
+  }
+  // The three states as (h0, h1) pairs, st[0 .. 6).
+  TEMPO_FAEST_HD void save(gf128* st) {
+    unpack();
+    for (unsigned k = 0; k < 3; ++k) st[2 * k] = h[k].h0, st[2 * k + 1] = h[k].h1;
+  }
+  // This run followed by another one's n updates (its save()), given s^n and t^n.
+  TEMPO_FAEST_HD void then(const gf128* st, gf128 sn, gf128 tn) {
+    unpack();
+    for (unsigned k = 0; k < 3; ++k) h[k].then(st[2 * k], st[2 * k + 1], sn, tn);
+  }
+  TEMPO_FAEST_HD void unpack() {
+    if (!packed) return;
+    for (unsigned k = 0; k < 3; ++k) h[k].h0 = h0s[k], h[k].h1 = h1s[k];
+    packed = false;
   }
   TEMPO_FAEST_HD ~ZkHash3() {
     wipe(h, sizeof h);
@@ -335,15 +364,26 @@ struct AesProver {
     for (unsigned c = 0; c < 4; ++c) mix_column<B>(in + 4 * c, v2, v3, y + 4 * c);
   }
 
-  TEMPO_FAEST_HD void enc(const std::uint8_t in[16], const std::uint8_t out[16], const std::uint8_t* w, const gf128* w_tag,
-           const std::uint8_t k[176], const gf128 k_tag[1408]) {
+  // Round r of the encryption's constraints (rounds_updates updates). Its input state comes
+  // from the witness and the key alone (the previous round's s_tilde through MixColumns,
+  // plus round key 2r), so the rounds are independent: the device runs each on a thread of
+  // its own and joins their hashes (ZkHash3::then).
+  TEMPO_FAEST_HD void enc_round(unsigned r, const std::uint8_t in[16], const std::uint8_t out[16],
+                                const std::uint8_t* w, const gf128* w_tag, const std::uint8_t k[176],
+                                const gf128 k_tag[1408]) {
     std::uint8_t state[16], s_tilde[16], s_dd[16], s[16];
     gf128 state_tag[128], conj[128], conj_tag[128], sd2[128], sd1[128], sd0[128];
     gf128 s_tilde_tag[128], s_dd_tag[128], s_tag[128];
     Deg2 st[2], tmp;
-    xor_bytes(state, in, k, 16);  // the input's tags are 0
-    std::memcpy(state_tag, k_tag, sizeof state_tag);
-    for (unsigned r = 0; r < 5; ++r) {
+    if (r == 0) {
+      xor_bytes(state, in, k, 16);  // the input's tags are 0
+      std::memcpy(state_tag, k_tag, sizeof state_tag);
+    } else {
+      bitwise_mix_column(s, s_tag, w + (64 + 192 * (r - 1)) / 8, w_tag + 64 + 192 * (r - 1));
+      xor_bytes(state, s, k + 2 * r * 16, 16);
+      for (unsigned i = 0; i < 128; ++i) state_tag[i] = s_tag[i] ^ k_tag[2 * r * 128 + i];
+    }
+    {
       conjugates(conj, conj_tag, state, state_tag);
       const gf128* norm_tags = w_tag + 192 * r;
       for (unsigned i = 0; i < 16; ++i) {
@@ -413,15 +453,12 @@ struct AesProver {
         v2 = B::mul(s0, st[1].d2[i]) ^ B::mul(s1, st[1].d1[i]) ^ st[0].d1[i];
         hs.update(B::mul(s0, st[1].d0[i]), v1, v2);
       }
-      if (r != 4) {
-        bitwise_mix_column(s, s_tag, s_tilde, s_tilde_tag);
-        xor_bytes(state, s, k + (2 * r + 2) * 16, 16);
-        for (unsigned i = 0; i < 128; ++i) state_tag[i] = s_tag[i] ^ k_tag[(2 * r + 2) * 128 + i];
-      }
     }
     wipe(state, sizeof state), wipe(s_tilde, sizeof s_tilde), wipe(s_dd, sizeof s_dd);
     wipe(s, sizeof s), wipe(conj, sizeof conj), wipe(sd2, sizeof sd2);
     wipe(st, sizeof st), wipe(&tmp, sizeof tmp), wipe(sd1, sizeof sd1);
+    wipe(state_tag, sizeof state_tag), wipe(conj_tag, sizeof conj_tag), wipe(sd0, sizeof sd0);
+    wipe(s_tilde_tag, sizeof s_tilde_tag), wipe(s_dd_tag, sizeof s_dd_tag), wipe(s_tag, sizeof s_tag);
   }
 
   TEMPO_FAEST_HD static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
@@ -457,16 +494,24 @@ struct AesProver {
   // room for the expanded key's 1408 tags (wiped here).
   TEMPO_FAEST_HD void constraints(const std::uint8_t* w, const gf128* w_tag, const std::uint8_t in[16],
                                   const std::uint8_t out[16], gf128* k_tag) {
-    // Keygen's rule as a constraint: bit 0 * bit 1 of the key = 0.
-    const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
-    hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
     std::uint8_t k[176];
-    expkey(k, k_tag, w, w_tag);
-    enc(in, out, w + lke_bytes, w_tag + 448, k, k_tag);
+    keys(w, w_tag, k, k_tag);
+    for (unsigned r = 0; r < 5; ++r) enc_round(r, in, out, w + lke_bytes, w_tag + 448, k, k_tag);
     wipe(k, sizeof k);
     wipe(k_tag, 1408 * sizeof(gf128));
   }
+  // The constraints before the encryption's (key_updates updates): keygen's rule (bit 0 *
+  // bit 1 of the key = 0) and the key schedule, which fills k and k_tag.
+  TEMPO_FAEST_HD void keys(const std::uint8_t* w, const gf128* w_tag, std::uint8_t k[176], gf128* k_tag) {
+    const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
+    hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
+    expkey(k, k_tag, w, w_tag);
+  }
 };
+
+// The hash updates of each round's constraints (16 norms, 32 S-box outputs), prover and
+// verifier alike.
+inline constexpr unsigned round_updates = 48;
 
 // ---- verifier -------------------------------------------------------------------------------
 template <class B>
@@ -514,10 +559,20 @@ struct AesVerifier {
     }
   }
 
-  TEMPO_FAEST_HD void enc(const gf128* in, const gf128* out, const gf128* w, const gf128* k) {
+  // Round r (as the prover's enc_round: independent of the other rounds); in and out: the
+  // public AES input and output, whose keys are delta times their bits.
+  TEMPO_FAEST_HD void enc_round(unsigned r, const std::uint8_t in[16], const std::uint8_t out[16], const gf128* w,
+                                const gf128* k) {
     gf128 state[128], conj[128], sdash[128], s_tilde[128], s_dd[128], s[128];
-    for (unsigned i = 0; i < 128; ++i) state[i] = in[i] ^ k[i];
-    for (unsigned r = 0; r < 5; ++r) {
+    if (r == 0) {
+      for (unsigned i = 0; i < 128; ++i) state[i] = cst(get_bit(in, i)) ^ k[i];
+    } else {
+      gf128 mixed[128];
+      std::uint8_t zero[16] = {}, dummy[16];
+      AesProver<B>::bitwise_mix_column(dummy, mixed, zero, w + 64 + 192 * (r - 1));
+      for (unsigned i = 0; i < 128; ++i) state[i] = mixed[i] ^ k[2 * r * 128 + i];
+    }
+    {
       for (unsigned i = 0; i < 16; ++i)  // conjugates of the key values
         dot8x8<B>(state + 8 * i, owf_consts().conj, conj + 8 * i);
       const gf128* norms = w + 192 * r;
@@ -543,7 +598,7 @@ struct AesVerifier {
         for (unsigned i = 0; i < 16; ++i) st[b][i] ^= b == 0 ? B::mul(k0[i], delta) : k1[i];
       }
       if (r == 4) {
-        for (unsigned i = 0; i < 128; ++i) s_tilde[i] = out[i] ^ k[1280 + i];
+        for (unsigned i = 0; i < 128; ++i) s_tilde[i] = cst(get_bit(out, i)) ^ k[1280 + i];
       } else {
         std::memcpy(s_tilde, w + 64 + 192 * r, sizeof s_tilde);
       }
@@ -556,25 +611,18 @@ struct AesVerifier {
         h.update(B::mul(ssk, st[0][i]) ^ B::mul(delta_sq, sk));
         h.update(B::mul(sk, st[1][i]) ^ B::mul(delta, st[0][i]));
       }
-      if (r != 4) {
-        gf128 dummy_out[128];
-        std::uint8_t zero[16] = {}, dummy[16];
-        AesProver<B>::bitwise_mix_column(dummy, dummy_out, zero, s_tilde);
-        for (unsigned i = 0; i < 128; ++i) state[i] = dummy_out[i] ^ k[(2 * r + 2) * 128 + i];
-      }
     }
   }
 
   // w: the keys of the witness and masks (1536); k: room for the expanded key's 1408 keys.
   TEMPO_FAEST_HD void constraints(const gf128* w, const std::uint8_t in[16], const std::uint8_t out[16], gf128* k) {
+    keys(w, k);
+    for (unsigned r = 0; r < 5; ++r) enc_round(r, in, out, w + 448, k);
+  }
+  // The constraints before the encryption's (key_updates updates); fills k.
+  TEMPO_FAEST_HD void keys(const gf128* w, gf128* k) {
     h.update(B::mul(B::mul(w[0], w[1]), delta));
-    gf128 in_key[128], out_key[128];
-    for (unsigned i = 0; i < 128; ++i) {
-      in_key[i] = cst(get_bit(in, i));
-      out_key[i] = cst(get_bit(out, i));
-    }
     expkey(k, w);
-    enc(in_key, out_key, w + 448, k);
   }
 };
 
@@ -638,10 +686,15 @@ TEMPO_FAEST_HD void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
   }
 }
 
-// The scratch of aes_prove_core / aes_verify_core: the 1536 rows (tags or keys of the
-// witness and masks), then the expanded key's 1408.
+// The scratch of the QuickSilver functions below, in field elements: the 1536 rows (tags or
+// keys of the witness and masks), the expanded key's 1408 tags or keys, the prover's
+// expanded key bytes (176), and the hash states of the parts (device: six parts, six
+// elements each).
 inline constexpr unsigned qs_rows = ell + 2 * lambda;
-inline constexpr unsigned qs_scratch_gf = qs_rows + 1408;
+inline constexpr unsigned qs_key = qs_rows;
+inline constexpr unsigned qs_key_bytes = qs_key + 1408;
+inline constexpr unsigned qs_parts = qs_key_bytes + 11;
+inline constexpr unsigned qs_scratch_gf = qs_parts + 36;
 
 // QuickSilver prover: w (ell bits) with masks u_star (2 lambda bits) and the VOLE columns
 // (their rows are the tags); a0 feeds chall3, a1 and a2 go into the signature. The scratch
@@ -655,7 +708,7 @@ TEMPO_FAEST_HD void aes_prove_core(const std::uint8_t* w, const std::uint8_t* u_
   {
     ZkHash3<B> hs(chall2);
     AesProver<B> prover{hs};
-    prover.constraints(w, w_tag, pk, pk + 16, scratch + qs_rows);
+    prover.constraints(w, w_tag, pk, pk + 16, scratch + qs_key);
     const gf128 v0 = sum_poly(w_tag + ell), v1 = sum_poly(w_tag + ell + lambda);
     const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
     gf_store(a0, hs.finalize(0, v0));
@@ -678,9 +731,78 @@ TEMPO_FAEST_HD void aes_verify_core(const std::uint8_t* d, const std::uint8_t* q
   for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
   ZkHash<B> zh(chall2);
   AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
-  verifier.constraints(q, pk, pk + 16, scratch + qs_rows);
+  verifier.constraints(q, pk, pk + 16, scratch + qs_key);
   const gf128 q_tilde = zh.finalize(q_star);
   gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), verifier.delta_sq) ^ q_tilde);
+}
+
+// The same proofs in parts, for the device: part 0 (the rows, the key constraints) and
+// parts 1 .. 5 (round part - 1), each hashed from zero into its own state in the scratch;
+// parts 1 .. 5 need part 0's rows and key and are independent of one another. The join
+// chains the states (ZkHash::then: h * s^n + h_next) into the sequential run's hashes.
+template <class B>
+TEMPO_FAEST_HD void prove_part(unsigned part, const std::uint8_t* w, const std::uint8_t* cols, const std::uint8_t* pk,
+                               const std::uint8_t* chall2, gf128* scratch) {
+  gf128* const rows = scratch;
+  gf128* const k_tag = scratch + qs_key;
+  auto* const k = reinterpret_cast<std::uint8_t*>(scratch + qs_key_bytes);
+  ZkHash3<B> hs(chall2);
+  AesProver<B> prover{hs};
+  if (part == 0) {
+    columns_to_rows<B>(cols, rows);
+    prover.keys(w, rows, k, k_tag);
+  } else {
+    prover.enc_round(part - 1, pk, pk + 16, w + lke_bytes, rows + 448, k, k_tag);
+  }
+  hs.save(scratch + qs_parts + 6 * part);
+}
+template <class B>
+TEMPO_FAEST_HD void prove_join(const std::uint8_t* u_star, const std::uint8_t* chall2, std::uint8_t a0[16],
+                               std::uint8_t a1[16], std::uint8_t a2[16], gf128* scratch) {
+  const gf128* rows = scratch;
+  {
+    ZkHash3<B> hs(chall2);
+    const gf128 sn = gf_pow<B>(hs.h[0].s, round_updates), tn = gf_pow<B>(hs.h[0].t, round_updates);
+    for (unsigned part = 0; part < 6; ++part) hs.then(scratch + qs_parts + 6 * part, sn, tn);  // part 0: from zero
+    const gf128 v0 = sum_poly(rows + ell), v1 = sum_poly(rows + ell + lambda);
+    const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
+    gf_store(a0, hs.finalize(0, v0));
+    gf_store(a1, hs.finalize(1, u0 ^ v1));
+    gf_store(a2, hs.finalize(2, u1));
+  }
+  wipe(scratch, qs_scratch_gf * sizeof(gf128));
+}
+
+template <class B>
+TEMPO_FAEST_HD void verify_part(unsigned part, const std::uint8_t* d, const std::uint8_t* qcols, const std::uint8_t* pk,
+                                const std::uint8_t* chall2, const std::uint8_t* chall3, gf128* scratch) {
+  const gf128 delta = gf_load(chall3);
+  gf128* const q = scratch;
+  gf128* const k = scratch + qs_key;
+  ZkHash<B> zh(chall2);
+  AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
+  if (part == 0) {
+    columns_to_rows<B>(qcols, q);
+    for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+    verifier.keys(q, k);
+  } else {
+    verifier.enc_round(part - 1, pk, pk + 16, q + 448, k);
+  }
+  scratch[qs_parts + 6 * part] = zh.h0;
+  scratch[qs_parts + 6 * part + 1] = zh.h1;
+}
+template <class B>
+TEMPO_FAEST_HD void verify_join(const std::uint8_t* chall2, const std::uint8_t* chall3, const std::uint8_t* a1,
+                                const std::uint8_t* a2, std::uint8_t a0[16], const gf128* scratch) {
+  const gf128 delta = gf_load(chall3);
+  const gf128* q = scratch;  // rows ell.. (the masks) are not corrected by d
+  const gf128 q_star = sum_poly(q + ell) ^ B::mul(sum_poly(q + ell + lambda), delta);
+  ZkHash<B> zh(chall2);
+  const gf128 sn = gf_pow<B>(zh.s, round_updates), tn = gf_pow<B>(zh.t, round_updates);
+  for (unsigned part = 0; part < 6; ++part)
+    zh.then(scratch[qs_parts + 6 * part], scratch[qs_parts + 6 * part + 1], sn, tn);
+  const gf128 q_tilde = zh.finalize(q_star);
+  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), B::mul(delta, delta)) ^ q_tilde);
 }
 
 }  // namespace tempo::faest::detail

@@ -18,7 +18,12 @@
 //                    where delta's bit is set; its VOLEHash (verify: + u_tilde where
 //                    chall3's bit is set)
 //   chall2           thread per signature: chall2 = H2_2(chall1, u_tilde, hashes, d)
-//   prove            thread per signature: QuickSilver, prover (a0, a1, a2) or verifier (a0)
+//   prove_keys       thread per signature: QuickSilver's rows (from the columns) and its key
+//                    constraints, hashed into the signature's part 0
+//   prove_rounds     thread per (signature, AES round): the round's constraints, hashed into
+//                    part 1 + round (the rounds' inputs come from the witness: independent)
+//   prove_join       thread per signature: the parts' hashes chained; prover (a0, a1, a2) or
+//                    verifier (a0)
 //   grind            thread per signature: sign: the first counter whose chall3 has w_grind
 //                    zero bits and an opening within T_open; verify: chall3 of the given counter
 // The host then only writes the opening (sign: BAVC.Open from the root) or compares chall3.
@@ -200,7 +205,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
   root, scatter, expand, leaves, hash_instances, hash_final, reduce,
-  chall1, col_hash, chall2, prove, grind
+  chall1, col_hash, chall2, prove_keys, prove_rounds, prove_join, grind
 };
 
 struct Launch {
@@ -227,7 +232,9 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::chall1, 0, 0, 1});
   f(Launch{Stage::col_hash, 0, 0, lambda});
   f(Launch{Stage::chall2, 0, 0, 1});
-  f(Launch{Stage::prove, 0, 0, 1});
+  f(Launch{Stage::prove_keys, 0, 0, 1});
+  f(Launch{Stage::prove_rounds, 0, 0, 5});
+  f(Launch{Stage::prove_join, 0, 0, 1});
   f(Launch{Stage::grind, 0, 0, 1});
 }
 
@@ -381,14 +388,25 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       h.squeeze(chall2, 56);
       break;
     }
-    case Stage::prove: {
+    case Stage::prove_keys:
+    case Stage::prove_rounds: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      const u32 part = stage == Stage::prove_keys ? 0 : 1 + r;
+      if (lay.verifier)
+        detail::verify_part<DeviceField>(part, sigf + s.off_d(), cols, in + lay.pk(), chall2, in + lay.sig_chall3(),
+                                         scratch);
+      else
+        detail::prove_part<DeviceField>(part, in + lay.w(), cols, in + lay.pk(), chall2, scratch);
+      break;
+    }
+    case Stage::prove_join: {
       auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
       if (lay.verifier)
-        detail::aes_verify_core<DeviceField>(sigf + s.off_d(), cols, in + lay.pk(), chall2, in + lay.sig_chall3(),
-                                             sigf + s.off_a1(), sigf + s.off_a2(), back + Layout::back_a0, scratch);
+        detail::verify_join<DeviceField>(chall2, in + lay.sig_chall3(), sigf + s.off_a1(), sigf + s.off_a2(),
+                                         back + Layout::back_a0, scratch);
       else
-        detail::aes_prove_core<DeviceField>(in + lay.w(), u0 + 160, cols, in + lay.pk(), chall2,
-                                            back + Layout::back_a0, front + s.off_a1(), front + s.off_a2(), scratch);
+        detail::prove_join<DeviceField>(u0 + 160, chall2, back + Layout::back_a0, front + s.off_a1(),
+                                        front + s.off_a2(), scratch);
       break;
     }
     case Stage::grind: {
@@ -443,7 +461,9 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::chall1:
     case Stage::col_hash:
     case Stage::chall2:
-    case Stage::prove:
+    case Stage::prove_keys:
+    case Stage::prove_rounds:
+    case Stage::prove_join:
     case Stage::grind: run_back(a, l.stage, sig, r); break;
     case Stage::root: copy16(nodes, in); break;
     case Stage::scatter: {

@@ -44,15 +44,20 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
     case dev::Stage::chall1: stage_kernel<dev::Stage::chall1><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
     case dev::Stage::col_hash: stage_kernel<dev::Stage::col_hash><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
     case dev::Stage::chall2: stage_kernel<dev::Stage::chall2><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::prove: stage_kernel<dev::Stage::prove><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::prove_keys: stage_kernel<dev::Stage::prove_keys><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
+    case dev::Stage::prove_rounds:
+      stage_kernel<dev::Stage::prove_rounds><<<blocks, kBlock, 0, s>>>(a, l, threads);
+      break;
+    case dev::Stage::prove_join: stage_kernel<dev::Stage::prove_join><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
     case dev::Stage::grind: stage_kernel<dev::Stage::grind><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
   }
   return cudaGetLastError();
 }
 
 // The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
-const char* const stage_names[] = {"root",   "scatter",  "expand", "leaves", "hash_instances", "hash_final",
-                                   "reduce", "chall1",   "col_hash", "chall2", "prove",          "grind"};
+const char* const stage_names[] = {"root",       "scatter",      "expand",     "leaves", "hash_instances",
+                                   "hash_final", "reduce",       "chall1",     "col_hash", "chall2",
+                                   "prove_keys", "prove_rounds", "prove_join", "grind"};
 
 std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
   return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.vole_bytes(), lay.back_bytes()};
