@@ -230,7 +230,8 @@ struct ZkHash3 {
   ZkHash<B> h[3];
   alignas(64) gf128 h0s[4] = {}, h1s[4] = {};
   bool packed = false;
-  TEMPO_FAEST_HD explicit ZkHash3(const std::uint8_t* chall2) : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {
+  TEMPO_FAEST_HD explicit ZkHash3(const std::uint8_t* chall2)
+      : h{ZkHash<B>(chall2), ZkHash<B>(chall2), ZkHash<B>(chall2)} {
     if constexpr (requires { B::zk3_update(h0s, h1s, h[0].s, h[0].t, h0s); }) packed = B::fused();
   }
   TEMPO_FAEST_HD void update(gf128 v0, gf128 v1, gf128 v2) {
@@ -278,7 +279,8 @@ struct AesProver {
   using G = Gf<B>;
   ZkHash3<B>& hs;
 
-  TEMPO_FAEST_HD static void inverse_affine_byte(std::uint8_t& y, gf128 y_tag[8], std::uint8_t x, const gf128 x_tag[8]) {
+  TEMPO_FAEST_HD static void inverse_affine_byte(std::uint8_t& y, gf128 y_tag[8], std::uint8_t x,
+                                                 const gf128 x_tag[8]) {
     y = std::uint8_t(rotr8(x, 7) ^ rotr8(x, 5) ^ rotr8(x, 2) ^ 0x5);
     for (int b = 0; b < 8; ++b) y_tag[b] = x_tag[(b + 7) % 8] ^ x_tag[(b + 5) % 8] ^ x_tag[(b + 2) % 8];
   }
@@ -329,7 +331,8 @@ struct AesProver {
     wipe(w_flat_tag, sizeof w_flat_tag);
   }
 
-  TEMPO_FAEST_HD static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16], const gf128 st_tag[128]) {
+  TEMPO_FAEST_HD static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16],
+                                        const gf128 st_tag[128]) {
     for (unsigned i = 0; i < 16; ++i) {
       std::uint8_t x0 = st[i];
       for (unsigned j = 0; j < 7; ++j) {
@@ -462,7 +465,7 @@ struct AesProver {
   }
 
   TEMPO_FAEST_HD static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
-                                 const gf128 s_tag[128]) {
+                                                const gf128 s_tag[128]) {
     for (unsigned c = 0; c < 4; ++c) {
       const std::uint8_t* a = s + 4 * c;
       const gf128* at = s_tag + 32 * c;
@@ -631,7 +634,8 @@ struct AesVerifier {
 // out[k] lambda + 16 bits. The N Horner chains are independent; interleaving them keeps the
 // carry-less multiplier busy instead of waiting on one chain's latency.
 template <class B, unsigned N>
-TEMPO_FAEST_HD void vole_hash_n(std::uint8_t* const out[N], const std::uint8_t* chall1, const std::uint8_t* const x[N]) {
+TEMPO_FAEST_HD void vole_hash_n(std::uint8_t* const out[N], const std::uint8_t* chall1,
+                                const std::uint8_t* const x[N]) {
   const gf128 s = gf_load(chall1 + 64);
   gf128 t{};
   std::memcpy(&t.lo, chall1 + 80, 8);
