@@ -141,6 +141,11 @@ TEMPO_FAEST_HD std::uint32_t get_le32(const std::uint8_t* p) {
 // Code shared with the device wipes with wipe(), tempo::secure_zero on the host.
 TEMPO_FAEST_HD void wipe(void* p, std::size_t n) {
 #if defined(__CUDA_ARCH__)
+  if (reinterpret_cast<std::uintptr_t>(p) % 8 == 0 && n % 8 == 0) {  // words: the common case
+    volatile std::uint64_t* w = static_cast<volatile std::uint64_t*>(p);
+    for (std::size_t i = 0; i < n / 8; ++i) w[i] = 0;
+    return;
+  }
   volatile std::uint8_t* b = static_cast<volatile std::uint8_t*>(p);
   for (std::size_t i = 0; i < n; ++i) b[i] = 0;
 #else
