@@ -364,7 +364,6 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
     }
     case Stage::col_hash: {
       u8* col = vole + lay.vole_cols() + ell_hat_bytes * u64(r);
-      const u8* chall3 = in + lay.sig_chall3();
       if (lay.verifier) {
         for (u32 i = 1; i < s.tau; ++i) {
           const u32 j = r - s.first_col(i);  // wraps for columns before instance i
@@ -374,7 +373,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       }
       u8* h = vt + 18 * r;
       detail::vole_hash<DeviceField>(h, chall1, col);
-      if (lay.verifier && ((chall3[r / 8] >> (r % 8)) & 1u))
+      if (lay.verifier && ((in[lay.sig_chall3() + r / 8] >> (r % 8)) & 1u))  // chall3's bit r
         for (u32 b = 0; b < 18; ++b) h[b] ^= sigf[s.off_u_tilde() + b];
       break;
     }
