@@ -19,6 +19,7 @@
 #include "gpu_path.hpp"
 #include "kat.hpp"
 #include "shake.hpp"
+#include "vc.hpp"
 
 using tempo::faest::Params;
 namespace d = tempo::faest::detail;
@@ -175,6 +176,29 @@ TEST_CASE("Device leaf hash and H1 equal the CPU code", "[cuda-emulated]") {
     h.squeeze(want, 32);
     INFO("length " << len);
     REQUIRE(Bytes(got, got + 32) == Bytes(want, want + 32));
+  }
+}
+
+// The device's grinding accepts a counter only if its opening fits in T_open: dev::opening_fits
+// must say what BAVC.Open's bavc_open_set says, on both sides of the bound.
+TEST_CASE("Device grinding's T_open check equals BAVC.Open's", "[cuda-emulated]") {
+  std::mt19937_64 rng(13);
+  for (const Params p : {Params::faest_128f, Params::faest_128s}) {
+    INFO(tempo::faest::name(p));
+    const d::ParamSet& ps = d::param_set(p);
+    const dev::Layout lay = d::gpu_layout_of(p, false);
+    std::size_t fits = 0, too_big = 0;
+    for (int rep = 0; rep < 4000; ++rep) {
+      const Bytes c3 = random_bytes(rng, 16);
+      std::uint16_t delta[d::max_tau];
+      d::decode_chall3(ps, c3.data(), delta);
+      std::vector<std::uint8_t> marks((2 * ps.L - 1 + 7) / 8, 0);
+      const bool want = d::bavc_open_set(ps, delta, marks.data());
+      REQUIRE(dev::opening_fits(lay.s, c3.data()) == want);
+      ++(want ? fits : too_big);
+    }
+    CHECK(fits > 0);
+    CHECK(too_big > 0);
   }
 }
 

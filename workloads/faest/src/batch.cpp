@@ -18,8 +18,9 @@ const char* set_suffix(Params p) { return p == Params::faest_128f ? "128f" : "12
 
 // Priors from the device host (16 cores, one H200): 16 threads sign 128f at ~31k/s and
 // verify at ~44k/s (0.52 and 0.36 ms per core; 128s about 4.5 and 3.5 ms); the hybrid
-// device path reaches about 45k signatures/s and 47k verifications/s at batches of 16,384,
-// after tens of ms per batch (the first slice's device stage, the last slice's host half).
+// device path reached about 45k signatures/s and 47k verifications/s at batches of 16,384,
+// after tens of ms per batch (the first slice's device stage, the last slice's host half),
+// when the proof still ran on the host (the engine's measurements replace these).
 // 128s: at least 4.7k/s and 5.6k/s (measured with a device stage twice as slow as now).
 // Bytes: the message is hashed once (~2 ns/B on one core).
 gpu::CostPrior prior_of(double cpu_ms, double gpu_ms) {

@@ -80,7 +80,7 @@ StageOp::StageOp(Params p, bool verifier)
       profile_stages_(tempo::env_flag("TEMPO_FAEST_GPU_PROFILE").value_or(false)) {}
 
 std::string StageOp::key() const {
-  return std::string(lay_.verifier ? "faest-reconstruct/" : "faest-commit/") + name(p_);
+  return std::string(lay_.verifier ? "faest-verify-stage/" : "faest-sign-stage/") + name(p_);
 }
 
 double StageOp::work(double) const {

@@ -367,7 +367,7 @@ struct AesProver {
     for (unsigned c = 0; c < 4; ++c) mix_column<B>(in + 4 * c, v2, v3, y + 4 * c);
   }
 
-  // Round r of the encryption's constraints (rounds_updates updates). Its input state comes
+  // Round r of the encryption's constraints (round_updates updates). Its input state comes
   // from the witness and the key alone (the previous round's s_tilde through MixColumns,
   // plus round key 2r), so the rounds are independent: the device runs each on a thread of
   // its own and joins their hashes (ZkHash3::then).
@@ -503,7 +503,7 @@ struct AesProver {
     wipe(k, sizeof k);
     wipe(k_tag, 1408 * sizeof(gf128));
   }
-  // The constraints before the encryption's (key_updates updates): keygen's rule (bit 0 *
+  // The constraints before the encryption's (81 updates): keygen's rule (bit 0 *
   // bit 1 of the key = 0) and the key schedule, which fills k and k_tag.
   TEMPO_FAEST_HD void keys(const std::uint8_t* w, const gf128* w_tag, std::uint8_t k[176], gf128* k_tag) {
     const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
@@ -622,7 +622,7 @@ struct AesVerifier {
     keys(w, k);
     for (unsigned r = 0; r < 5; ++r) enc_round(r, in, out, w + 448, k);
   }
-  // The constraints before the encryption's (key_updates updates); fills k.
+  // The constraints before the encryption's (81 updates); fills k.
   TEMPO_FAEST_HD void keys(const gf128* w, gf128* k) {
     h.update(B::mul(B::mul(w[0], w[1]), delta));
     expkey(k, w);

@@ -259,7 +259,7 @@ inline __m512i mul64x4(__m512i a, __m512i b) {
   return xor3(xor3(l2, ov, _mm512_maskz_slli_epi64(0xff, ov, 1)), _mm512_maskz_slli_epi64(0xff, ov, 3),
               _mm512_maskz_slli_epi64(0xff, ov, 4));
 }
-// VOLEHash (scheme.hpp vole_hash_n) of four ell_hat-bit columns, one per lane: the Horner
+// VOLEHash (owf.hpp vole_hash_n) of four ell_hat-bit columns, one per lane: the Horner
 // chains of all four in the same instructions.
 inline void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, const std::uint8_t* const x[4]) {
   const __m512i s = bcast(chall1 + 64);
@@ -294,7 +294,7 @@ inline void vole_hash4(std::uint8_t* const out[4], const std::uint8_t* chall1, c
   }
 }
 
-// scheme.hpp's columns_to_rows: rows 0 .. ell + 2 lambda of the bit matrix given by its 128
+// owf.hpp's columns_to_rows: rows 0 .. ell + 2 lambda of the bit matrix given by its 128
 // columns (ell_hat_bytes each); bit c of a row is column c's bit. Four row bytes of sixteen
 // columns per gather; bit j of 64 column bytes per mask test.
 inline void columns_to_rows(const std::uint8_t* cols, gf128* rows) {

@@ -266,7 +266,8 @@ TEMPO_VOLEITH_HD void copy16(u8* d, const u8* s) {
 
 // ---- the back half: VOLEHash, QuickSilver, grinding ----------------------------------------
 // FAEST's random oracle (SHAKE128 with a domain byte before the padding, faest-ref
-// random_oracle.c) over byte strings at any alignment; whole words where the position allows.
+// random_oracle.c) over byte strings at any alignment; a whole lane at a time where the
+// position allows.
 struct Oracle {
   static constexpr u32 rate = 168;
   u64 a[25];
@@ -305,7 +306,8 @@ struct Oracle {
 // selects has at most T_open nodes. The union of the tau root paths has P nodes (a node
 // counts once, for the first instance whose path holds it); the co-path has P - 2 tau + 1.
 TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
-  u32 hidden[16], lo = 0, marked = 0;
+  static_assert(detail::max_tau == 16);
+  u32 hidden[detail::max_tau], lo = 0, marked = 0;
   for (u32 i = 0; i < s.tau; ++i) {
     u32 d = 0;
     for (u32 j = 0; j < s.depth(i); ++j) d |= ((u32(chall3[(lo + j) / 8]) >> ((lo + j) % 8)) & 1u) << j;
