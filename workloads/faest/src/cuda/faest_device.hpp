@@ -248,14 +248,17 @@ TEMPO_VOLEITH_HD u32 floor_log2(u32 x) {
   return r;
 }
 
+// Whether heap node `node` (at depth dn) is node h or one of its ancestors.
+TEMPO_VOLEITH_HD bool on_path_to(u32 h, u32 node, u32 dn) {
+  const u32 dh = floor_log2(h + 1);
+  return dh >= dn && ((h + 1) >> (dh - dn)) - 1 == node;
+}
+
 // Verifier: whether node `a` is a hidden leaf or one of its ancestors (never expanded).
 TEMPO_VOLEITH_HD bool on_hidden_path(const Args& a, const u8* in, u32 node) {
   const u32 dn = floor_log2(node + 1);
   bool hit = false;
-  for (u32 i = 0; i < a.lay.s.tau; ++i) {
-    const u32 h = a.lay.s.pos_in_tree(i, delta_of(a, in, i)), dh = floor_log2(h + 1);
-    hit = hit || (dh >= dn && ((h + 1) >> (dh - dn)) - 1 == node);
-  }
+  for (u32 i = 0; i < a.lay.s.tau; ++i) hit = hit || on_path_to(a.lay.s.pos_in_tree(i, delta_of(a, in, i)), node, dn);
   return hit;
 }
 
@@ -267,7 +270,8 @@ TEMPO_VOLEITH_HD void copy16(u8* d, const u8* s) {
 // ---- the back half: VOLEHash, QuickSilver, grinding ----------------------------------------
 // FAEST's random oracle (SHAKE128 with a domain byte before the padding, faest-ref
 // random_oracle.c) over byte strings at any alignment; a whole lane at a time where the
-// position allows.
+// position allows. (h1 above is the one-shot form for the hot commitment hashes: its state
+// stays in registers, this one's is indexed by position.)
 struct Oracle {
   static constexpr u32 rate = 168;
   u64 a[25];
@@ -316,10 +320,7 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
     for (u32 a = hidden[i];; a = (a - 1) / 2) {
       const u32 da = floor_log2(a + 1);
       bool seen = false;
-      for (u32 q = 0; q < i; ++q) {
-        const u32 dq = floor_log2(hidden[q] + 1);
-        seen = seen || (dq >= da && ((hidden[q] + 1) >> (dq - da)) - 1 == a);
-      }
+      for (u32 q = 0; q < i; ++q) seen = seen || on_path_to(hidden[q], a, da);
       if (seen) break;
       ++marked;
       if (a == 0) break;
