@@ -700,6 +700,35 @@ inline constexpr unsigned qs_key_bytes = qs_key + 1408;
 inline constexpr unsigned qs_parts = qs_key_bytes + 11;
 inline constexpr unsigned qs_scratch_gf = qs_parts + 36;
 
+// The prover's a0, a1, a2 from its hashes, the masks' tags (rows ell .. ell + 2 lambda) and
+// the masks u_star.
+template <class B>
+TEMPO_FAEST_HD void prove_outputs(ZkHash3<B>& hs, const gf128* rows, const std::uint8_t* u_star, std::uint8_t a0[16],
+                                  std::uint8_t a1[16], std::uint8_t a2[16]) {
+  const gf128 v0 = sum_poly(rows + ell), v1 = sum_poly(rows + ell + lambda);
+  const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
+  gf_store(a0, hs.finalize(0, v0));
+  gf_store(a1, hs.finalize(1, u0 ^ v1));
+  gf_store(a2, hs.finalize(2, u1));
+}
+
+// The verifier's rows: the keys of q from its columns, the witness rows (i < ell)
+// corrected by delta * d_i (the mask rows stay as they are).
+template <class B>
+TEMPO_FAEST_HD void verify_rows(const std::uint8_t* qcols, const std::uint8_t* d, gf128 delta, gf128* q) {
+  columns_to_rows<B>(qcols, q);
+  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+}
+// The verifier's a0 = a1 delta + a2 delta^2 + q_tilde, q_tilde = the hash finalized with the
+// masks' key q_star (from rows ell .. ell + 2 lambda).
+template <class B>
+TEMPO_FAEST_HD void verify_outputs(const ZkHash<B>& zh, const gf128* q, gf128 delta, const std::uint8_t* a1,
+                                   const std::uint8_t* a2, std::uint8_t a0[16]) {
+  const gf128 q_star = sum_poly(q + ell) ^ B::mul(sum_poly(q + ell + lambda), delta);
+  const gf128 q_tilde = zh.finalize(q_star);
+  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), B::mul(delta, delta)) ^ q_tilde);
+}
+
 // QuickSilver prover: w (ell bits) with masks u_star (2 lambda bits) and the VOLE columns
 // (their rows are the tags); a0 feeds chall3, a1 and a2 go into the signature. The scratch
 // (qs_scratch_gf elements) is wiped.
@@ -713,11 +742,7 @@ TEMPO_FAEST_HD void aes_prove_core(const std::uint8_t* w, const std::uint8_t* u_
     ZkHash3<B> hs(chall2);
     AesProver<B> prover{hs};
     prover.constraints(w, w_tag, pk, pk + 16, scratch + qs_key);
-    const gf128 v0 = sum_poly(w_tag + ell), v1 = sum_poly(w_tag + ell + lambda);
-    const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
-    gf_store(a0, hs.finalize(0, v0));
-    gf_store(a1, hs.finalize(1, u0 ^ v1));
-    gf_store(a2, hs.finalize(2, u1));
+    prove_outputs(hs, w_tag, u_star, a0, a1, a2);
   }
   wipe(w_tag, qs_rows * sizeof(gf128));
 }
@@ -730,14 +755,11 @@ TEMPO_FAEST_HD void aes_verify_core(const std::uint8_t* d, const std::uint8_t* q
                                     const std::uint8_t* a2, std::uint8_t a0[16], gf128* scratch) {
   const gf128 delta = gf_load(chall3);
   gf128* const q = scratch;
-  columns_to_rows<B>(qcols, q);
-  const gf128 q_star = sum_poly(q + ell) ^ B::mul(sum_poly(q + ell + lambda), delta);
-  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+  verify_rows<B>(qcols, d, delta, q);
   ZkHash<B> zh(chall2);
   AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
   verifier.constraints(q, pk, pk + 16, scratch + qs_key);
-  const gf128 q_tilde = zh.finalize(q_star);
-  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), verifier.delta_sq) ^ q_tilde);
+  verify_outputs(zh, q, delta, a1, a2, a0);
 }
 
 // The same proofs in parts, for the device: part 0 (the rows, the key constraints) and
@@ -768,11 +790,7 @@ TEMPO_FAEST_HD void prove_join(const std::uint8_t* u_star, const std::uint8_t* c
     ZkHash3<B> hs(chall2);
     const gf128 sn = gf_pow<B>(hs.h[0].s, round_updates), tn = gf_pow<B>(hs.h[0].t, round_updates);
     for (unsigned part = 0; part < 6; ++part) hs.then(scratch + qs_parts + 6 * part, sn, tn);  // part 0: from zero
-    const gf128 v0 = sum_poly(rows + ell), v1 = sum_poly(rows + ell + lambda);
-    const gf128 u0 = gf_load(u_star), u1 = gf_load(u_star + 16);
-    gf_store(a0, hs.finalize(0, v0));
-    gf_store(a1, hs.finalize(1, u0 ^ v1));
-    gf_store(a2, hs.finalize(2, u1));
+    prove_outputs(hs, rows, u_star, a0, a1, a2);
   }
   wipe(scratch, qs_scratch_gf * sizeof(gf128));
 }
@@ -786,8 +804,7 @@ TEMPO_FAEST_HD void verify_part(unsigned part, const std::uint8_t* d, const std:
   ZkHash<B> zh(chall2);
   AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
   if (part == 0) {
-    columns_to_rows<B>(qcols, q);
-    for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+    verify_rows<B>(qcols, d, delta, q);
     verifier.keys(q, k);
   } else {
     verifier.enc_round(part - 1, pk, pk + 16, q + 448, k);
@@ -798,15 +815,11 @@ TEMPO_FAEST_HD void verify_part(unsigned part, const std::uint8_t* d, const std:
 template <class B>
 TEMPO_FAEST_HD void verify_join(const std::uint8_t* chall2, const std::uint8_t* chall3, const std::uint8_t* a1,
                                 const std::uint8_t* a2, std::uint8_t a0[16], const gf128* scratch) {
-  const gf128 delta = gf_load(chall3);
-  const gf128* q = scratch;  // rows ell.. (the masks) are not corrected by d
-  const gf128 q_star = sum_poly(q + ell) ^ B::mul(sum_poly(q + ell + lambda), delta);
   ZkHash<B> zh(chall2);
   const gf128 sn = gf_pow<B>(zh.s, round_updates), tn = gf_pow<B>(zh.t, round_updates);
   for (unsigned part = 0; part < 6; ++part)
     zh.then(scratch[qs_parts + 6 * part], scratch[qs_parts + 6 * part + 1], sn, tn);
-  const gf128 q_tilde = zh.finalize(q_star);
-  gf_store(a0, B::mul(gf_load(a1), delta) ^ B::mul(gf_load(a2), B::mul(delta, delta)) ^ q_tilde);
+  verify_outputs(zh, scratch, gf_load(chall3), a1, a2, a0);
 }
 
 }  // namespace tempo::faest::detail
