@@ -6,7 +6,9 @@
 #include <tempo/gpu/detail/cuda.hpp>
 
 #include <array>
+#include <cstddef>
 #include <iterator>
+#include <utility>
 
 #include "cuda/faest_kernels.hpp"
 
@@ -28,29 +30,19 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
   dev::run_thread(a, l, t);
 }
 
+// One kernel per stage, indexed by the stage's value (dev::Stage runs from root to grind).
+using StageKernel = void (*)(dev::Args, dev::Launch, std::uint64_t);
+constexpr std::size_t kStages = std::size_t(dev::Stage::grind) + 1;
+template <std::size_t... I>
+std::array<StageKernel, sizeof...(I)> stage_kernels(std::index_sequence<I...>) {
+  return {&stage_kernel<static_cast<dev::Stage>(I)>...};
+}
+
 cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
+  static const std::array<StageKernel, kStages> kernels = stage_kernels(std::make_index_sequence<kStages>{});
   const std::uint64_t threads = a.count * l.per_sig;
   const unsigned blocks = unsigned((threads + kBlock - 1) / kBlock);
-  switch (l.stage) {
-    case dev::Stage::root: stage_kernel<dev::Stage::root><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::scatter: stage_kernel<dev::Stage::scatter><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::expand: stage_kernel<dev::Stage::expand><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::leaves: stage_kernel<dev::Stage::leaves><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::hash_instances:
-      stage_kernel<dev::Stage::hash_instances><<<blocks, kBlock, 0, s>>>(a, l, threads);
-      break;
-    case dev::Stage::hash_final: stage_kernel<dev::Stage::hash_final><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::reduce: stage_kernel<dev::Stage::reduce><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::chall1: stage_kernel<dev::Stage::chall1><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::col_hash: stage_kernel<dev::Stage::col_hash><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::chall2: stage_kernel<dev::Stage::chall2><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::prove_keys: stage_kernel<dev::Stage::prove_keys><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::prove_rounds:
-      stage_kernel<dev::Stage::prove_rounds><<<blocks, kBlock, 0, s>>>(a, l, threads);
-      break;
-    case dev::Stage::prove_join: stage_kernel<dev::Stage::prove_join><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-    case dev::Stage::grind: stage_kernel<dev::Stage::grind><<<blocks, kBlock, 0, s>>>(a, l, threads); break;
-  }
+  kernels[std::size_t(l.stage)]<<<blocks, kBlock, 0, s>>>(a, l, threads);
   return cudaGetLastError();
 }
 
@@ -58,6 +50,7 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 const char* const stage_names[] = {"root",       "scatter",      "expand",     "leaves", "hash_instances",
                                    "hash_final", "reduce",       "chall1",     "col_hash", "chall2",
                                    "prove_keys", "prove_rounds", "prove_join", "grind"};
+static_assert(std::size(stage_names) == kStages);
 
 std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
   return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.vole_bytes(), lay.back_bytes()};
