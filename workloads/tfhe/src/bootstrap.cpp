@@ -73,29 +73,27 @@ struct SmallReducer {
 // The external product of both keys with the digits, and the combination with
 // (X^alpha - 1) and (X^-alpha - 1), in one pass over the coefficients (Q < 2^27):
 //   u0 = R(R(sum_r d_r kp_r0) * mp + R(sum_r d_r km_r0) * mm), u1 likewise with the
-//   second column of each key (kp = BK+_i, km = BK-_i; row r, column c at key + (2r + c) N).
-// Per block of 16 coefficients the four sums stay in registers across the rows: the
-// digits and keys are read once and nothing else goes to memory. Products < 2^54, sums
-// of up to 16 of them < 2^58, exact in 64 bits (then SmallReducer).
+//   second column of each key (kp = BK+_i, km = BK-_i; `key` is step i's run of bk32, in
+//   EvalData::bk32_offset's blocks of B coefficients, read front to back).
+// Per block the four sums stay in registers across the rows: the digits and keys are read
+// once and nothing else goes to memory. Products < 2^54, sums of up to 16 of them < 2^58,
+// exact in 64 bits (then SmallReducer).
+constexpr std::size_t kBlock = EvalData::kKeyBlock;
 TEMPO_TFHE_CLONES
-void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict kp, const std::uint32_t* __restrict km,
-                       std::size_t rows, std::size_t N, const u64* __restrict mp, const u64* __restrict mm,
-                       SmallReducer red, u64* __restrict u0, u64* __restrict u1) {
-  constexpr std::size_t B = 16;
+void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict key, std::size_t rows, std::size_t N,
+                       const u64* __restrict mp, const u64* __restrict mm, SmallReducer red, u64* __restrict u0,
+                       u64* __restrict u1) {
+  constexpr std::size_t B = kBlock;
   for (std::size_t j0 = 0; j0 < N; j0 += B) {
     u64 p0[B] = {}, p1[B] = {}, m0[B] = {}, m1[B] = {};
-    for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t r = 0; r < rows; ++r, key += 4 * B) {
       const u64* dr = d + r * N + j0;
-      const std::uint32_t* kp0 = kp + (2 * r) * N + j0;
-      const std::uint32_t* kp1 = kp + (2 * r + 1) * N + j0;
-      const std::uint32_t* km0 = km + (2 * r) * N + j0;
-      const std::uint32_t* km1 = km + (2 * r + 1) * N + j0;
       for (std::size_t l = 0; l < B; ++l) {
         const u64 x = static_cast<std::uint32_t>(dr[l]);
-        p0[l] += x * kp0[l];
-        p1[l] += x * kp1[l];
-        m0[l] += x * km0[l];
-        m1[l] += x * km1[l];
+        p0[l] += x * key[l];
+        p1[l] += x * key[B + l];
+        m0[l] += x * key[2 * B + l];
+        m1[l] += x * key[3 * B + l];
       }
     }
     for (std::size_t l = 0; l < B; ++l) {
@@ -157,39 +155,35 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i
 // monomial factors are gathered in the same pass (psi^(e slot_i) - 1, e = alpha and
 // 2N - alpha; the low dword of each psi_pow word, < Q), and every reduction is
 // SmallReducer's arithmetic lane by lane, so the output is the same canonical values as
-// the generic loop. The key rows are prefetched ahead: 32 row streams at 4 KiB strides are
-// more than the hardware prefetchers follow.
+// the generic loop. The key is one stream (step i's run of bk32, the next step's run after
+// it), read front to back and prefetched into L2 kAhead words ahead, up to key_end (the end
+// of bk32); the hardware prefetchers alone leave the loop waiting on memory.
 __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* __restrict d,
-                                                         const std::uint32_t* __restrict kp,
-                                                         const std::uint32_t* __restrict km, std::size_t rows,
+                                                         const std::uint32_t* __restrict key,
+                                                         const std::uint32_t* key_end, std::size_t rows,
                                                          std::size_t N, const u64* __restrict psi_pow,
                                                          const std::uint32_t* __restrict slot, std::size_t alpha,
                                                          SmallReducer red, std::uint32_t* __restrict u0,
                                                          std::uint32_t* __restrict u1) {
+  static_assert(kBlock == 16, "one block of coefficients per 512-bit load");
   const VecReducer vr{_mm512_set1_epi64(static_cast<long long>(red.Q)), _mm512_set1_epi64(static_cast<long long>(red.mu)),
                       static_cast<int>(red.k - 1)};
   const __m512i one = _mm512_set1_epi32(1);
   const __m512i emask = _mm512_set1_epi32(static_cast<int>(2 * N - 1));
   const __m512i ep = _mm512_set1_epi32(static_cast<int>(alpha));
   const __m512i em = _mm512_set1_epi32(static_cast<int>(2 * N - alpha));
-  constexpr std::size_t kAhead = 64;  // coefficients: 256 bytes of each key row
+  constexpr std::size_t kAhead = 2048;  // words: 8 KiB (measured best of 2-12 KiB, L1 or L2)
   for (std::size_t j0 = 0; j0 < N; j0 += 16) {
     __m512i p0e = _mm512_setzero_si512(), p0o = p0e, p1e = p0e, p1o = p0e, m0e = p0e, m0o = p0e, m1e = p0e, m1o = p0e;
-    const std::size_t ahead = j0 + kAhead < N ? kAhead : 0;
-    for (std::size_t r = 0; r < rows; ++r) {
-      const std::uint32_t* kp0 = kp + (2 * r) * N + j0;
-      const std::uint32_t* kp1 = kp0 + N;
-      const std::uint32_t* km0 = km + (2 * r) * N + j0;
-      const std::uint32_t* km1 = km0 + N;
-      _mm_prefetch(reinterpret_cast<const char*>(kp0 + ahead), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(kp1 + ahead), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(km0 + ahead), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(km1 + ahead), _MM_HINT_T0);
+    for (std::size_t r = 0; r < rows; ++r, key += 64) {
+      if (static_cast<std::size_t>(key_end - key) > kAhead)
+        for (std::size_t o = 0; o < 64; o += 16)
+          _mm_prefetch(reinterpret_cast<const char*>(key + kAhead + o), _MM_HINT_T1);
       const EvenOdd x = load_eo(d + r * N + j0);
-      mac(p0e, p0o, x, kp0);
-      mac(p1e, p1o, x, kp1);
-      mac(m0e, m0o, x, km0);
-      mac(m1e, m1o, x, km1);
+      mac(p0e, p0o, x, key);
+      mac(p1e, p1o, x, key + 16);
+      mac(m0e, m0o, x, key + 32);
+      mac(m1e, m1o, x, key + 48);
     }
     const __m512i s = _mm512_loadu_si512(slot + j0);
     const __m512i ip = _mm512_and_si512(_mm512_mullo_epi32(s, ep), emask);
@@ -319,8 +313,9 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
                          p.dropped_bits(), w.digits32.data() + p.levels * N);
     for (std::size_t r = 0; r < rows; ++r)
       ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N));
-    mac_combine_avx512(w.digits32.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, ring.psi_pow.data(),
-                       ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.v0.data(), w.v1.data());
+    mac_combine_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N,
+                       ring.psi_pow.data(), ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.v0.data(),
+                       w.v1.data());
     ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v0));
     ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v1));
     w.pending = true;
@@ -335,7 +330,7 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
   ring.monomial_minus_one(alpha, w.mp);
   ring.monomial_minus_one(2 * N - alpha, w.mm);
   if (m.small()) {
-    mac_combine_small(w.digits.data(), ek.rgsw32(i, 0), ek.rgsw32(i, 1), rows, N, w.mp.data(), w.mm.data(),
+    mac_combine_small(w.digits.data(), ek.step32(i), rows, N, w.mp.data(), w.mm.data(),
                       SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
   } else {
     w.s128.resize(4 * N);

@@ -123,8 +123,13 @@ struct EvalData {
   // sign 1: [s_i=-1]; col 0 is the mask a, col 1 is b = a*S + e (+ the gadget term).
   std::vector<u64> bk;
   // The same key as 32-bit words when Q < 2^27 (half the memory traffic per bootstrap);
-  // bk is then empty. finalize() makes that choice once the key is complete.
+  // bk is then empty. finalize() makes that choice once the key is complete. Blocked for a
+  // front-to-back walk: step i's two RGSWs are one run (step32(i)) in which, per block of
+  // kKeyBlock coefficients and per row, the four (sign, col) words of those coefficients
+  // follow each other (bk32_index). The external product reads a step as one stream; bk's
+  // layout has 8L rows 4 KiB apart, more streams than the hardware prefetchers follow.
   std::vector<std::uint32_t> bk32;
+  static constexpr std::size_t kKeyBlock = 16;
   // ks[((i*ks_levels + j)*(B_ks-1) + (v-1))*(n+1) + c] mod Q_ks: LWE of v*S_i*B_ks^j under s;
   // c < n is the mask, c = n is b. v = 0 is the zero ciphertext and is not stored.
   std::vector<std::uint16_t> ks;
@@ -136,16 +141,27 @@ struct EvalData {
   explicit EvalData(const Params& p) : params(p), ring(p) {}
   std::size_t rgsw_stride() const { return 2 * params.levels * 2 * params.N; }
   const u64* rgsw(std::size_t i, unsigned sign) const { return bk.data() + (2 * i + sign) * rgsw_stride(); }
-  const std::uint32_t* rgsw32(std::size_t i, unsigned sign) const {
-    return bk32.data() + (2 * i + sign) * rgsw_stride();
+  // Step i's run of bk32 (both signs).
+  const std::uint32_t* step32(std::size_t i) const { return bk32.data() + 2 * i * rgsw_stride(); }
+  // Position in step32(i) of RGSW(i, sign) row r, column col, coefficient j.
+  std::size_t bk32_offset(unsigned sign, std::size_t r, unsigned col, std::size_t j) const {
+    return (((j / kKeyBlock) * 2 * params.levels + r) * 4 + 2 * sign + col) * kKeyBlock + j % kKeyBlock;
+  }
+  // Position in bk32 of the word at idx in bk's order (serialization's order).
+  std::size_t bk32_position(std::size_t idx) const {
+    const std::size_t N = params.N, rows = 2 * params.levels;
+    const std::size_t j = idx % N, col = idx / N % 2, r = idx / (2 * N) % rows, sign = idx / (2 * N * rows) % 2,
+                      i = idx / (4 * N * rows);
+    return 2 * i * rgsw_stride() + bk32_offset(static_cast<unsigned>(sign), r, static_cast<unsigned>(col), j);
   }
   std::size_t bk_size() const { return bk32.empty() ? bk.size() : bk32.size(); }
-  u64 bk_value(std::size_t idx) const { return bk32.empty() ? bk[idx] : bk32[idx]; }
+  u64 bk_value(std::size_t idx) const { return bk32.empty() ? bk[idx] : bk32[bk32_position(idx)]; }
   void finalize() {
     if (!ring.mod.small()) return;
     std::vector<std::uint32_t>().swap(bk32);
     reserve_huge(bk32, bk.size());
-    bk32.assign(bk.begin(), bk.end());
+    bk32.resize(bk.size());
+    for (std::size_t idx = 0; idx < bk.size(); ++idx) bk32[bk32_position(idx)] = static_cast<std::uint32_t>(bk[idx]);
     std::vector<u64>().swap(bk);
   }
   std::size_t ks_row() const { return params.n + 1; }

@@ -276,11 +276,19 @@ TEMPO_TFHE_HD u64 acc_init(u32 beta, u32 e, const DeviceParams& p) {
   return ((e + beta) & (2 * p.N - 1)) < p.N ? c : p.Q - c;
 }
 
-// Key word of RGSW(i, sign), row r, column col, coefficient j.
+// Key word of RGSW(i, sign), row r, column col, coefficient j. 64-bit keys: bk's order;
+// 32-bit keys: bk32's (EvalData::bk32_offset): per step, per block of kKeyBlock
+// coefficients, per row, the (sign, col) runs of the block's words.
+TEMPO_TFHE_HD std::size_t key32_index(u32 i, u32 sign, u32 r, u32 col, u32 j, const DeviceParams& p) {
+  const std::size_t step = static_cast<std::size_t>(i) * 8 * p.levels * p.N;  // 2 signs x 2L rows x 2 cols x N
+  return step + ((static_cast<std::size_t>(j / kKeyBlock) * 2 * p.levels + r) * 4 + 2 * sign + col) * kKeyBlock +
+         j % kKeyBlock;
+}
 TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 j, const DeviceParams& p) {
+  if (p.key32) return static_cast<const u32*>(bk)[key32_index(i, sign, r, col, j, p)];
   const std::size_t idx =
       ((((static_cast<std::size_t>(i) * 2 + sign) * (2 * p.levels) + r) * 2 + col) * p.N) + j;
-  return p.key32 ? static_cast<const u32*>(bk)[idx] : static_cast<const u64*>(bk)[idx];
+  return static_cast<const u64*>(bk)[idx];
 }
 
 // (X^e - 1) at forward slot j.
@@ -298,16 +306,16 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, u32 j, u32 i, u32 alpha, const void* 
   const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
   if constexpr (sizeof(W) == 4) {
     // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
-    // 32-bit words imply a 32-bit key (device_params); key_word's layout, walked by pointer.
-    const std::size_t N = p.N, sign_stride = std::size_t{2} * nrows * N;
-    const u32* k0 = static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * 2 * sign_stride + j;
+    // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
+    // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock.
+    const u32* k0 = static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
     u64 s[2][2] = {{0, 0}, {0, 0}};
-    for (u32 r = 0; r < nrows; ++r, k0 += 2 * N) {
-      const u64 d = static_cast<u32>(rows[static_cast<std::size_t>(r) * N + sj]);
+    for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
+      const u64 d = static_cast<u32>(rows[static_cast<std::size_t>(r) * p.N + sj]);
       s[0][0] += d * k0[0];
-      s[0][1] += d * k0[N];
-      s[1][0] += d * k0[sign_stride];
-      s[1][1] += d * k0[sign_stride + N];
+      s[0][1] += d * k0[kKeyBlock];
+      s[1][0] += d * k0[2 * kKeyBlock];
+      s[1][1] += d * k0[3 * kKeyBlock];
     }
     for (u32 col = 0; col < 2; ++col)
       rows[static_cast<std::size_t>(col) * p.N + sj] =

@@ -27,6 +27,10 @@ struct DeviceParams {
   bool word32 = false;                     // 32-bit words in shared memory (Q < 2^27, 2L <= 16)
 };
 
+// A 32-bit bootstrapping key's block of coefficients (EvalData::bk32's layout; see
+// dev::key32_index).
+inline constexpr std::uint32_t kKeyBlock = 16;
+
 // Shared memory of one block, in bytes: ACC (2 N words) and the 2L digit rows (2L N words),
 // 4-byte words when p.word32, else 8.
 inline std::size_t block_smem_bytes(const DeviceParams& p) {
