@@ -12,12 +12,16 @@
 #   ntt      ntt.sh       NTT tests, CPU = GPU gate, benchmarks    ~3 min
 #   ntt_peers ntt_peers.sh tempo::ntt against Intel HEXL, one core ~1 min
 #   faest    faest.sh     FAEST known answers, gate, benchmarks    ~4 min
+#   perk     perk.sh      PERK known answers, gate, benchmarks     ~4 min
+#   sig_peers sig_peers.sh FAEST and PERK against the peers, one core ~2 min
 #   tfhe     tfhe.sh      TFHE tests, gates, benchmarks            ~8 min
+#   tfhe_peers tfhe_peers.sh tempo::tfhe against the TFHE library, one core ~1 min
 #   mpi      mpi.sh       tempo::mpi under mpirun, scaling         ~3 min
 #   python   python.sh    the wheel's tests and hashing benchmark  ~2 min
 # A device command runs for at most 10 minutes, so every family does not fit in one call:
-# run them in groups, e.g. "runtime engine fanout", "ntt ntt_peers faest", "tfhe",
-# "mpi python". ntt_peers also reads the peers folder (PEERS, default ../shared/peers).
+# run them in groups, e.g. "runtime engine fanout", "ntt ntt_peers faest", "perk sig_peers
+# tfhe_peers", "tfhe", "mpi python". The *_peers families also read the peers folder (PEERS,
+# default ../shared/peers).
 # The comparison suite (runtime.sh --suite) takes a call of its own.
 #
 # Carries: CARRY (default .carry/dev: scripts/device/pack.sh BUILD all) for every family
@@ -29,16 +33,17 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$PWD/out}; mkdir -p "$OUT"
-(($#)) || set -- runtime engine fanout ntt ntt_peers faest tfhe mpi python
+(($#)) || set -- runtime engine fanout ntt ntt_peers faest perk sig_peers tfhe tfhe_peers mpi python
 deadline=$((SECONDS + ${ALL_DEADLINE_S:-570}))
 summary=$OUT/all.txt
 
 for family in "$@"; do
   case $family in
-    runtime|engine|fanout|ntt|ntt_peers|faest|tfhe) carry=${CARRY:-.carry/dev} ;;
+    runtime|engine|fanout|ntt|ntt_peers|faest|perk|sig_peers|tfhe|tfhe_peers) carry=${CARRY:-.carry/dev} ;;
     mpi) carry=${MPI_CARRY:-.carry/mpi} ;;
     python) carry=${PY_CARRY:-.carry/python} ;;
-    *) echo "all.sh: unknown family '$family' (runtime engine fanout ntt ntt_peers faest tfhe mpi python)" >&2; exit 2 ;;
+    *) echo "all.sh: unknown family '$family' (runtime engine fanout ntt ntt_peers faest perk sig_peers tfhe" \
+         "tfhe_peers mpi python)" >&2; exit 2 ;;
   esac
   left=$((deadline - SECONDS))
   if [ ! -d "$carry" ]; then echo "$family: skipped (no carry $carry)" | tee -a "$summary"; continue; fi
