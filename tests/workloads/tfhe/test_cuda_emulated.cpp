@@ -7,6 +7,7 @@
 // The arithmetic checks (modmul, division, NTT stages, digits) cover all three sets always.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 #include <tempo/gpu/engine.hpp>
@@ -47,14 +48,47 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, b
   HostExec ex{p.threads};
   if (p.word32)
     dev::bootstrap_block<u32>(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(),
-                              reinterpret_cast<u32*>(smem.data()));
+                              reinterpret_cast<u32*>(smem.data()), 1);
   else
-    dev::bootstrap_block<u64>(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(), smem.data());
+    dev::bootstrap_block<u64>(ex, p, tables.data(), bk, d.ks.data(), in.data(), out.data(), smem.data(), 1);
   Ciphertext c;
   c.params_id = d.params.id;
   c.a.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(p.n));
   c.b = out[p.n];
   return c;
+}
+
+// The kernel's grouped shape on the host: blocks of `group` bootstraps (the last one with
+// what is left) sharing each step's key reads, p.threads per bootstrap, as the launcher
+// sets them up for batches of more than one per SM (32-bit words).
+std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group) {
+  cuda::DeviceParams p = detail::device_params(d);
+  REQUIRE(p.word32);
+  p.group = group;
+  p.threads *= group;
+  const std::vector<u64> tables = detail::device_tables(d);
+  const std::size_t stride = p.n + 1;
+  std::vector<u32> in, out(xs.size() * stride, 0xffffffffu);
+  for (const detail::Lwe& x : xs) {
+    in.insert(in.end(), x.a.begin(), x.a.end());
+    in.push_back(x.b);
+  }
+  std::vector<u64> smem(cuda::block_smem_bytes(p) / sizeof(u64));
+  HostExec ex{p.threads};
+  for (std::size_t first = 0; first < xs.size(); first += group) {
+    std::fill(smem.begin(), smem.end(), 0xdeadbeefdeadbeefULL);
+    const auto items = static_cast<u32>(std::min<std::size_t>(group, xs.size() - first));
+    dev::bootstrap_block<u32>(ex, p, tables.data(), d.bk32.data(), d.ks.data(), in.data() + first * stride,
+                              out.data() + first * stride, reinterpret_cast<u32*>(smem.data()), items);
+  }
+  std::vector<Ciphertext> res(xs.size());
+  for (std::size_t k = 0; k < xs.size(); ++k) {
+    res[k].params_id = d.params.id;
+    res[k].a.assign(out.begin() + static_cast<std::ptrdiff_t>(k * stride),
+                    out.begin() + static_cast<std::ptrdiff_t>(k * stride + p.n));
+    res[k].b = out[k * stride + p.n];
+  }
+  return res;
 }
 
 Ciphertext cpu_bootstrap(const detail::EvalData& d, const detail::Lwe& x) {
@@ -195,6 +229,85 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", 
     equal += 2;
   }
   WARN("emulated kernel: " << equal << " TOY256 bootstraps byte-equal to the CPU path");
+}
+
+TEST_CASE("32-bit key layout: a permutation of bk's order, the device's index equal to the host's", "[cuda-emulated]") {
+  const Keys& k = tfhe_test::keys("TOY256", 0);
+  const detail::EvalData& d = k.evaluation.data();
+  REQUIRE(!d.bk32.empty());
+  const cuda::DeviceParams p = detail::device_params(d);
+  const std::size_t rows = 2 * d.params.levels, N = d.params.N;
+  std::vector<bool> seen(d.bk32.size(), false);
+  std::size_t idx = 0, bad = 0;  // idx in bk's order: ((i, sign, row, col), j)
+  for (std::size_t i = 0; i < d.params.n; ++i)
+    for (u32 sign = 0; sign < 2; ++sign)
+      for (std::size_t r = 0; r < rows; ++r)
+        for (u32 col = 0; col < 2; ++col)
+          for (std::size_t j = 0; j < N; ++j, ++idx) {
+            const std::size_t pos = d.bk32_position(idx);
+            const bool ok = pos < seen.size() && !seen[pos] &&
+                            pos == 2 * i * d.rgsw_stride() + d.bk32_offset(sign, r, col, j) &&
+                            pos == dev::key32_index(static_cast<u32>(i), sign, static_cast<u32>(r), col,
+                                                    static_cast<u32>(j), p) &&
+                            d.bk_value(idx) == d.bk32[pos];
+            if (ok) seen[pos] = true;
+            else ++bad;
+          }
+  REQUIRE(bad == 0);
+  REQUIRE(idx == d.bk32.size());
+}
+
+TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "[cuda-emulated]") {
+  // Groups of 1 .. kMaxGroup items per block, batches that leave a partial last block, inputs
+  // whose steps are zero for some items of a block only (and for all of them), TOY256 keys;
+  // PN10QP27L3 once outside the sanitizer builds.
+  for (std::size_t ks = 0; ks < 2; ++ks) {
+    const Keys& k = tfhe_test::keys("TOY256", 200 + ks);
+    const detail::EvalData& d = k.evaluation.data();
+    std::mt19937_64 rng(0x9e0u + ks);
+    std::vector<detail::Lwe> xs;
+    std::vector<bool> expect;
+    for (std::size_t i = 0; i < 7; ++i) {
+      bool e = false;
+      xs.push_back(random_gate_input(k, rng, e));
+      expect.push_back(e);
+    }
+    // Item 2: every other step zero; item 5: all steps zero (its block still runs them).
+    for (std::size_t i = 0; i < d.params.n; i += 2) xs[2].a[i] = 0;
+    std::fill(xs[5].a.begin(), xs[5].a.end(), 0u);
+    std::vector<std::vector<std::byte>> want;
+    for (const detail::Lwe& x : xs) want.push_back(to_bytes(cpu_bootstrap(d, x)));
+    for (u32 group = 1; group <= cuda::kMaxGroup; ++group) {
+      INFO("key " << ks << " group " << group);
+      const std::vector<Ciphertext> got = emulated_group(d, xs, group);
+      for (std::size_t i = 0; i < xs.size(); ++i) {
+        INFO("item " << i);
+        REQUIRE(to_bytes(got[i]) == want[i]);
+        if (i != 2 && i != 5) REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
+      }
+    }
+    // A block whose items all skip a step: both inputs zero at every even step.
+    std::vector<detail::Lwe> pair{xs[0], xs[1]};
+    for (auto& x : pair)
+      for (std::size_t i = 0; i < d.params.n; i += 2) x.a[i] = 0;
+    const std::vector<Ciphertext> got = emulated_group(d, pair, 2);
+    for (std::size_t i = 0; i < 2; ++i) REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(d, pair[i])));
+  }
+  if (!tfhe_test::real_sets()) return;
+  const Keys& k = tfhe_test::keys("PN10QP27L3", 0);
+  std::mt19937_64 rng(11);
+  std::vector<detail::Lwe> xs;
+  std::vector<bool> expect;
+  for (std::size_t i = 0; i < 3; ++i) {
+    bool e = false;
+    xs.push_back(random_gate_input(k, rng, e));
+    expect.push_back(e);
+  }
+  const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, 3);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
+    REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
+  }
 }
 
 TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN10QP27L3, PN11QP54)", "[cuda-emulated]") {

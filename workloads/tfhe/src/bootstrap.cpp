@@ -176,7 +176,7 @@ __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* 
   for (std::size_t j0 = 0; j0 < N; j0 += 16) {
     __m512i p0e = _mm512_setzero_si512(), p0o = p0e, p1e = p0e, p1o = p0e, m0e = p0e, m0o = p0e, m1e = p0e, m1o = p0e;
     for (std::size_t r = 0; r < rows; ++r, key += 64) {
-      if (static_cast<std::size_t>(key_end - key) > kAhead)
+      if (static_cast<std::size_t>(key_end - key) >= kAhead + 64)
         for (std::size_t o = 0; o < 64; o += 16)
           _mm_prefetch(reinterpret_cast<const char*>(key + kAhead + o), _MM_HINT_T1);
       const EvenOdd x = load_eo(d + r * N + j0);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -126,7 +127,7 @@ struct EvalData {
   // bk is then empty. finalize() makes that choice once the key is complete. Blocked for a
   // front-to-back walk: step i's two RGSWs are one run (step32(i)) in which, per block of
   // kKeyBlock coefficients and per row, the four (sign, col) words of those coefficients
-  // follow each other (bk32_index). The external product reads a step as one stream; bk's
+  // follow each other (bk32_offset). The external product reads a step as one stream; bk's
   // layout has 8L rows 4 KiB apart, more streams than the hardware prefetchers follow.
   std::vector<std::uint32_t> bk32;
   static constexpr std::size_t kKeyBlock = 16;
@@ -158,6 +159,7 @@ struct EvalData {
   u64 bk_value(std::size_t idx) const { return bk32.empty() ? bk[idx] : bk32[bk32_position(idx)]; }
   void finalize() {
     if (!ring.mod.small()) return;
+    if (params.N % kKeyBlock != 0) throw std::logic_error("tempo::tfhe: N must be a multiple of 16 for bk32's blocks");
     std::vector<std::uint32_t>().swap(bk32);
     reserve_huge(bk32, bk.size());
     bk32.resize(bk.size());

@@ -297,40 +297,62 @@ TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tables& tw, const Devic
   return v == 0 ? p.Q - 1 : v - 1;
 }
 
-// The external products of coefficient j against both keys, combined with the monomials:
-// rows 0 and 1 receive u_a[j], u_b[j] (thread j reads all rows at j before writing).
+// The monomial exponent of step i for one bootstrap's input: a_i switched to 2N.
+TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
+  return (in[i] << (p.log_n + 1 - p.log_q)) & (2 * p.N - 1);
+}
+
+// The external products of coefficient j against both keys of step i, combined with the
+// monomials, for the `items` bootstraps of a block (item b's digit rows at rows + b *
+// item_words, its input at in + b * stride): rows 0 and 1 of each receive u_a[j], u_b[j]
+// (thread j reads all rows at j before writing). The key words of coefficient j are read
+// once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
 template <typename W>
-TEMPO_TFHE_HD void multiply_coeff(W* rows, u32 j, u32 i, u32 alpha, const void* bk, const Tables& tw,
-                                  const DeviceParams& p) {
+TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
+                                  u32 j, u32 i, const void* bk, const Tables& tw, const DeviceParams& p) {
   const u32 nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
-  const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
   if constexpr (sizeof(W) == 4) {
     // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
     // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock.
     const u32* k0 = static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
-    u64 s[2][2] = {{0, 0}, {0, 0}};
+    u64 s[kMaxGroup][4] = {};
     for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
-      const u64 d = static_cast<u32>(rows[static_cast<std::size_t>(r) * p.N + sj]);
-      s[0][0] += d * k0[0];
-      s[0][1] += d * k0[kKeyBlock];
-      s[1][0] += d * k0[2 * kKeyBlock];
-      s[1][1] += d * k0[3 * kKeyBlock];
+      const u64 k[4] = {k0[0], k0[kKeyBlock], k0[2 * kKeyBlock], k0[3 * kKeyBlock]};
+      TEMPO_TFHE_UNROLL
+      for (u32 b = 0; b < kMaxGroup; ++b) {
+        if (b >= items) break;
+        const u64 d = static_cast<u32>(rows[b * item_words + static_cast<std::size_t>(r) * p.N + sj]);
+        TEMPO_TFHE_UNROLL
+        for (u32 q = 0; q < 4; ++q) s[b][q] += d * k[q];
+      }
     }
-    for (u32 col = 0; col < 2; ++col)
-      rows[static_cast<std::size_t>(col) * p.N + sj] =
-          static_cast<W>(reduce_wide(reduce_wide(s[0][col], p) * mp + reduce_wide(s[1][col], p) * mm, p));
+    TEMPO_TFHE_UNROLL
+    for (u32 b = 0; b < kMaxGroup; ++b) {
+      if (b >= items) break;
+      const u32 alpha = step_alpha(in + b * stride, i, p);
+      const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
+      // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1)
+      for (u32 col = 0; col < 2; ++col)
+        rows[b * item_words + static_cast<std::size_t>(col) * p.N + sj] =
+            static_cast<W>(reduce_wide(reduce_wide(s[b][col], p) * mp + reduce_wide(s[b][2 + col], p) * mm, p));
+    }
   } else {
-    u64 s[2][2] = {{0, 0}, {0, 0}};
-    for (u32 r = 0; r < nrows; ++r) {
-      const u64 d = rows[static_cast<std::size_t>(r) * p.N + sj];
-      for (u32 sign = 0; sign < 2; ++sign)
-        for (u32 col = 0; col < 2; ++col)
-          s[sign][col] = add_mod<u64>(s[sign][col], mul_mod(d, key_word(bk, i, sign, r, col, j, p), p), p.Q);
+    for (u32 b = 0; b < items; ++b) {
+      W* item = rows + b * item_words;
+      const u32 alpha = step_alpha(in + b * stride, i, p);
+      const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
+      u64 s[2][2] = {{0, 0}, {0, 0}};
+      for (u32 r = 0; r < nrows; ++r) {
+        const u64 d = item[static_cast<std::size_t>(r) * p.N + sj];
+        for (u32 sign = 0; sign < 2; ++sign)
+          for (u32 col = 0; col < 2; ++col)
+            s[sign][col] = add_mod<u64>(s[sign][col], mul_mod(d, key_word(bk, i, sign, r, col, j, p), p), p.Q);
+      }
+      for (u32 col = 0; col < 2; ++col)
+        item[static_cast<std::size_t>(col) * p.N + sj] =
+            static_cast<W>(add_mod<u64>(mul_mod(s[0][col], mp, p), mul_mod(s[1][col], mm, p), p.Q));
     }
-    for (u32 col = 0; col < 2; ++col)
-      rows[static_cast<std::size_t>(col) * p.N + sj] =
-          static_cast<W>(add_mod<u64>(mul_mod(s[0][col], mp, p), mul_mod(s[1][col], mm, p), p.Q));
   }
 }
 
@@ -396,66 +418,86 @@ TEMPO_TFHE_HD u32 combine_word(const Combination& lin, const DeviceParams& p, co
   return v & ((1u << p.log_q) - 1);
 }
 
-// One bootstrap by one block: in and out are n + 1 words (mask, then b); sm is the block's
-// shared memory (block_smem_bytes); W = u32 when p.word32, else u64.
+// The bootstraps of one block: `items` (<= p.group) inputs and outputs of n + 1 words each
+// (mask, then b) at in and out; sm is the block's shared memory (block_smem_bytes: item b's
+// ACC a, ACC b and digit rows at sm + b item_smem_words); W = u32 when p.word32, else u64.
+// The items run in lockstep, so each step's key is read once for all of them.
 template <typename W, class Exec>
 TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* tables, const void* bk,
-                                   const u16* ks, const u32* in, u32* out, W* sm) {
+                                   const u16* ks, const u32* in, u32* out, W* sm, u32 items) {
   const u32 N = p.N, T = p.threads, two_n_mask = 2 * N - 1, rows = 2 * p.levels;
+  const std::size_t stride = p.n + 1, item_words = item_smem_words(p);
   constexpr u32 S = kPassBits<W>;
   const Tables tw(tables, N);
-  W* acc_a = sm;
-  W* acc_b = sm + N;
-  W* dig = sm + 2 * static_cast<std::size_t>(N);
+  auto acc = [&](u32 b) { return sm + b * item_words; };            // ACC a; ACC b at + N
+  auto dig = [&](u32 b) { return sm + b * item_words + 2 * N; };    // the 2L digit rows
   const u32 shift = p.log_n + 1 - p.log_q;  // 2N / q
-  const u32 beta = (in[p.n] << shift) & two_n_mask;
   ex([&](u32 t) {
-    for (u32 j = t; j < N; j += T) {
-      acc_a[j] = 0;
-      acc_b[j] = static_cast<W>(acc_init(beta, j, p));
+    for (u32 w = t; w < items * N; w += T) {
+      const u32 b = w / N, j = w % N;
+      const u32 beta = (in[b * stride + p.n] << shift) & two_n_mask;
+      acc(b)[j] = 0;
+      acc(b)[N + j] = static_cast<W>(acc_init(beta, j, p));
     }
   });
   for (u32 i = 0; i < p.n; ++i) {
-    const u32 alpha = (in[i] << shift) & two_n_mask;
-    if (alpha == 0) continue;  // X^0 - 1 = 0: the step adds nothing (block-uniform branch)
-    // Forward transforms of the 2L digit rows, the decomposition fused into the first pass.
+    bool any = false;
+    for (u32 b = 0; b < items; ++b) any = any || step_alpha(in + b * stride, i, p) != 0;
+    if (!any) continue;  // X^0 - 1 = 0 for every item: the step adds nothing (block-uniform branch)
+    // Forward transforms of each item's 2L digit rows, the decomposition fused into the first pass.
     for (u32 h = p.log_n; h > 0;) {
-      const u32 bits = h < S ? h : S, lo = h - bits;
-      const W* src = h == p.log_n ? acc_a : nullptr;
+      const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - bits);
+      const bool first = h == p.log_n;
       ex([&](u32 t) {
-        for (u32 g = t; g < (rows << (p.log_n - bits)); g += T) fwd_pass_bits<W, S>(bits, dig, src, g, lo, tw, p);
+        for (u32 g = t; g < items * per_item; g += T) {
+          const u32 b = g / per_item;
+          fwd_pass_bits<W, S>(bits, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, tw, p);
+        }
       });
       h = lo;
     }
     ex([&](u32 t) {
-      for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig, j, i, alpha, bk, tw, p);
+      for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig(0), item_words, items, in, stride, j, i, bk, tw, p);
     });
-    // Inverse transforms of rows 0 and 1, the last pass adding N^-1 u to ACC.
+    // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.
     for (u32 lo = 0; lo < p.log_n;) {
-      const u32 bits = p.log_n - lo < S ? p.log_n - lo : S;
-      W* dst = lo + bits == p.log_n ? acc_a : nullptr;
+      const u32 bits = p.log_n - lo < S ? p.log_n - lo : S, per_item = 2u << (p.log_n - bits);
+      const bool last = lo + bits == p.log_n;
       ex([&](u32 t) {
-        for (u32 g = t; g < (2u << (p.log_n - bits)); g += T) inv_pass_bits<W, S>(bits, dig, dst, g, lo, tw, p);
+        for (u32 g = t; g < items * per_item; g += T) {
+          const u32 b = g / per_item;
+          inv_pass_bits<W, S>(bits, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, tw, p);
+        }
       });
       lo += bits;
     }
   }
-  // Sample extraction into dig row 0, the key-switch accumulators (n + 1 words) after it.
-  const u32 b_ks = switch_to_ks(add_mod<u64>(acc_b[0], p.Q / 8, p.Q), p);
-  u32* ks_acc = reinterpret_cast<u32*>(dig + N);
+  // Sample extraction into each item's digit row 0, its key-switch accumulators (n + 1
+  // words) after it.
+  auto ks_acc = [&](u32 b) { return reinterpret_cast<u32*>(dig(b) + N); };
   ex([&](u32 t) {
-    for (u32 j = t; j < N; j += T) dig[j] = static_cast<W>(extract_coeff<W>(acc_a, j, p));
-    for (u32 c = t; c <= p.n; c += T) ks_acc[c] = c == p.n ? b_ks : 0;
+    for (u32 w = t; w < items * N; w += T) {
+      const u32 b = w / N, j = w % N;
+      dig(b)[j] = static_cast<W>(extract_coeff<W>(acc(b), j, p));
+    }
+    for (u32 w = t; w < items * static_cast<u32>(stride); w += T) {
+      const u32 b = w / static_cast<u32>(stride), c = w % static_cast<u32>(stride);
+      ks_acc(b)[c] = c == p.n ? switch_to_ks(add_mod<u64>(acc(b)[N], p.Q / 8, p.Q), p) : 0;
+    }
   });
-  const u32 chunks = (p.n + 32) / 32, slices = (N + kKsSlice - 1) / kKsSlice;
+  const u32 chunks = (p.n + 32) / 32, slices = (N + kKsSlice - 1) / kKsSlice, per_item = chunks * slices * 32;
   ex([&](u32 t) {
-    for (u32 w = t; w < chunks * slices * 32; w += T) {
-      const u32 item = w / 32, c = (item % chunks) * 32 + w % 32;
-      if (c <= p.n) shared_add(&ks_acc[c], key_switch_partial<W>(dig, c, (item / chunks) * kKsSlice, ks, p));
+    for (u32 w = t; w < items * per_item; w += T) {
+      const u32 b = w / per_item, v = w - b * per_item;
+      const u32 item = v / 32, c = (item % chunks) * 32 + v % 32;
+      if (c <= p.n) shared_add(&ks_acc(b)[c], key_switch_partial<W>(dig(b), c, (item / chunks) * kKsSlice, ks, p));
     }
   });
   ex([&](u32 t) {
-    for (u32 c = t; c <= p.n; c += T) out[c] = ks_round(ks_acc[c], p);
+    for (u32 w = t; w < items * static_cast<u32>(stride); w += T) {
+      const u32 b = w / static_cast<u32>(stride), c = w % static_cast<u32>(stride);
+      out[b * stride + c] = ks_round(ks_acc(b)[c], p);
+    }
   });
 }
 

@@ -1,6 +1,7 @@
 // The TFHE bootstrap kernel and its launcher; the per-thread code is in tfhe_device.hpp.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "tfhe_device.hpp"
@@ -18,20 +19,21 @@ struct BlockExec {
   }
 };
 
-// Two shapes of the same block code (the bytes do not depend on the thread count): the
-// throughput kernel with DeviceParams::threads (32-bit words: 128 threads, 4 blocks per SM at
-// 128 registers, 16 coefficients per thread in the radix passes; 64-bit words: up to 512)
-// and, for batches that leave SMs idle, the latency kernel with p.latency_threads (512: one
-// block per SM, four times the threads on one bootstrap's passes).
-// W: the shared-memory word (uint32 when p.word32).
-template <typename W, unsigned MaxThreads, unsigned MinBlocks>
-__global__ void __launch_bounds__(MaxThreads, MinBlocks)
+// One kernel for every shape of the same block code (the bytes depend on neither the thread
+// count nor the group): blocks of p.group bootstraps with p.threads threads. W: the
+// shared-memory word (uint32 when p.word32). The bounds (512 threads, 128 registers) fit
+// the largest shape, one block per SM, and leave room for four 128-thread blocks.
+template <typename W>
+__global__ void __launch_bounds__(512, 1)
     bootstrap_kernel(DeviceParams p, const std::uint64_t* tables, const void* bk, const std::uint16_t* ks,
-                     const std::uint32_t* in, std::uint32_t* out) {
+                     const std::uint32_t* in, std::uint32_t* out, std::size_t count) {
   extern __shared__ std::uint64_t smem[];
-  const std::size_t item = blockIdx.x, stride = p.n + 1;
+  const std::size_t first = std::size_t(blockIdx.x) * p.group, stride = p.n + 1;
+  const std::size_t left = count - first;
+  const unsigned items = left < p.group ? unsigned(left) : p.group;
   BlockExec ex;
-  dev::bootstrap_block<W>(ex, p, tables, bk, ks, in + item * stride, out + item * stride, reinterpret_cast<W*>(smem));
+  dev::bootstrap_block<W>(ex, p, tables, bk, ks, in + first * stride, out + first * stride, reinterpret_cast<W*>(smem),
+                          items);
 }
 
 __global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint32_t* x, const std::uint32_t* y,
@@ -41,42 +43,54 @@ __global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint3
     out[i] = dev::combine_word(lin, p, x, y, i);
 }
 
-template <typename W, class Kernel>
-int launch(Kernel kernel, const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
-           const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
+template <typename W>
+int launch(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks, const std::uint32_t* in,
+           std::uint32_t* out, std::size_t count, cudaStream_t stream) {
   const std::size_t smem = block_smem_bytes(p);
   // Above 48 KiB a kernel must opt in (per function; idempotent and cheap).
-  cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(smem));
   if (e != cudaSuccess) return static_cast<int>(e);
   constexpr std::size_t kMaxGrid = 0x7fffffff;
-  const std::size_t stride = p.n + 1;
-  for (std::size_t first = 0; first < count; first += kMaxGrid) {
-    const std::size_t n = count - first < kMaxGrid ? count - first : kMaxGrid;
-    kernel<<<static_cast<unsigned>(n), p.threads, smem, stream>>>(p, static_cast<const std::uint64_t*>(tables), bk, ks,
-                                                                  in + first * stride, out + first * stride);
+  const std::size_t stride = p.n + 1, per_launch = kMaxGrid * p.group;
+  for (std::size_t first = 0; first < count; first += per_launch) {
+    const std::size_t n = count - first < per_launch ? count - first : per_launch;
+    const auto blocks = static_cast<unsigned>((n + p.group - 1) / p.group);
+    bootstrap_kernel<W><<<blocks, p.threads, smem, stream>>>(p, static_cast<const std::uint64_t*>(tables), bk, ks,
+                                                             in + first * stride, out + first * stride, n);
     e = cudaGetLastError();
     if (e != cudaSuccess) return static_cast<int>(e);
   }
   return 0;
 }
 
-// Throughput shape unless the batch has at most one item per SM (then every block has an SM
-// of its own either way, and the latency shape's extra threads shorten each bootstrap).
+// The shape of a batch. At most one item per SM: one bootstrap per block on latency_threads
+// (every block has an SM of its own either way; the extra threads shorten each bootstrap).
+// Otherwise, with 32-bit words, groups of up to kMaxGroup bootstraps per block, as many as
+// keep every SM busy and fit the device's shared memory, p.threads threads each: the
+// group's bootstraps share each step's key reads (the key is tens of megabytes, more than
+// L2, and every block walks all of it). 64-bit words: one bootstrap per block.
 template <typename W>
 int launch_shape(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
                  const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
-  constexpr bool kWord32 = sizeof(W) == 4;
-  int device = 0, sms = 0;
+  int device = 0, sms = 0, optin = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   if (e != cudaSuccess) return static_cast<int>(e);
+  DeviceParams shape = p;
+  shape.group = 1;
   if (p.latency_threads > p.threads && count <= static_cast<std::size_t>(sms)) {
-    DeviceParams wide = p;
-    wide.threads = p.latency_threads;
-    return launch<W>(bootstrap_kernel<W, 512, 1>, wide, tables, bk, ks, in, out, count, stream);
+    shape.threads = p.latency_threads;
+  } else if (p.word32) {
+    const std::size_t per_sm = (count + static_cast<std::size_t>(sms) - 1) / static_cast<std::size_t>(sms);
+    const std::size_t fit = static_cast<std::size_t>(optin) / block_smem_bytes(shape);
+    const std::size_t by_threads = 512 / p.threads;
+    shape.group = static_cast<std::uint32_t>(
+        std::max<std::size_t>(1, std::min({per_sm, fit, by_threads, std::size_t{kMaxGroup}})));
+    shape.threads = p.threads * shape.group;
   }
-  return launch<W>(bootstrap_kernel<W, kWord32 ? 128 : 512, kWord32 ? 4 : 1>, p, tables, bk, ks, in, out, count,
-                   stream);
+  return launch<W>(shape, tables, bk, ks, in, out, count, stream);
 }
 
 }  // namespace

@@ -16,8 +16,9 @@ struct DeviceParams {
   std::uint32_t log_bg = 0, levels = 0;    // gadget base 2^log_bg, L digits
   std::uint32_t drop = 0;                  // low bits rounded off before the digits
   std::uint32_t log_qks = 0, log_bks = 0, ks_levels = 0;
-  std::uint32_t threads = 0;               // threads per block (one block per bootstrap)
+  std::uint32_t threads = 0;               // threads per block
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
+  std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
   std::uint64_t Q = 0;
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
   std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
@@ -31,10 +32,21 @@ struct DeviceParams {
 // dev::key32_index).
 inline constexpr std::uint32_t kKeyBlock = 16;
 
-// Shared memory of one block, in bytes: ACC (2 N words) and the 2L digit rows (2L N words),
-// 4-byte words when p.word32, else 8.
+// Bootstraps per block at most: a block walks the bootstrapping key once per step for all of
+// its bootstraps (32-bit words only; 64-bit blocks hold one).
+inline constexpr std::uint32_t kMaxGroup = 4;
+
+// Shared memory of one bootstrap, in words: ACC (2 N words) and the 2L digit rows (2L N).
+// (Also called by the device code.)
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline std::size_t item_smem_words(const DeviceParams& p) {
+  return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N;
+}
+// Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32, else 8.
 inline std::size_t block_smem_bytes(const DeviceParams& p) {
-  return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N * (p.word32 ? 4u : 8u);
+  return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u);
 }
 
 // A gate's weighted sum of one or two ciphertexts plus a constant:
