@@ -11,11 +11,13 @@
 # device). Knobs: TFHE_EQUIV_SEEDS (1000), TFHE_FAILURES (100000 bootstraps per set, on
 # the device), TFHE_MUL256=1 also runs the encrypted 256-bit MUL on the device,
 # TFHE_SKIP_CPU_BENCH=1 skips the CPU rows, TFHE_PARTS picks sections (default
-# "gpu tests equiv bench_gpu bench_cpu", plus mul with TFHE_MUL256=1), TFHE_SETS the GPU
+# "gpu tests equiv bench_gpu shapes bench_cpu", plus mul with TFHE_MUL256=1; "shapes" times the
+# kernel's shapes: batches of 1,024 and 16,384 and one gate under each of
+# TEMPO_TFHE_GPU_MAX_GROUP=1/4 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3), TFHE_SETS the GPU
 # benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN11QP54"). A short run, e.g.:
 #   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
-PARTS=" ${TFHE_PARTS:-gpu tests equiv bench_gpu bench_cpu} "
+PARTS=" ${TFHE_PARTS:-gpu tests equiv bench_gpu shapes bench_cpu} "
 [ "${TFHE_SKIP_CPU_BENCH:-0}" != 1 ] || PARTS=${PARTS/ bench_cpu / }
 [ "${TFHE_MUL256:-0}" != 1 ] || PARTS="$PARTS mul "
 part() { [[ $PARTS == *" $1 "* ]]; }
@@ -56,6 +58,17 @@ part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN10QP27L3 PN11QP54}; do
     --gpu_mul_bits=0 --failure_bootstraps=$N --failure_backend=cuda --benchmark_filter='gpu_|cuda|failure' \
     --benchmark_out="$O/bench_gpu_$P.json" --benchmark_out_format=json > "$O/bench_gpu_$P.txt" 2>&1
   RC[bench_gpu_$P]=$?; log "rc=${RC[bench_gpu_$P]}"; grep -vE "^\*\*\*" "$O/bench_gpu_$P.txt" | tail -10 | tee -a "$O/log.txt"
+done
+
+part shapes && for G in 1 4; do
+  for K in 0 1; do
+    log "GPU kernel shape: max group $G, staged key $K (PN10QP27L3, batches 1024 and 16384, one gate)"
+    TEMPO_TFHE_GPU_MAX_GROUP=$G TEMPO_TFHE_GPU_STAGE_KEY=$K timeout 200 "$B/bench_tfhe" --params=PN10QP27L3 \
+      --threads="$(nproc)" --add_bits=0 --mul_bits=0 --gpu_add_bits=0 --gpu_mul_bits=0 --gpu_batches=1024,16384 \
+      --failure_bootstraps=0 --benchmark_filter='gpu_' --benchmark_out="$O/bench_shape_g${G}_k$K.json" \
+      --benchmark_out_format=json > "$O/bench_shape_g${G}_k$K.txt" 2>&1
+    RC[shape_g${G}_k$K]=$?; grep -E "^gpu_" "$O/bench_shape_g${G}_k$K.txt" | tee -a "$O/log.txt"
+  done
 done
 
 if part bench_cpu; then

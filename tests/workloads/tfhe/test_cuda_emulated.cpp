@@ -36,10 +36,12 @@ struct HostExec {
 // The kernel's bootstrap of one combined LWE on the host, through the device tables as
 // the upload would lay them out.
 // latency_shape: latency_threads instead of DeviceParams::threads (the launcher's two block
-// sizes; the bytes must not depend on the choice).
+// sizes; the bytes must not depend on the choice), and with 32-bit keys each step's key
+// staged in the block's shared memory as the launcher does on devices with room for it.
 Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, bool latency_shape = false) {
   cuda::DeviceParams p = detail::device_params(d);
   if (latency_shape) p.threads = p.latency_threads;
+  p.stage_key = latency_shape && p.key32;
   const std::vector<u64> tables = detail::device_tables(d);
   const void* bk = d.bk32.empty() ? static_cast<const void*>(d.bk.data()) : static_cast<const void*>(d.bk32.data());
   std::vector<u32> in(x.a.begin(), x.a.end()), out(p.n + 1, 0xffffffffu);
@@ -61,11 +63,13 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, b
 // The kernel's grouped shape on the host: blocks of `group` bootstraps (the last one with
 // what is left) sharing each step's key reads, p.threads per bootstrap, as the launcher
 // sets them up for batches of more than one per SM (32-bit words).
-std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group) {
+std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group,
+                                       bool stage_key) {
   cuda::DeviceParams p = detail::device_params(d);
   REQUIRE(p.word32);
   p.group = group;
   p.threads *= group;
+  p.stage_key = stage_key;
   const std::vector<u64> tables = detail::device_tables(d);
   const std::size_t stride = p.n + 1;
   std::vector<u32> in, out(xs.size() * stride, 0xffffffffu);
@@ -258,9 +262,10 @@ TEST_CASE("32-bit key layout: a permutation of bk's order, the device's index eq
 }
 
 TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "[cuda-emulated]") {
-  // Groups of 1 .. kMaxGroup items per block, batches that leave a partial last block, inputs
-  // whose steps are zero for some items of a block only (and for all of them), TOY256 keys;
-  // PN10QP27L3 once outside the sanitizer builds.
+  // Groups of 1 .. kMaxGroup items per block, the key read from global memory or staged in
+  // shared memory, batches that leave a partial last block, inputs whose steps are zero for
+  // some items of a block only (and for all of them), TOY256 keys; PN10QP27L3 once outside
+  // the sanitizer builds.
   for (std::size_t ks = 0; ks < 2; ++ks) {
     const Keys& k = tfhe_test::keys("TOY256", 200 + ks);
     const detail::EvalData& d = k.evaluation.data();
@@ -277,9 +282,11 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
     std::fill(xs[5].a.begin(), xs[5].a.end(), 0u);
     std::vector<std::vector<std::byte>> want;
     for (const detail::Lwe& x : xs) want.push_back(to_bytes(cpu_bootstrap(d, x)));
-    for (u32 group = 1; group <= cuda::kMaxGroup; ++group) {
-      INFO("key " << ks << " group " << group);
-      const std::vector<Ciphertext> got = emulated_group(d, xs, group);
+    for (u32 shape = 0; shape < 2 * cuda::kMaxGroup; ++shape) {
+      const u32 group = shape / 2 + 1;
+      const bool stage = shape % 2 == 1;
+      INFO("key " << ks << " group " << group << " staged key " << stage);
+      const std::vector<Ciphertext> got = emulated_group(d, xs, group, stage);
       for (std::size_t i = 0; i < xs.size(); ++i) {
         INFO("item " << i);
         REQUIRE(to_bytes(got[i]) == want[i]);
@@ -290,7 +297,7 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
     std::vector<detail::Lwe> pair{xs[0], xs[1]};
     for (auto& x : pair)
       for (std::size_t i = 0; i < d.params.n; i += 2) x.a[i] = 0;
-    const std::vector<Ciphertext> got = emulated_group(d, pair, 2);
+    const std::vector<Ciphertext> got = emulated_group(d, pair, 2, true);
     for (std::size_t i = 0; i < 2; ++i) REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(d, pair[i])));
   }
   if (!tfhe_test::real_sets()) return;
@@ -303,7 +310,7 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
     xs.push_back(random_gate_input(k, rng, e));
     expect.push_back(e);
   }
-  const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, 3);
+  const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, 3, true);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
     REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);

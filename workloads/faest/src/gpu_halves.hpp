@@ -16,7 +16,10 @@
 namespace tempo::faest::detail {
 
 inline dev::Layout gpu_layout(const ParamSet& p, bool verifier) {
-  return dev::Layout{dev::Shape{p.tau, p.k, p.tau1, p.L, p.t_open, p.w_grind}, verifier};
+  const dev::Layout lay{dev::Shape{p.tau, p.k, p.tau1, p.L, p.t_open, p.w_grind}, verifier};
+  // The device's signature front and the CPU's: one layout (the copies below rely on it).
+  if (lay.s.front_bytes() != p.off_decom()) throw std::logic_error("tempo::faest: device front size != off_decom()");
+  return lay;
 }
 
 // Sign after the device stage: the signature's front, chall3 and counter come from the

@@ -406,6 +406,7 @@ struct AesProver {
         rot_mul8<B>(c, y, nullptr, nullptr, sd2 + 8 * i);
         rot_mul8<B>(c, y_tag, ct, y, sd1 + 8 * i);
         rot_mul8<B>(ct, y_tag, nullptr, nullptr, sd0 + 8 * i);
+        wipe(y, sizeof y), wipe(y_tag, sizeof y_tag);  // the witness's norm bits
       }
       gf128 k0v[16], k0t[16], k1t[16], k1v[16];
       for (unsigned i = 0; i < 16; ++i) {
@@ -432,6 +433,7 @@ struct AesProver {
           }
         }
       }
+      wipe(k0v, sizeof k0v), wipe(k0t, sizeof k0t), wipe(k1t, sizeof k1t), wipe(k1v, sizeof k1v);  // round key
       if (r == 4) {
         xor_bytes(s_tilde, out, k + 160, 16);  // the output's tags are 0
         std::memcpy(s_tilde_tag, k_tag + 1280, sizeof s_tilde_tag);
@@ -490,6 +492,7 @@ struct AesProver {
         out_tag[8 * (4 * c + 2) + i] = bt[16 + i] ^ at[8 + i] ^ at[i] ^ bt[24 + i] ^ at[24 + i];
         out_tag[8 * (4 * c + 3) + i] = bt[24 + i] ^ at[16 + i] ^ at[8 + i] ^ bt[i] ^ at[i];
       }
+      wipe(b, sizeof b), wipe(bt, sizeof bt);
     }
   }
 

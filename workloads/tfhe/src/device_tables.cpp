@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <bit>
 
+#include <tempo/env.hpp>
+
 namespace tempo::tfhe::detail {
 
 namespace {
@@ -49,6 +51,10 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.threads = static_cast<std::uint32_t>(dp.word32 ? std::min<std::size_t>(p.N / 8, 128)
                                                     : std::min<std::size_t>(p.N / 2, 512));
   dp.latency_threads = static_cast<std::uint32_t>(std::min<std::size_t>(p.N / 2, 512));
+  // Tuning caps on the launcher's shapes (docs/environment.md); the bytes do not depend on them.
+  dp.max_group = static_cast<std::uint32_t>(
+      tempo::env_integer("TEMPO_TFHE_GPU_MAX_GROUP", 1, cuda::kMaxGroup).value_or(cuda::kMaxGroup));
+  dp.allow_stage_key = tempo::env_flag("TEMPO_TFHE_GPU_STAGE_KEY").value_or(true);
   dp.n_inv = pow_mod(m, p.N, p.Q - 2);
   dp.n_inv_s = shoup(dp.n_inv, p.Q, word_bits(dp));
   return dp;

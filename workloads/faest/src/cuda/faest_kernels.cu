@@ -30,16 +30,11 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
   dev::run_thread(a, l, t);
 }
 
-// One kernel per stage, indexed by the stage's value (dev::Stage runs from root to grind).
-using StageKernel = void (*)(dev::Args, dev::Launch, std::uint64_t);
-constexpr std::size_t kStages = std::size_t(dev::Stage::grind) + 1;
-template <std::size_t... I>
-std::array<StageKernel, sizeof...(I)> stage_kernels(std::index_sequence<I...>) {
-  return {&stage_kernel<static_cast<dev::Stage>(I)>...};
-}
+constexpr std::size_t kStages = std::size_t(dev::Stage::grind) + 1;  // root .. grind
 
 cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
-  static const std::array<StageKernel, kStages> kernels = stage_kernels(std::make_index_sequence<kStages>{});
+  static const auto kernels = tempo::gpu::detail::kernel_table<kStages>(
+      [](auto i) { return &stage_kernel<static_cast<dev::Stage>(decltype(i)::value)>; });
   const std::uint64_t threads = a.count * l.per_sig;
   const unsigned blocks = unsigned((threads + kBlock - 1) / kBlock);
   kernels[std::size_t(l.stage)]<<<blocks, kBlock, 0, s>>>(a, l, threads);

@@ -23,31 +23,15 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
   dev::run_thread(a, l, t);
 }
 
+constexpr std::size_t kStages = std::size_t(dev::Stage::open) + 1;  // root .. open
+
 cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   const std::uint64_t threads = a.count * l.per_sig;
   const unsigned block = detail::block_for(l.per_sig);
   const unsigned blocks = unsigned((threads + block - 1) / block);
-  switch (l.stage) {
-    case dev::Stage::root: stage_kernel<dev::Stage::root><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::expand: stage_kernel<dev::Stage::expand><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::leaves: stage_kernel<dev::Stage::leaves><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::hash_quarters:
-      stage_kernel<dev::Stage::hash_quarters><<<blocks, block, 0, s>>>(a, l, threads);
-      break;
-    case dev::Stage::hash_final: stage_kernel<dev::Stage::hash_final><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::reduce: stage_kernel<dev::Stage::reduce><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::challenge1: stage_kernel<dev::Stage::challenge1><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::vole_hashes:
-      stage_kernel<dev::Stage::vole_hashes><<<blocks, block, 0, s>>>(a, l, threads);
-      break;
-    case dev::Stage::hash_rows: stage_kernel<dev::Stage::hash_rows><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::pkp_rows: stage_kernel<dev::Stage::pkp_rows><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::challenge2: stage_kernel<dev::Stage::challenge2><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::pkp_mix: stage_kernel<dev::Stage::pkp_mix><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::pkp_final: stage_kernel<dev::Stage::pkp_final><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::grind: stage_kernel<dev::Stage::grind><<<blocks, block, 0, s>>>(a, l, threads); break;
-    case dev::Stage::open: stage_kernel<dev::Stage::open><<<blocks, block, 0, s>>>(a, l, threads); break;
-  }
+  static const auto kernels = tempo::gpu::detail::kernel_table<kStages>(
+      [](auto i) { return &stage_kernel<static_cast<dev::Stage>(decltype(i)::value)>; });
+  kernels[std::size_t(l.stage)]<<<blocks, block, 0, s>>>(a, l, threads);
   return cudaGetLastError();
 }
 
@@ -55,6 +39,7 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 const char* const stage_names[] = {"root",       "expand",    "leaves",   "hash_quarters", "hash_final",
                                    "reduce",     "challenge1", "vole_hashes", "hash_rows", "pkp_rows",
                                    "challenge2", "pkp_mix",   "pkp_final", "grind",         "open"};
+static_assert(std::size(stage_names) == kStages);
 
 }  // namespace
 

@@ -17,33 +17,16 @@ __global__ void __launch_bounds__(kBlock)
   dev::run_verify_thread(v, a, result, l, t);
 }
 
-template <dev::VerifyStage S>
-void launch_verify(unsigned blocks, unsigned block, cudaStream_t s, const dev::VerifyLayout& v, const dev::Args& a,
-                   std::uint8_t* result, const dev::VerifyLaunch& l, std::uint64_t threads) {
-  verify_kernel<S><<<blocks, block, 0, s>>>(v, a, result, l, threads);
-}
+constexpr std::size_t kStages = std::size_t(dev::VerifyStage::final) + 1;  // place .. final
 
 cudaError_t launch(const dev::VerifyLayout& v, const dev::Args& a, std::uint8_t* result, const dev::VerifyLaunch& l,
                    cudaStream_t s) {
-  using V = dev::VerifyStage;
   const std::uint64_t threads = a.count * l.per_sig;
   const unsigned block = detail::block_for(l.per_sig);
   const unsigned blocks = unsigned((threads + block - 1) / block);
-  switch (l.stage) {
-    case V::place: launch_verify<V::place>(blocks, block, s, v, a, result, l, threads); break;
-    case V::expand: launch_verify<V::expand>(blocks, block, s, v, a, result, l, threads); break;
-    case V::leaves: launch_verify<V::leaves>(blocks, block, s, v, a, result, l, threads); break;
-    case V::fix_com: launch_verify<V::fix_com>(blocks, block, s, v, a, result, l, threads); break;
-    case V::hash_quarters: launch_verify<V::hash_quarters>(blocks, block, s, v, a, result, l, threads); break;
-    case V::hash_final: launch_verify<V::hash_final>(blocks, block, s, v, a, result, l, threads); break;
-    case V::reduce: launch_verify<V::reduce>(blocks, block, s, v, a, result, l, threads); break;
-    case V::challenge1: launch_verify<V::challenge1>(blocks, block, s, v, a, result, l, threads); break;
-    case V::vole_hashes: launch_verify<V::vole_hashes>(blocks, block, s, v, a, result, l, threads); break;
-    case V::hash_rows: launch_verify<V::hash_rows>(blocks, block, s, v, a, result, l, threads); break;
-    case V::challenge2: launch_verify<V::challenge2>(blocks, block, s, v, a, result, l, threads); break;
-    case V::pkp_rows: launch_verify<V::pkp_rows>(blocks, block, s, v, a, result, l, threads); break;
-    case V::final: launch_verify<V::final>(blocks, block, s, v, a, result, l, threads); break;
-  }
+  static const auto kernels = tempo::gpu::detail::kernel_table<kStages>(
+      [](auto i) { return &verify_kernel<static_cast<dev::VerifyStage>(decltype(i)::value)>; });
+  kernels[std::size_t(l.stage)]<<<blocks, block, 0, s>>>(v, a, result, l, threads);
   return cudaGetLastError();
 }
 

@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "tfhe_kernels.hpp"
@@ -297,6 +298,29 @@ TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tables& tw, const Devic
   return v == 0 ? p.Q - 1 : v - 1;
 }
 
+// Word w of a step's key (key32_index's order within the step) in the block's key buffer:
+// each coefficient block (2L rows of 4 x kKeyBlock words) is followed by kKeyBlock words of
+// padding, so the two blocks a warp's 32 coefficients read sit 16 banks apart.
+TEMPO_TFHE_HD std::size_t key_slot(std::size_t w, const DeviceParams& p) {
+  return w + w / (std::size_t{kKeyBlock} * 8 * p.levels) * kKeyBlock;
+}
+// A 16-byte copy from global into shared memory that completes asynchronously (cp.async),
+// and the wait for all of this thread's copies: a barrier after the wait makes every
+// thread's copies visible to the block. On the host: a plain copy, and nothing to wait for.
+TEMPO_TFHE_HD void copy16_async(void* dst, const void* src) {
+#if defined(__CUDA_ARCH__)
+  const auto d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+#else
+  std::memcpy(dst, src, 16);
+#endif
+}
+TEMPO_TFHE_HD void copies_wait() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
 // The monomial exponent of step i for one bootstrap's input: a_i switched to 2N.
 TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
   return (in[i] << (p.log_n + 1 - p.log_q)) & (2 * p.N - 1);
@@ -307,15 +331,18 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 // item_words, its input at in + b * stride): rows 0 and 1 of each receive u_a[j], u_b[j]
 // (thread j reads all rows at j before writing). The key words of coefficient j are read
 // once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
+// kbuf: step i's key in the block's key buffer (key_slot), or null: read bk in global memory.
 template <typename W>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
-                                  u32 j, u32 i, const void* bk, const Tables& tw, const DeviceParams& p) {
+                                  u32 j, u32 i, const void* bk, const u32* kbuf, const Tables& tw,
+                                  const DeviceParams& p) {
   const u32 nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
   if constexpr (sizeof(W) == 4) {
     // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
     // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock.
     const u32* k0 = static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
+    if (kbuf != nullptr) k0 = kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p);  // a block is contiguous there
     u64 s[kMaxGroup][4] = {};
     for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
       const u64 k[4] = {k0[0], k0[kKeyBlock], k0[2 * kKeyBlock], k0[3 * kKeyBlock]};
@@ -432,7 +459,25 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   auto acc = [&](u32 b) { return sm + b * item_words; };            // ACC a; ACC b at + N
   auto dig = [&](u32 b) { return sm + b * item_words + 2 * N; };    // the 2L digit rows
   const u32 shift = p.log_n + 1 - p.log_q;  // 2N / q
+  // With p.stage_key (32-bit keys) the key buffer after the items holds the current step's
+  // key: the copy of step i's key is issued before the transforms that precede its use
+  // (with the first inverse pass of the step before) and waited for at the end of the last
+  // forward pass, so the memory latency hides behind the transforms.
+  u32* const kbuf = p.stage_key ? reinterpret_cast<u32*>(sm + p.group * item_words) : nullptr;
+  auto stage_copy = [&](u32 t, u32 i) {
+    const u32* src = static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p);
+    for (std::size_t c = t; c < key_step_words(p) / 4; c += T) copy16_async(kbuf + key_slot(4 * c, p), src + 4 * c);
+  };
+  // Steps where some item's X^alpha - 1 is not 0 (the others add nothing: block-uniform skip).
+  auto next_step = [&](u32 i) {
+    for (; i < p.n; ++i)
+      for (u32 b = 0; b < items; ++b)
+        if (step_alpha(in + b * stride, i, p) != 0) return i;
+    return p.n;
+  };
+  u32 i = next_step(0);
   ex([&](u32 t) {
+    if (kbuf != nullptr && i < p.n) stage_copy(t, i);
     for (u32 w = t; w < items * N; w += T) {
       const u32 b = w / N, j = w % N;
       const u32 beta = (in[b * stride + p.n] << shift) & two_n_mask;
@@ -440,10 +485,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       acc(b)[N + j] = static_cast<W>(acc_init(beta, j, p));
     }
   });
-  for (u32 i = 0; i < p.n; ++i) {
-    bool any = false;
-    for (u32 b = 0; b < items; ++b) any = any || step_alpha(in + b * stride, i, p) != 0;
-    if (!any) continue;  // X^0 - 1 = 0 for every item: the step adds nothing (block-uniform branch)
+  while (i < p.n) {
     // Forward transforms of each item's 2L digit rows, the decomposition fused into the first pass.
     for (u32 h = p.log_n; h > 0;) {
       const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - bits);
@@ -453,17 +495,20 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
           const u32 b = g / per_item;
           fwd_pass_bits<W, S>(bits, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, tw, p);
         }
+        if (kbuf != nullptr && lo == 0) copies_wait();
       });
       h = lo;
     }
     ex([&](u32 t) {
-      for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig(0), item_words, items, in, stride, j, i, bk, tw, p);
+      for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, tw, p);
     });
+    const u32 next = next_step(i + 1);
     // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.
     for (u32 lo = 0; lo < p.log_n;) {
       const u32 bits = p.log_n - lo < S ? p.log_n - lo : S, per_item = 2u << (p.log_n - bits);
       const bool last = lo + bits == p.log_n;
       ex([&](u32 t) {
+        if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
         for (u32 g = t; g < items * per_item; g += T) {
           const u32 b = g / per_item;
           inv_pass_bits<W, S>(bits, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, tw, p);
@@ -471,6 +516,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       });
       lo += bits;
     }
+    i = next;
   }
   // Sample extraction into each item's digit row 0, its key-switch accumulators (n + 1
   // words) after it.

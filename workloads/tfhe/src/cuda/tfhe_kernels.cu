@@ -64,12 +64,13 @@ int launch(const DeviceParams& p, const void* tables, const void* bk, const std:
   return 0;
 }
 
-// The shape of a batch. At most one item per SM: one bootstrap per block on latency_threads
-// (every block has an SM of its own either way; the extra threads shorten each bootstrap).
-// Otherwise, with 32-bit words, groups of up to kMaxGroup bootstraps per block, as many as
-// keep every SM busy and fit the device's shared memory, p.threads threads each: the
-// group's bootstraps share each step's key reads (the key is tens of megabytes, more than
-// L2, and every block walks all of it). 64-bit words: one bootstrap per block.
+// The shape of a batch. 32-bit keys: each step's key staged in shared memory (when the
+// device has room for the buffer). At most one item per SM: one bootstrap per block on
+// latency_threads (every block has an SM of its own either way; the extra threads shorten
+// each bootstrap). Otherwise, with 32-bit words, groups of up to kMaxGroup bootstraps per
+// block, as many as keep every SM busy and fit the device's shared memory, p.threads threads
+// each: the group's bootstraps share each step's key reads (the key is tens of megabytes,
+// more than L2, and every block walks all of it). 64-bit words: one bootstrap per block.
 template <typename W>
 int launch_shape(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
                  const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
@@ -80,14 +81,17 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
   if (e != cudaSuccess) return static_cast<int>(e);
   DeviceParams shape = p;
   shape.group = 1;
+  shape.stage_key = p.key32 && p.allow_stage_key;
+  if (block_smem_bytes(shape) > static_cast<std::size_t>(optin)) shape.stage_key = false;
   if (p.latency_threads > p.threads && count <= static_cast<std::size_t>(sms)) {
     shape.threads = p.latency_threads;
   } else if (p.word32) {
     const std::size_t per_sm = (count + static_cast<std::size_t>(sms) - 1) / static_cast<std::size_t>(sms);
-    const std::size_t fit = static_cast<std::size_t>(optin) / block_smem_bytes(shape);
+    const std::size_t item = block_smem_bytes(shape) - (shape.stage_key ? key_buffer_words(shape) * 4 : 0);
+    const std::size_t fit = (static_cast<std::size_t>(optin) - (block_smem_bytes(shape) - item)) / item;
     const std::size_t by_threads = 512 / p.threads;
     shape.group = static_cast<std::uint32_t>(
-        std::max<std::size_t>(1, std::min({per_sm, fit, by_threads, std::size_t{kMaxGroup}})));
+        std::max<std::size_t>(1, std::min({per_sm, fit, by_threads, std::size_t{p.max_group}})));
     shape.threads = p.threads * shape.group;
   }
   return launch<W>(shape, tables, bk, ks, in, out, count, stream);

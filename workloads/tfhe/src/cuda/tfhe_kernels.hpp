@@ -8,6 +8,10 @@
 
 namespace tempo::tfhe::cuda {
 
+// Bootstraps per block at most: a block walks the bootstrapping key once per step for all of
+// its bootstraps (32-bit words only; 64-bit blocks hold one).
+inline constexpr std::uint32_t kMaxGroup = 4;
+
 // Everything the kernel needs besides the device-resident tables and keys (made on the host
 // by detail::device_params from an EvalData; see device_tables.hpp).
 struct DeviceParams {
@@ -19,6 +23,10 @@ struct DeviceParams {
   std::uint32_t threads = 0;               // threads per block
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
   std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
+  bool stage_key = false;                  // 32-bit keys: each step's key copied into shared memory
+                                           // ahead of its use (the launcher's choice)
+  std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
+  bool allow_stage_key = true;             // TEMPO_TFHE_GPU_STAGE_KEY; for measuring the shapes)
   std::uint64_t Q = 0;
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
   std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
@@ -32,10 +40,6 @@ struct DeviceParams {
 // dev::key32_index).
 inline constexpr std::uint32_t kKeyBlock = 16;
 
-// Bootstraps per block at most: a block walks the bootstrapping key once per step for all of
-// its bootstraps (32-bit words only; 64-bit blocks hold one).
-inline constexpr std::uint32_t kMaxGroup = 4;
-
 // Shared memory of one bootstrap, in words: ACC (2 N words) and the 2L digit rows (2L N).
 // (Also called by the device code.)
 #if defined(__CUDACC__)
@@ -44,9 +48,25 @@ __host__ __device__
 inline std::size_t item_smem_words(const DeviceParams& p) {
   return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N;
 }
-// Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32, else 8.
+// One blind-rotation step's key in 32-bit words: 2 signs x 2L rows x 2 columns x N.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline std::size_t key_step_words(const DeviceParams& p) {
+  return 8 * static_cast<std::size_t>(p.levels) * p.N;
+}
+// The block's buffer for one step's key, in 32-bit words (dev::key_slot: kKeyBlock words of
+// padding per coefficient block).
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+inline std::size_t key_buffer_words(const DeviceParams& p) {
+  return key_step_words(p) + p.N;
+}
+// Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32,
+// else 8; with p.stage_key, the key buffer after them.
 inline std::size_t block_smem_bytes(const DeviceParams& p) {
-  return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u);
+  return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u) + (p.stage_key ? key_buffer_words(p) * 4 : 0);
 }
 
 // A gate's weighted sum of one or two ciphertexts plus a constant:

@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tempo::gpu::detail {
@@ -191,6 +193,18 @@ int for_each_sub_batch(std::size_t count, const std::array<std::uint64_t, K>& si
     if (err != cudaSuccess) return static_cast<int>(err);
   }
   return 0;
+}
+
+// A staged launcher's kernels, one per stage value 0 .. N-1: table[i] = make(integral_constant
+// i), e.g. make = [](auto i) { return &stage_kernel<Stage(decltype(i)::value)>; }. The
+// launcher indexes it by the stage instead of switching over every stage.
+template <class Make, std::size_t... I>
+auto kernel_table(Make make, std::index_sequence<I...>) {
+  return std::array{make(std::integral_constant<std::size_t, I>{})...};
+}
+template <std::size_t N, class Make>
+auto kernel_table(Make make) {
+  return kernel_table(make, std::make_index_sequence<N>{});
 }
 
 // Per-stage device time of a staged kernel launcher, for tuning (the families' *_GPU_PROFILE
