@@ -389,9 +389,9 @@ struct AesProver {
     {
       conjugates(conj, conj_tag, state, state_tag);
       const gf128* norm_tags = w_tag + 192 * r;
+      gf128 y[4], y_tag[4];  // the witness's norm bits, wiped after the loop
       for (unsigned i = 0; i < 16; ++i) {
         const unsigned norm = unsigned(w[(192 * r + 4 * i) / 8] >> ((i % 2) * 4)) & 0xf;
-        gf128 y[4], y_tag[4];
         const gf128* xt = norm_tags + 4 * i;
         for (unsigned q = 0; q < 4; ++q)
           y[q] = gf_mask(owf_consts().beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
@@ -406,8 +406,8 @@ struct AesProver {
         rot_mul8<B>(c, y, nullptr, nullptr, sd2 + 8 * i);
         rot_mul8<B>(c, y_tag, ct, y, sd1 + 8 * i);
         rot_mul8<B>(ct, y_tag, nullptr, nullptr, sd0 + 8 * i);
-        wipe(y, sizeof y), wipe(y_tag, sizeof y_tag);  // the witness's norm bits
       }
+      wipe(y, sizeof y), wipe(y_tag, sizeof y_tag);
       gf128 k0v[16], k0t[16], k1t[16], k1v[16];
       for (unsigned i = 0; i < 16; ++i) {
         k0v[i] = G::byte_combine_bits(k[(2 * r + 1) * 16 + i]);
@@ -468,11 +468,11 @@ struct AesProver {
 
   TEMPO_FAEST_HD static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
                                                 const gf128 s_tag[128]) {
+    std::uint8_t b[4];
+    gf128 bt[32];
     for (unsigned c = 0; c < 4; ++c) {
       const std::uint8_t* a = s + 4 * c;
       const gf128* at = s_tag + 32 * c;
-      std::uint8_t b[4];
-      gf128 bt[32];
       for (unsigned r = 0; r < 4; ++r) {
         const unsigned x = a[r], hi = (x >> 7) & 1;
         b[r] = std::uint8_t(hi | (((x & 1) ^ hi) << 1) | (((x >> 1) & 1) << 2) | ((((x >> 2) & 1) ^ hi) << 3) |
@@ -492,8 +492,8 @@ struct AesProver {
         out_tag[8 * (4 * c + 2) + i] = bt[16 + i] ^ at[8 + i] ^ at[i] ^ bt[24 + i] ^ at[24 + i];
         out_tag[8 * (4 * c + 3) + i] = bt[24 + i] ^ at[16 + i] ^ at[8 + i] ^ bt[i] ^ at[i];
       }
-      wipe(b, sizeof b), wipe(bt, sizeof bt);
     }
+    wipe(b, sizeof b), wipe(bt, sizeof bt);
   }
 
   // w: the witness (160 bytes), w_tag: its 1280 tags followed by the 256 mask tags; k_tag:

@@ -306,9 +306,10 @@ TEMPO_TFHE_HD std::size_t key_slot(std::size_t w, const DeviceParams& p) {
 }
 // A 16-byte copy from global into shared memory that completes asynchronously (cp.async),
 // and the wait for all of this thread's copies: a barrier after the wait makes every
-// thread's copies visible to the block. On the host: a plain copy, and nothing to wait for.
+// thread's copies visible to the block. On the host (and devices before sm_80, which have no
+// cp.async): a plain copy, and nothing to wait for.
 TEMPO_TFHE_HD void copy16_async(void* dst, const void* src) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const auto d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
 #else
@@ -316,7 +317,7 @@ TEMPO_TFHE_HD void copy16_async(void* dst, const void* src) {
 #endif
 }
 TEMPO_TFHE_HD void copies_wait() {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
@@ -331,8 +332,10 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 // item_words, its input at in + b * stride): rows 0 and 1 of each receive u_a[j], u_b[j]
 // (thread j reads all rows at j before writing). The key words of coefficient j are read
 // once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
-// kbuf: step i's key in the block's key buffer (key_slot), or null: read bk in global memory.
-template <typename W>
+// Staged: step i's key is in the block's key buffer kbuf (key_slot; 32-bit words only),
+// else read from bk in global memory (a compile-time choice, so that the loads are shared or
+// global loads). Item b's input (for its monomial exponent) is at in + b * stride.
+template <typename W, bool Staged>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
                                   u32 j, u32 i, const void* bk, const u32* kbuf, const Tables& tw,
                                   const DeviceParams& p) {
@@ -340,9 +343,10 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
   if constexpr (sizeof(W) == 4) {
     // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
-    // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock.
-    const u32* k0 = static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
-    if (kbuf != nullptr) k0 = kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p);  // a block is contiguous there
+    // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock
+    // (in the key buffer too: its padding falls between coefficient blocks).
+    const u32* k0 = Staged ? kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p)
+                           : static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
     u64 s[kMaxGroup][4] = {};
     for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
       const u64 k[4] = {k0[0], k0[kKeyBlock], k0[2 * kKeyBlock], k0[3 * kKeyBlock]};
@@ -360,12 +364,15 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
       const u32 alpha = step_alpha(in + b * stride, i, p);
       const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
       // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1)
+      TEMPO_TFHE_UNROLL
       for (u32 col = 0; col < 2; ++col)
         rows[b * item_words + static_cast<std::size_t>(col) * p.N + sj] =
             static_cast<W>(reduce_wide(reduce_wide(s[b][col], p) * mp + reduce_wide(s[b][2 + col], p) * mm, p));
     }
   } else {
-    for (u32 b = 0; b < items; ++b) {
+    TEMPO_TFHE_UNROLL
+    for (u32 b = 0; b < kMaxGroup; ++b) {
+      if (b >= items) break;
       W* item = rows + b * item_words;
       const u32 alpha = step_alpha(in + b * stride, i, p);
       const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
@@ -500,7 +507,12 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       h = lo;
     }
     ex([&](u32 t) {
-      for (u32 j = t; j < N; j += T) multiply_coeff<W>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, tw, p);
+      if (kbuf != nullptr)
+        for (u32 j = t; j < N; j += T)
+          multiply_coeff<W, true>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, tw, p);
+      else
+        for (u32 j = t; j < N; j += T)
+          multiply_coeff<W, false>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, tw, p);
     });
     const u32 next = next_step(i + 1);
     // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.

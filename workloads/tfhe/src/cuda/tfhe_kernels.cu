@@ -27,7 +27,7 @@ template <typename W>
 __global__ void __launch_bounds__(512, 1)
     bootstrap_kernel(DeviceParams p, const std::uint64_t* tables, const void* bk, const std::uint16_t* ks,
                      const std::uint32_t* in, std::uint32_t* out, std::size_t count) {
-  extern __shared__ std::uint64_t smem[];
+  extern __shared__ __align__(16) std::uint64_t smem[];  // cp.async writes 16-byte chunks
   const std::size_t first = std::size_t(blockIdx.x) * p.group, stride = p.n + 1;
   const std::size_t left = count - first;
   const unsigned items = left < p.group ? unsigned(left) : p.group;
@@ -44,12 +44,13 @@ __global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint3
 }
 
 template <typename W>
-int launch(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks, const std::uint32_t* in,
-           std::uint32_t* out, std::size_t count, cudaStream_t stream) {
+int launch(const DeviceParams& p, int optin, const void* tables, const void* bk, const std::uint16_t* ks,
+           const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
   const std::size_t smem = block_smem_bytes(p);
-  // Above 48 KiB a kernel must opt in (per function; idempotent and cheap).
-  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(smem));
+  // Above 48 KiB a kernel must opt in (per function). The one kernel serves every shape and
+  // several streams launch it at once, so the limit is the device's, the same value from
+  // every caller (a per-shape value would race with another thread's launch).
+  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
   if (e != cudaSuccess) return static_cast<int>(e);
   constexpr std::size_t kMaxGrid = 0x7fffffff;
   const std::size_t stride = p.n + 1, per_launch = kMaxGrid * p.group;
@@ -81,7 +82,7 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
   if (e != cudaSuccess) return static_cast<int>(e);
   DeviceParams shape = p;
   shape.group = 1;
-  shape.stage_key = p.key32 && p.allow_stage_key;
+  shape.stage_key = p.key32 && p.word32 && p.allow_stage_key;
   if (block_smem_bytes(shape) > static_cast<std::size_t>(optin)) shape.stage_key = false;
   if (p.latency_threads > p.threads && count <= static_cast<std::size_t>(sms)) {
     shape.threads = p.latency_threads;
@@ -94,7 +95,7 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
         std::max<std::size_t>(1, std::min({per_sm, fit, by_threads, std::size_t{p.max_group}})));
     shape.threads = p.threads * shape.group;
   }
-  return launch<W>(shape, tables, bk, ks, in, out, count, stream);
+  return launch<W>(shape, optin, tables, bk, ks, in, out, count, stream);
 }
 
 }  // namespace
