@@ -63,8 +63,10 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, b
 // The kernel's grouped shape on the host: blocks of `group` bootstraps (the last one with
 // what is left) sharing each step's key reads, p.threads per bootstrap, as the launcher
 // sets them up for batches of more than one per SM (32-bit words).
+// in_place: the outputs overwrite the inputs (the gate kernel bootstraps its combined sums
+// in place).
 std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group,
-                                       bool stage_key) {
+                                       bool stage_key, bool in_place = false) {
   cuda::DeviceParams p = detail::device_params(d);
   REQUIRE(p.word32);
   p.group = group;
@@ -82,9 +84,11 @@ std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vec
   for (std::size_t first = 0; first < xs.size(); first += group) {
     std::fill(smem.begin(), smem.end(), 0xdeadbeefdeadbeefULL);
     const auto items = static_cast<u32>(std::min<std::size_t>(group, xs.size() - first));
-    dev::bootstrap_block<u32>(ex, p, tables.data(), d.bk32.data(), d.ks.data(), in.data() + first * stride,
-                              out.data() + first * stride, reinterpret_cast<u32*>(smem.data()), items);
+    u32* dst = (in_place ? in.data() : out.data()) + first * stride;
+    dev::bootstrap_block<u32>(ex, p, tables.data(), d.bk32.data(), d.ks.data(), in.data() + first * stride, dst,
+                              reinterpret_cast<u32*>(smem.data()), items);
   }
+  if (in_place) out = in;
   std::vector<Ciphertext> res(xs.size());
   for (std::size_t k = 0; k < xs.size(); ++k) {
     res[k].params_id = d.params.id;
@@ -293,6 +297,9 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
         if (i != 2 && i != 5) REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
       }
     }
+    // In place, as the gate kernel runs it.
+    const std::vector<Ciphertext> inplace = emulated_group(d, xs, 3, true, true);
+    for (std::size_t i = 0; i < xs.size(); ++i) REQUIRE(to_bytes(inplace[i]) == want[i]);
     // A block whose items all skip a step: both inputs zero at every even step.
     std::vector<detail::Lwe> pair{xs[0], xs[1]};
     for (auto& x : pair)
