@@ -119,6 +119,18 @@ detail::Lwe random_gate_input(const Keys& k, std::mt19937_64& rng, bool& expect)
   return detail::combine(d, detail::linear_of(g), in, 2);
 }
 
+// `count` of them, with their expected plain results.
+std::vector<detail::Lwe> random_gate_inputs(const Keys& k, std::mt19937_64& rng, std::size_t count,
+                                            std::vector<bool>& expect) {
+  std::vector<detail::Lwe> xs;
+  for (std::size_t i = 0; i < count; ++i) {
+    bool e = false;
+    xs.push_back(random_gate_input(k, rng, e));
+    expect.push_back(e);
+  }
+  return xs;
+}
+
 template <typename W>
 void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, const dev::Tables& tw,
                       std::mt19937_64& rng) {
@@ -274,13 +286,8 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
     const Keys& k = tfhe_test::keys("TOY256", 200 + ks);
     const detail::EvalData& d = k.evaluation.data();
     std::mt19937_64 rng(0x9e0u + ks);
-    std::vector<detail::Lwe> xs;
     std::vector<bool> expect;
-    for (std::size_t i = 0; i < 7; ++i) {
-      bool e = false;
-      xs.push_back(random_gate_input(k, rng, e));
-      expect.push_back(e);
-    }
+    std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, 7, expect);
     // Item 2: every other step zero; item 5: all steps zero (its block still runs them).
     for (std::size_t i = 0; i < d.params.n; i += 2) xs[2].a[i] = 0;
     std::fill(xs[5].a.begin(), xs[5].a.end(), 0u);
@@ -310,13 +317,8 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
   if (!tfhe_test::real_sets()) return;
   const Keys& k = tfhe_test::keys("PN10QP27L3", 0);
   std::mt19937_64 rng(11);
-  std::vector<detail::Lwe> xs;
   std::vector<bool> expect;
-  for (std::size_t i = 0; i < 3; ++i) {
-    bool e = false;
-    xs.push_back(random_gate_input(k, rng, e));
-    expect.push_back(e);
-  }
+  const std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, 3, expect);
   const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, 3, true);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
