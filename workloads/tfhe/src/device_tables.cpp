@@ -41,7 +41,6 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.k = m.k;
   dp.mu = static_cast<u64>((static_cast<u128>(1) << (2 * m.k)) / p.Q);
   dp.key32 = !d.bk32.empty();
-  static_assert(EvalData::kKeyBlock == cuda::kKeyBlock, "the device reads bk32's layout");
   // 32-bit words: Q < 2^27 keeps the 2L key products of a coefficient (< 2^54 each) summed
   // below 2^(k+31), the bound of reduce_wide.
   dp.word32 = dp.key32 && m.k <= 27 && 2 * p.levels <= 16;

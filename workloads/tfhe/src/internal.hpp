@@ -16,6 +16,8 @@
 #include <tempo/ntt.hpp>
 #include <tempo/tfhe.hpp>
 
+#include "cuda/tfhe_kernels.hpp"
+
 namespace tempo::tfhe::detail {
 
 using u64 = std::uint64_t;
@@ -127,10 +129,11 @@ struct EvalData {
   // bk is then empty. finalize() makes that choice once the key is complete. Blocked for a
   // front-to-back walk: step i's two RGSWs are one run (step32(i)) in which, per block of
   // kKeyBlock coefficients and per row, the four (sign, col) words of those coefficients
-  // follow each other (bk32_offset). The external product reads a step as one stream; bk's
-  // layout has 8L rows 4 KiB apart, more streams than the hardware prefetchers follow.
+  // follow each other (bk32_offset; the layout is cuda::key32_offset's, which the device
+  // reads too). The external product reads a step as one stream; bk's layout has 8L rows
+  // 4 KiB apart, more streams than the hardware prefetchers follow.
   std::vector<std::uint32_t> bk32;
-  static constexpr std::size_t kKeyBlock = 16;
+  static constexpr std::size_t kKeyBlock = cuda::kKeyBlock;
   // ks[((i*ks_levels + j)*(B_ks-1) + (v-1))*(n+1) + c] mod Q_ks: LWE of v*S_i*B_ks^j under s;
   // c < n is the mask, c = n is b. v = 0 is the zero ciphertext and is not stored.
   std::vector<std::uint16_t> ks;
@@ -146,7 +149,7 @@ struct EvalData {
   const std::uint32_t* step32(std::size_t i) const { return bk32.data() + 2 * i * rgsw_stride(); }
   // Position in step32(i) of RGSW(i, sign) row r, column col, coefficient j.
   std::size_t bk32_offset(unsigned sign, std::size_t r, unsigned col, std::size_t j) const {
-    return (((j / kKeyBlock) * 2 * params.levels + r) * 4 + 2 * sign + col) * kKeyBlock + j % kKeyBlock;
+    return cuda::key32_offset(params.levels, sign, r, col, j);
   }
   // Position in bk32 of the word at idx in bk's order (serialization's order).
   std::size_t bk32_position(std::size_t idx) const {

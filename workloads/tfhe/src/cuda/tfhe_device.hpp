@@ -278,12 +278,9 @@ TEMPO_TFHE_HD u64 acc_init(u32 beta, u32 e, const DeviceParams& p) {
 }
 
 // Key word of RGSW(i, sign), row r, column col, coefficient j. 64-bit keys: bk's order;
-// 32-bit keys: bk32's (EvalData::bk32_offset): per step, per block of kKeyBlock
-// coefficients, per row, the (sign, col) runs of the block's words.
+// 32-bit keys: bk32's (key32_offset in tfhe_kernels.hpp).
 TEMPO_TFHE_HD std::size_t key32_index(u32 i, u32 sign, u32 r, u32 col, u32 j, const DeviceParams& p) {
-  const std::size_t step = static_cast<std::size_t>(i) * 8 * p.levels * p.N;  // 2 signs x 2L rows x 2 cols x N
-  return step + ((static_cast<std::size_t>(j / kKeyBlock) * 2 * p.levels + r) * 4 + 2 * sign + col) * kKeyBlock +
-         j % kKeyBlock;
+  return static_cast<std::size_t>(i) * key_step_words(p) + key32_offset(p.levels, sign, r, col, j);
 }
 TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 j, const DeviceParams& p) {
   if (p.key32) return static_cast<const u32*>(bk)[key32_index(i, sign, r, col, j, p)];
@@ -334,7 +331,7 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 // once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
 // Staged: step i's key is in the block's key buffer kbuf (key_slot; 32-bit words only),
 // else read from bk in global memory (a compile-time choice, so that the loads are shared or
-// global loads). Item b's input (for its monomial exponent) is at in + b * stride.
+// global loads).
 template <typename W, bool Staged>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
                                   u32 j, u32 i, const void* bk, const u32* kbuf, const Tables& tw,

@@ -6,6 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 
+// The helpers below that the device code calls too.
+#if defined(__CUDACC__)
+#define TEMPO_TFHE_SHARED_HD __host__ __device__
+#else
+#define TEMPO_TFHE_SHARED_HD
+#endif
+
 namespace tempo::tfhe::cuda {
 
 // Bootstraps per block at most: a block walks the bootstrapping key once per step for all of
@@ -36,31 +43,27 @@ struct DeviceParams {
   bool word32 = false;                     // 32-bit words in shared memory (Q < 2^27, 2L <= 16)
 };
 
-// A 32-bit bootstrapping key's block of coefficients (EvalData::bk32's layout; see
-// dev::key32_index).
+// The 32-bit bootstrapping key's layout (EvalData::bk32, read by the CPU and the device):
+// step i's two RGSWs are one run of key_step_words; inside it, per block of kKeyBlock
+// coefficients and per row r, the four (sign, col) runs of that block's words.
 inline constexpr std::uint32_t kKeyBlock = 16;
+// Position in a step's run of RGSW(sign) row r, column col, coefficient j (2L rows).
+inline TEMPO_TFHE_SHARED_HD std::size_t key32_offset(std::uint32_t levels, std::uint32_t sign, std::size_t r,
+                                                     std::uint32_t col, std::size_t j) {
+  return (((j / kKeyBlock) * 2 * levels + r) * 4 + 2 * sign + col) * kKeyBlock + j % kKeyBlock;
+}
 
 // Shared memory of one bootstrap, in words: ACC (2 N words) and the 2L digit rows (2L N).
-// (Also called by the device code.)
-#if defined(__CUDACC__)
-__host__ __device__
-#endif
-inline std::size_t item_smem_words(const DeviceParams& p) {
+inline TEMPO_TFHE_SHARED_HD std::size_t item_smem_words(const DeviceParams& p) {
   return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N;
 }
 // One blind-rotation step's key in 32-bit words: 2 signs x 2L rows x 2 columns x N.
-#if defined(__CUDACC__)
-__host__ __device__
-#endif
-inline std::size_t key_step_words(const DeviceParams& p) {
+inline TEMPO_TFHE_SHARED_HD std::size_t key_step_words(const DeviceParams& p) {
   return 8 * static_cast<std::size_t>(p.levels) * p.N;
 }
 // The block's buffer for one step's key, in 32-bit words (dev::key_slot: kKeyBlock words of
 // padding per coefficient block).
-#if defined(__CUDACC__)
-__host__ __device__
-#endif
-inline std::size_t key_buffer_words(const DeviceParams& p) {
+inline TEMPO_TFHE_SHARED_HD std::size_t key_buffer_words(const DeviceParams& p) {
   return key_step_words(p) + p.N;
 }
 // Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32,
