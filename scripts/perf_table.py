@@ -609,33 +609,48 @@ def tfhe():
     rows = [(str(r["round"]), f"{r['tfhe_lib_ms']:.2f}", f"{r['tempo_ms']:.2f}", f"{r['ratio']:.2f}") for r in peers["rounds"]]
     out += [f"One NAND gate (bootstrap + key switch) against the TFHE library (spqlios-fma FFT, its default 128-bit gate "
             f"parameters) on one pinned core, alternating, {len(peers['rounds'])} rounds; each side's time is the median "
-            f"of {peers['gates']} gates; tempo runs PN10QP27 through the public API. Median ratio "
+            f"of {peers['gates']} gates; tempo runs {peers.get('params', 'PN10QP27')} through the public API. Median ratio "
             f"{peers['median_ratio']:.2f} (target <= {peers['target_ratio']}: "
             f"{'met' if peers['target_met'] else 'not met'}):", "",
             table(["round", "TFHE library, ms", "tempo, ms", "tempo / TFHE library"], rows), "",
             source("tfhe", "bench_peers.json"), ""]
 
     rows = []
-    for p in ("PN10QP27", "PN11QP54"):
+    failures = gbench("tfhe", "failure_cuda.json")
+    for p in ("PN10QP27", "PN10QP27L3", "PN11QP54"):
         g = gbench("tfhe", f"bench_gpu_{p}.json")
         cells = [p]
         for b in (256, 1024, 4096, 16384):
             cells.append(kilo(row(g, f"gpu_gate_batch/{p}/batch:{b}/min_time:1.000/real_time")["gates_per_s"]))
         lat = row(g, f"gpu_gate_latency/{p}/iterations:30/real_time")
         cells.append(f"{ms(lat['median_us'])} ({ms(lat['p99_us'])})")
-        fr = row(g, f"failure_rate/{p}/iterations:1/real_time")
-        cells.append(f"{fr['failures']:.0f} of {fr['bootstraps']:,.0f}; sigma {fr['measured_sigma_q']:.2f} "
+        fr = failures.get(f"failure_rate/{p}/iterations:1/real_time")
+        cells.append("not run" if fr is None else
+                     f"{fr['failures']:.0f} of {fr['bootstraps']:,.0f}; sigma {fr['measured_sigma_q']:.2f} "
                      f"(predicted {fr['predicted_sigma_q']:.2f})")
         rows.append(cells)
     out += [table(["H200", "gates/s, batch 256", "1,024", "4,096", "16,384", "one gate host to host, median (p99) ms",
                    "failures over chained bootstraps; noise sigma, q units"], rows), ""]
+    rows = []
+    for gr in (1, 4):
+        for k in (0, 1):
+            g = gbench("tfhe", f"shape_g{gr}_k{k}.json")
+            cells = [f"up to {gr} per block, key {'staged in shared memory' if k else 'read from device memory'}"]
+            for b in (1024, 16384):
+                cells.append(kilo(row(g, f"gpu_gate_batch/PN10QP27L3/batch:{b}/min_time:1.000/real_time")["gates_per_s"]))
+            cells.append(ms(row(g, "gpu_gate_latency/PN10QP27L3/iterations:30/real_time")["median_us"]))
+            rows.append(cells)
+    out += ["The kernel's shapes on the H200 (PN10QP27L3; the default is the second row):", "",
+            table(["bootstraps per block, key", "gates/s, batch 1,024", "16,384", "one gate, median ms"], rows), "",
+            source("tfhe", "shape_g1_k0.json", "shape_g1_k1.json", "shape_g4_k0.json", "shape_g4_k1.json"), ""]
     g10 = gbench("tfhe", "bench_gpu_PN10QP27.json")
     a = row(g10, "add256/PN10QP27/cuda/iterations:5/real_time")
     mul = row(gbench("tfhe", "tfhe_mul256_cuda.json"), "mul256/PN10QP27/cuda/iterations:1/real_time")
     out += [f"Encrypted circuits on the H200 (PN10QP27): ADD-256 ({a['gates']:.0f} bootstraps, depth {a['depth']:.0f}) "
             f"{a['median_us'] / 1000:.0f} ms (p99 {a['p99_us'] / 1000:.0f}); MUL-256 ({mul['gates']:.0f} bootstraps, depth "
             f"{mul['depth']:.0f}) {mul['median_us'] / 1e6:.2f} s ({kilo(mul['gates_per_s'])} gates/s).", "",
-            source("tfhe", "bench_gpu_PN10QP27.json", "bench_gpu_PN11QP54.json", "tfhe_mul256_cuda.json")]
+            source("tfhe", "bench_gpu_PN10QP27.json", "bench_gpu_PN10QP27L3.json", "bench_gpu_PN11QP54.json",
+                   "failure_cuda.json", "tfhe_mul256_cuda.json")]
     return "\n".join(out)
 
 

@@ -44,7 +44,7 @@ peer_rounds peer_pair peer tempo
 # Per round: each side's gate_ms (the median gate of its run), the ratio tempo / TFHE library;
 # then the median of the rounds' ratios against the target.
 awk -v target="$TARGET" -v rounds="$ROUNDS" -v gates="$GATES" -v warm="$WARM" -v taskset="$T" \
-    -v cpu="$(cpu_model)" \
+    -v cpu="$(cpu_model)" -v params="${TEMPO_TFHE_PARAMS:-PN10QP27}" \
     -v md="$O/ratios.md" -v js="$O/bench_peers.json" '
   /^## round=/ { split($2, a, "="); rd = a[2]; split($3, b, "="); who = b[2]; next }
   /^(tfhe-lib|tempo) gate_ms=/ {
@@ -70,7 +70,7 @@ awk -v target="$TARGET" -v rounds="$ROUNDS" -v gates="$GATES" -v warm="$WARM" -v
     met = (n > 0 && med <= target) ? "true" : "false"
     printf "\nmedian ratio over %d rounds: %.3f (target <= %s: %s)\n", n, med, target, met == "true" ? "met" : "NOT met" > md
     printf "{\"measure\": \"gate bootstrap + key switch, one NAND, one core\", \"peer\": \"TFHE library (spqlios-fma, default 128-bit gate parameters)\", " > js
-    printf "\"cpu\": \"%s\", \"taskset\": \"%s\", \"gates\": %d, \"warm\": %d, \"rounds\": [%s], ", cpu, taskset, gates, warm, rows > js
+    printf "\"params\": \"%s\", \"cpu\": \"%s\", \"taskset\": \"%s\", \"gates\": %d, \"warm\": %d, \"rounds\": [%s], ", params, cpu, taskset, gates, warm, rows > js
     printf "\"median_ratio\": %.4f, \"target_ratio\": %s, \"target_met\": %s}\n", med, target, met > js
     exit bad
   }' "$O/raw.txt"

@@ -33,7 +33,7 @@ struct DeviceParams {
   bool stage_key = false;                  // 32-bit keys: each step's key copied into shared memory
                                            // ahead of its use (the launcher's choice)
   std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
-  bool allow_stage_key = true;             // TEMPO_TFHE_GPU_STAGE_KEY; for measuring the shapes)
+  bool allow_stage_key = false;            // TEMPO_TFHE_GPU_STAGE_KEY (off: measured slower); for measuring the shapes)
   std::uint64_t Q = 0;
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
   std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
