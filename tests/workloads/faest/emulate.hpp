@@ -12,7 +12,8 @@
 namespace faest_test {
 
 inline void emulate_stage(const tempo::faest::dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
-                          std::size_t count, bool reverse = false) {
+                          std::size_t count, bool reverse = false,
+                          std::vector<std::vector<std::uint8_t>>* snapshots = nullptr) {
   namespace dev = tempo::faest::dev;
   // Poisoned scratch: a stage that read what no earlier stage wrote would show.
   std::vector<std::uint8_t> nodes(count * lay.nodes_bytes(), 0xA5), com(count * lay.com_bytes(), 0xA5),
@@ -23,6 +24,11 @@ inline void emulate_stage(const tempo::faest::dev::Layout& lay, const std::uint8
   dev::for_each_stage(lay, [&](const dev::Launch& l) {
     const std::uint64_t n = count * l.per_sig;
     for (std::uint64_t q = 0; q < n; ++q) dev::run_thread(a, l, reverse ? n - 1 - q : q);
+    if (snapshots != nullptr) {  // the six arrays back to back, as cuda::run_stage_snapshots
+      std::vector<std::uint8_t> snap;
+      for (const auto* v : {&nodes, &com, &rows, &hi, &vole, &back}) snap.insert(snap.end(), v->begin(), v->end());
+      snapshots->push_back(std::move(snap));
+    }
   });
 }
 

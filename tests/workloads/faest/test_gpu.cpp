@@ -17,6 +17,12 @@
 
 #include "kat.hpp"
 
+#if defined(TEMPO_FAEST_HAVE_CUDA)
+#include "cuda/faest_kernels.hpp"
+#include "emulate.hpp"
+#include "gpu_path.hpp"
+#endif
+
 using tempo::Backend;
 using tempo::faest::Params;
 using Bytes = std::vector<std::uint8_t>;
@@ -100,6 +106,67 @@ TEST_CASE("GPU batches: the v2 known answers", "[gpu]") {
     CHECK(ok[0]);
   }
 }
+
+#if defined(TEMPO_FAEST_HAVE_CUDA)
+// Where the device and the host emulation part: one item's scratch after every launch, for
+// the v2 vector's signing and verification. The first launch and array that differ name the
+// stage to look at.
+TEST_CASE("GPU stage: the device's scratch equals the emulation's after every launch", "[gpu]") {
+  if (!have_device()) return;
+  namespace d = tempo::faest::detail;
+  namespace dev = tempo::faest::dev;
+  const auto v = faest_test::read_v2_vectors();
+  static const char* const array_names[] = {"nodes", "com", "rows", "hi", "vole", "back"};
+  for (const Params p : {Params::faest_128f, Params::faest_128s}) {
+    const auto& sec = v.at(p == Params::faest_128f ? "faest_128f" : "faest_128s");
+    const Bytes sk = faest_test::hex(sec.at("sk")), pk = faest_test::hex(sec.at("pk")),
+                msg = faest_test::hex(v.at("").at("msg")), rho = faest_test::hex(v.at("").at("rho")),
+                sig = faest_test::hex(sec.at("signature"));
+    for (const bool verifier : {false, true}) {
+      const dev::Layout lay = d::gpu_layout_of(p, verifier);
+      Bytes in(lay.in_stride()), out_dev(lay.out_stride()), out_emu(lay.out_stride());
+      Bytes scratch_sig(sig.size());
+      if (verifier) {
+        d::VerifyJob job;
+        d::verify_prepare(p, pk, msg, sig.data(), job, in.data());
+        REQUIRE(job.ok);
+      } else {
+        d::SignJob job;
+        d::sign_prepare(p, sk, msg, rho, scratch_sig.data(), job, in.data());
+      }
+      std::vector<Bytes> emu, gpu;
+      faest_test::emulate_stage(lay, in.data(), out_emu.data(), 1, false, &emu);
+      REQUIRE(tempo::faest::cuda::run_stage_snapshots(lay, in.data(), out_dev.data(), gpu) == 0);
+      REQUIRE(gpu.size() == emu.size());
+      const std::uint64_t sizes[] = {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(),
+                                     lay.hi_bytes(),    lay.vole_bytes(), lay.back_bytes()};
+      std::size_t launch = 0;
+      bool parted = false;  // report the first launch that differs only
+      dev::for_each_stage(lay, [&](const dev::Launch& l) {
+        if (parted) return;
+        const Bytes& e = emu[launch];
+        const Bytes& g = gpu[launch];
+        REQUIRE(e.size() == g.size());
+        std::uint64_t at = 0;
+        for (std::size_t k = 0; k < 6; ++k) {
+          for (std::uint64_t b = 0; b < sizes[k]; ++b)
+            if (e[at + b] != g[at + b]) {
+              FAIL_CHECK((verifier ? "verify" : "sign") << " " << tempo::faest::name(p) << ": launch " << launch
+                                                        << " (stage " << unsigned(l.stage) << ", level " << l.level
+                                                        << ") differs first in " << array_names[k] << " at byte " << b
+                                                        << " of " << sizes[k]);
+              parted = true;
+              break;
+            }
+          at += sizes[k];
+        }
+        ++launch;
+      });
+      CHECK(out_dev == out_emu);
+    }
+  }
+}
+#endif
 
 TEST_CASE("GPU batches: CPU = GPU bytes over seeded batches, verification verdicts equal", "[gpu]") {
   if (!have_device()) return;

@@ -24,8 +24,13 @@
 //                    part 1 + round (the rounds' inputs come from the witness: independent)
 //   prove_join       thread per signature: the parts' hashes chained; prover (a0, a1, a2) or
 //                    verifier (a0)
-//   grind            thread per signature: sign: the first counter whose chall3 has w_grind
-//                    zero bits and an opening within T_open; verify: chall3 of the given counter
+//   grind            sign: kGrindLanes threads per signature, lane r trying counters r,
+//                    r + kGrindLanes, ... and keeping the least counter whose chall3 has
+//                    w_grind zero bits and an opening within T_open (atomic min; a lane
+//                    stops at its first hit or once the least hit found is below its next
+//                    counter, so the result is the sequential search's); verify: thread per
+//                    signature, chall3 of the given counter
+//   grind_pick       thread per signature: sign: chall3 and the counter written out
 // The host then only writes the opening (sign: BAVC.Open from the root) or compares chall3.
 #pragma once
 
@@ -117,7 +122,8 @@ struct Layout {
   TEMPO_VOLEITH_HD u64 rows_bytes() const { return u64(s.L) * row_stride; }
   TEMPO_VOLEITH_HD u64 hi_bytes() const { return u64(s.tau) * 32; }
   static constexpr u32 back_qs = 0, back_vt = detail::qs_scratch_gf * 16, back_chall1 = back_vt + lambda * 18,
-                       back_chall2 = back_chall1 + 88, back_a0 = back_chall2 + 56, back_size = back_a0 + 16;
+                       back_chall2 = back_chall1 + 88, back_a0 = back_chall2 + 56, back_ctr = back_a0 + 16,
+                       back_size = back_ctr + 16;
   TEMPO_VOLEITH_HD u64 back_bytes() const { return back_size; }
 };
 static_assert(Layout::back_size % 16 == 0);
@@ -205,8 +211,11 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
   root, scatter, expand, leaves, hash_instances, hash_final, reduce,
-  chall1, col_hash, chall2, prove_keys, prove_rounds, prove_join, grind
+  chall1, col_hash, chall2, prove_keys, prove_rounds, prove_join, grind, grind_pick
 };
+
+// Counters tried side by side per signature by the signer's grinding (a warp).
+inline constexpr u32 kGrindLanes = 32;
 
 struct Launch {
   Stage stage;
@@ -235,7 +244,8 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::prove_keys, 0, 0, 1});
   f(Launch{Stage::prove_rounds, 0, 0, 5});
   f(Launch{Stage::prove_join, 0, 0, 1});
-  f(Launch{Stage::grind, 0, 0, 1});
+  f(Launch{Stage::grind, 0, 0, lay.verifier ? 1 : kGrindLanes});
+  if (!lay.verifier) f(Launch{Stage::grind_pick, 0, 0, 1});
 }
 
 TEMPO_VOLEITH_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
@@ -329,6 +339,23 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
   return marked - 2 * s.tau + 1 <= s.t_open;
 }
 
+// The grinding's least hit so far (one u32 per signature, shared by its lanes): on the
+// device a volatile load and atomicMin; the host emulation runs lanes one after another.
+TEMPO_VOLEITH_HD u32 least_hit(const u32* p) {
+#if defined(__CUDA_ARCH__)
+  return *static_cast<const volatile u32*>(p);
+#else
+  return *p;
+#endif
+}
+TEMPO_VOLEITH_HD void offer_hit(u32* p, u32 ctr) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(p, ctr);
+#else
+  if (ctr < *p) *p = ctr;
+#endif
+}
+
 TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   using detail::DeviceField;
   const Layout& lay = a.lay;
@@ -409,34 +436,43 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       else
         detail::prove_join<DeviceField>(u0 + 160, chall2, back + Layout::back_a0, front + s.off_a1(),
                                         front + s.off_a2(), scratch);
+      *reinterpret_cast<u32*>(back + Layout::back_ctr) = ~u32{0};  // the grinding's least hit: none yet
       break;
     }
-    case Stage::grind: {
+    case Stage::grind:
+    case Stage::grind_pick: {
       Oracle h;
       h.absorb(chall2, 56);
       h.absorb(back + Layout::back_a0, 16);
       h.absorb(sigf + s.off_a1(), 32);
-      u8 c[4];
-      if (lay.verifier) {
-        const u8* ctr = in + lay.sig_chall3() + 16;
-        Oracle g = h;
-        g.absorb(ctr, 4);
-        g.final(11);  // dom_h2_3
-        g.squeeze(out, 16);
-        break;
-      }
-      u8* chall3 = front + s.front_bytes();
-      for (u32 ctr = 0;; ++ctr) {
+      auto hash_ctr = [&](u32 ctr, u8* chall3) {
+        u8 c[4];
         for (u32 b = 0; b < 4; ++b) c[b] = u8(ctr >> (8 * b));
         Oracle g = h;
         g.absorb(c, 4);
-        g.final(11);
+        g.final(11);  // dom_h2_3
         g.squeeze(chall3, 16);
-        // chall3 is public (it goes into the signature): branching on it leaks nothing.
+      };
+      if (lay.verifier) {
+        hash_ctr(load_le32(in + lay.sig_chall3() + 16), out);
+        break;
+      }
+      u32* least = reinterpret_cast<u32*>(back + Layout::back_ctr);
+      u8* chall3 = front + s.front_bytes();
+      if (stage == Stage::grind_pick) {
+        const u32 ctr = *least;
+        hash_ctr(ctr, chall3);
+        for (u32 b = 0; b < 4; ++b) chall3[16 + b] = u8(ctr >> (8 * b));
+        break;
+      }
+      // chall3 is public (it goes into the signature): branching on it leaks nothing.
+      u8 try3[16];
+      for (u32 ctr = r; ctr < least_hit(least); ctr += kGrindLanes) {
+        hash_ctr(ctr, try3);
         bool zero_top = true;
-        for (u32 b = lambda - s.w_grind; b < lambda; ++b) zero_top = zero_top && !((chall3[b / 8] >> (b % 8)) & 1u);
-        if (zero_top && opening_fits(s, chall3)) {
-          for (u32 b = 0; b < 4; ++b) chall3[16 + b] = c[b];
+        for (u32 b = lambda - s.w_grind; b < lambda; ++b) zero_top = zero_top && !((try3[b / 8] >> (b % 8)) & 1u);
+        if (zero_top && opening_fits(s, try3)) {
+          offer_hit(least, ctr);
           break;
         }
       }
@@ -466,7 +502,8 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::prove_keys:
     case Stage::prove_rounds:
     case Stage::prove_join:
-    case Stage::grind: run_back(a, l.stage, sig, r); break;
+    case Stage::grind:
+    case Stage::grind_pick: run_back(a, l.stage, sig, r); break;
     case Stage::root: copy16(nodes, in); break;
     case Stage::scatter: {
       const u32 idx = load_le32(in + lay.copath_idx() + 4 * r);

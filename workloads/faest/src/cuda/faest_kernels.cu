@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <iterator>
 #include <utility>
+#include <vector>
 
 #include "cuda/faest_kernels.hpp"
 
@@ -30,7 +31,7 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
   dev::run_thread(a, l, t);
 }
 
-constexpr std::size_t kStages = std::size_t(dev::Stage::grind) + 1;  // root .. grind
+constexpr std::size_t kStages = std::size_t(dev::Stage::grind_pick) + 1;  // root .. grind_pick
 
 cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   static const auto kernels = tempo::gpu::detail::kernel_table<kStages>(
@@ -44,7 +45,8 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 // The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
 const char* const stage_names[] = {"root",       "scatter",      "expand",     "leaves", "hash_instances",
                                    "hash_final", "reduce",       "chall1",     "col_hash", "chall2",
-                                   "prove_keys", "prove_rounds", "prove_join", "grind"};
+                                   "prove_keys", "prove_rounds", "prove_join", "grind",
+                                   "grind_pick"};
 static_assert(std::size(stage_names) == kStages);
 
 std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
@@ -78,6 +80,52 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
         profile.report(lay.verifier ? "faest-verify" : "faest-sign", a.count, stage_names,
                        unsigned(std::size(stage_names)));
       });
+}
+
+int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
+                        std::vector<std::vector<std::uint8_t>>& snapshots) {
+  namespace g = tempo::gpu::detail;
+  snapshots.clear();
+  const auto sizes = scratch_sizes(lay);
+  std::uint64_t total = 0;
+  for (std::uint64_t b : sizes) total += g::round256(b);
+  try {
+    g::DeviceBuf d_in(lay.in_stride()), d_out(lay.out_stride()), d_scratch(total);
+    g::Stream stream;
+    TEMPO_CUDA(cudaMemcpy(d_in.get(), in, lay.in_stride(), cudaMemcpyHostToDevice));
+    // Poisoned like the emulation's scratch.
+    TEMPO_CUDA(cudaMemset(d_scratch.get(), 0xA5, total));
+    dev::Args a{};
+    a.lay = lay;
+    a.count = 1;
+    a.in = static_cast<const std::uint8_t*>(d_in.get());
+    a.out = static_cast<std::uint8_t*>(d_out.get());
+    std::array<std::uint8_t*, 6> arrays{};
+    auto* at = static_cast<std::uint8_t*>(d_scratch.get());
+    for (std::size_t k = 0; k < 6; ++k) {
+      arrays[k] = at;
+      at += g::round256(sizes[k]);
+    }
+    a.nodes = arrays[0], a.com = arrays[1], a.rows = arrays[2], a.hi = arrays[3], a.vole = arrays[4], a.back = arrays[5];
+    cudaError_t err = cudaSuccess;
+    dev::for_each_stage(lay, [&](const dev::Launch& l) {
+      if (err != cudaSuccess) return;
+      err = launch(a, l, stream.get());
+      if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
+      if (err != cudaSuccess) return;
+      std::vector<std::uint8_t> snap;
+      for (std::size_t k = 0; k < 6 && err == cudaSuccess; ++k) {
+        const std::size_t n = snap.size();
+        snap.resize(n + sizes[k]);
+        err = cudaMemcpy(snap.data() + n, arrays[k], sizes[k], cudaMemcpyDeviceToHost);
+      }
+      snapshots.push_back(std::move(snap));
+    });
+    if (err == cudaSuccess) err = cudaMemcpy(out, d_out.get(), lay.out_stride(), cudaMemcpyDeviceToHost);
+    return int(err);
+  } catch (const std::exception&) {
+    return int(cudaErrorUnknown);
+  }
 }
 
 }  // namespace tempo::faest::cuda

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "cuda/faest_device.hpp"
 
@@ -16,6 +17,12 @@ namespace tempo::faest::cuda {
 // milliseconds per stage on stderr (gpu::detail::StageProfile; it waits for the device).
 int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
               bool profile_stages);
+
+// Test hook: the device stage of one item (host in/out), launch by launch, with a copy of the
+// item's scratch (the six arrays back to back, each its layout size) after every launch, to
+// compare with the host emulation's (tests/workloads/faest/emulate.hpp). Synchronous.
+int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
+                        std::vector<std::vector<std::uint8_t>>& snapshots);
 
 inline constexpr std::uint64_t scratch_budget = std::uint64_t{6} << 30;
 
