@@ -640,7 +640,7 @@ def tfhe():
                 cells.append(kilo(row(g, f"gpu_gate_batch/PN10QP27L3/batch:{b}/min_time:1.000/real_time")["gates_per_s"]))
             cells.append(ms(row(g, "gpu_gate_latency/PN10QP27L3/iterations:30/real_time")["median_us"]))
             rows.append(cells)
-    out += ["The kernel's shapes on the H200 (PN10QP27L3; the default is the second row):", "",
+    out += ["The kernel's shapes on the H200 (PN10QP27L3; the default is the third row):", "",
             table(["bootstraps per block, key", "gates/s, batch 1,024", "16,384", "one gate, median ms"], rows), "",
             source("tfhe", "shape_g1_k0.json", "shape_g1_k1.json", "shape_g4_k0.json", "shape_g4_k1.json"), ""]
     g10 = gbench("tfhe", "bench_gpu_PN10QP27.json")
