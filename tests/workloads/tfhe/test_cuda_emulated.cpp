@@ -37,7 +37,7 @@ struct HostExec {
 // the upload would lay them out.
 // latency_shape: latency_threads instead of DeviceParams::threads (the launcher's two block
 // sizes; the bytes must not depend on the choice), and with 32-bit keys each step's key
-// staged in the block's shared memory as the launcher does on devices with room for it.
+// staged in the block's shared memory (the launcher's TEMPO_TFHE_GPU_STAGE_KEY=1 shape).
 Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, bool latency_shape = false) {
   cuda::DeviceParams p = detail::device_params(d);
   if (latency_shape) p.threads = p.latency_threads;

@@ -3,6 +3,7 @@
 // The back half's per-signature stages (prove above all) keep their QuickSilver state in
 // the per-signature scratch and in local memory.
 #include <cuda_runtime.h>
+#include <tempo/gpu/backend.hpp>
 #include <tempo/gpu/detail/cuda.hpp>
 
 #include <array>
@@ -91,10 +92,10 @@ int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uin
   for (std::uint64_t b : sizes) total += g::round256(b);
   try {
     g::DeviceBuf d_in(lay.in_stride()), d_out(lay.out_stride()), d_scratch(total);
-    g::Stream stream;
-    TEMPO_CUDA(cudaMemcpy(d_in.get(), in, lay.in_stride(), cudaMemcpyHostToDevice));
+    g::Stream stream;  // non-blocking: every copy below goes on it, not the legacy stream
+    TEMPO_CUDA(cudaMemcpyAsync(d_in.get(), in, lay.in_stride(), cudaMemcpyHostToDevice, stream.get()));
     // Poisoned like the emulation's scratch.
-    TEMPO_CUDA(cudaMemset(d_scratch.get(), 0xA5, total));
+    TEMPO_CUDA(cudaMemsetAsync(d_scratch.get(), 0xA5, total, stream.get()));
     dev::Args a{};
     a.lay = lay;
     a.count = 1;
@@ -117,14 +118,17 @@ int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uin
       for (std::size_t k = 0; k < 6 && err == cudaSuccess; ++k) {
         const std::size_t n = snap.size();
         snap.resize(n + sizes[k]);
-        err = cudaMemcpy(snap.data() + n, arrays[k], sizes[k], cudaMemcpyDeviceToHost);
+        err = cudaMemcpyAsync(snap.data() + n, arrays[k], sizes[k], cudaMemcpyDeviceToHost, stream.get());
+        if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
       }
       snapshots.push_back(std::move(snap));
     });
-    if (err == cudaSuccess) err = cudaMemcpy(out, d_out.get(), lay.out_stride(), cudaMemcpyDeviceToHost);
+    if (err == cudaSuccess)
+      err = cudaMemcpyAsync(out, d_out.get(), lay.out_stride(), cudaMemcpyDeviceToHost, stream.get());
+    if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
     return int(err);
-  } catch (const std::exception&) {
-    return int(cudaErrorUnknown);
+  } catch (const tempo::gpu::CudaError& e) {
+    return e.code();
   }
 }
 

@@ -65,8 +65,8 @@ int launch(const DeviceParams& p, int optin, const void* tables, const void* bk,
   return 0;
 }
 
-// The shape of a batch. 32-bit keys: each step's key staged in shared memory (when the
-// device has room for the buffer). At most one item per SM: one bootstrap per block on
+// The shape of a batch. 32-bit keys with TEMPO_TFHE_GPU_STAGE_KEY=1 (off by default: slower
+// on an H200): each step's key staged in shared memory (when the device has room for it). At most one item per SM: one bootstrap per block on
 // latency_threads (every block has an SM of its own either way; the extra threads shorten
 // each bootstrap). Otherwise, with 32-bit words, groups of up to kMaxGroup bootstraps per
 // block, as many as keep every SM busy and fit the device's shared memory, p.threads threads
