@@ -66,12 +66,13 @@ int launch(const DeviceParams& p, int optin, const void* tables, const void* bk,
 }
 
 // The shape of a batch. 32-bit keys with TEMPO_TFHE_GPU_STAGE_KEY=1 (off by default: slower
-// on an H200): each step's key staged in shared memory (when the device has room for it). At most one item per SM: one bootstrap per block on
-// latency_threads (every block has an SM of its own either way; the extra threads shorten
-// each bootstrap). Otherwise, with 32-bit words, groups of up to kMaxGroup bootstraps per
-// block, as many as keep every SM busy and fit the device's shared memory, p.threads threads
-// each: the group's bootstraps share each step's key reads (the key is tens of megabytes,
-// more than L2, and every block walks all of it). 64-bit words: one bootstrap per block.
+// on an H200): each step's key staged in shared memory (when the device has room for it).
+// At most one item per SM: one bootstrap per block on latency_threads (every block has an
+// SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
+// 32-bit words, groups of up to kMaxGroup bootstraps per block, as many as keep every SM
+// busy and fit the device's shared memory, p.threads threads each: the group's bootstraps
+// share each step's key reads (the key is tens of megabytes, more than L2, and every block
+// walks all of it). 64-bit words: one bootstrap per block.
 template <typename W>
 int launch_shape(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
                  const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
