@@ -445,7 +445,8 @@ struct AesProver {
         for (unsigned c = 0; c < 4; ++c) {
           const unsigned i = 4 * ((c + 4 - rr) % 4) + rr;
           s_dd[4 * c + rr] = s_tilde[i];
-          std::memcpy(s_dd_tag + 8 * (4 * c + rr), s_tilde_tag + 8 * i, 8 * sizeof(gf128));
+          // Element by element, not memcpy: see the verifier's ShiftRows copy below.
+          for (unsigned b = 0; b < 8; ++b) s_dd_tag[8 * (4 * c + rr) + b] = s_tilde_tag[8 * i + b];
         }
       for (unsigned i = 0; i < 16; ++i) inverse_affine_byte(s[i], s_tag + 8 * i, s_dd[i], s_dd_tag + 8 * i);
       for (unsigned i = 0; i < 16; ++i) {
@@ -608,9 +609,14 @@ struct AesVerifier {
       } else {
         std::memcpy(s_tilde, w + 64 + 192 * r, sizeof s_tilde);
       }
+      // Inverse ShiftRows, element by element. nvcc 13.0 (V13.0.88, its NVVM optimizer at -O2
+      // and -O3) miscompiles this loop written as 16 memcpy calls of 8 elements: the PTX
+      // forwards s_tilde into the affine map below with, in 15 of the 16 copies, seven of the
+      // eight elements taken as zero, so the device verifier rejected every signature while
+      // the host emulation, built by g++, matched. A 14-line kernel reproduces it; plain assignments compile right.
       for (unsigned rr = 0; rr < 4; ++rr)
         for (unsigned c = 0; c < 4; ++c)
-          std::memcpy(s_dd + 8 * (4 * c + rr), s_tilde + 8 * (4 * ((c + 4 - rr) % 4) + rr), 8 * sizeof(gf128));
+          for (unsigned b = 0; b < 8; ++b) s_dd[8 * (4 * c + rr) + b] = s_tilde[8 * (4 * ((c + 4 - rr) % 4) + rr) + b];
       for (unsigned i = 0; i < 16; ++i) inverse_affine_byte(s + 8 * i, s_dd + 8 * i);
       for (unsigned i = 0; i < 16; ++i) {
         const gf128 sk = G::byte_combine(s + 8 * i), ssk = G::byte_combine_sq(s + 8 * i);

@@ -38,6 +38,7 @@
 
 #include <tempo/voleith/detail/aes_planes.hpp>  // the bit-plane AES (host and device)
 #include <tempo/voleith/detail/clmul_device.hpp>  // carry-less products (host and device)
+#include <tempo/voleith/detail/grind_device.hpp>  // the grinding's shared least counter
 
 #include "gf_portable.hpp"  // DeviceField: GF(2^128) and GF(2^64) products (host and device)
 #include "owf.hpp"          // VOLEHash and QuickSilver of one signature (host and device)
@@ -339,23 +340,6 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
   return marked - 2 * s.tau + 1 <= s.t_open;
 }
 
-// The grinding's least hit so far (one u32 per signature, shared by its lanes): on the
-// device a volatile load and atomicMin; the host emulation runs lanes one after another.
-TEMPO_VOLEITH_HD u32 least_hit(const u32* p) {
-#if defined(__CUDA_ARCH__)
-  return *static_cast<const volatile u32*>(p);
-#else
-  return *p;
-#endif
-}
-TEMPO_VOLEITH_HD void offer_hit(u32* p, u32 ctr) {
-#if defined(__CUDA_ARCH__)
-  atomicMin(p, ctr);
-#else
-  if (ctr < *p) *p = ctr;
-#endif
-}
-
 TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   using detail::DeviceField;
   const Layout& lay = a.lay;
@@ -467,12 +451,12 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       }
       // chall3 is public (it goes into the signature): branching on it leaks nothing.
       u8 try3[16];
-      for (u32 ctr = r; ctr < least_hit(least); ctr += kGrindLanes) {
+      for (u32 ctr = r; ctr < least_counter(least); ctr += kGrindLanes) {
         hash_ctr(ctr, try3);
         bool zero_top = true;
         for (u32 b = lambda - s.w_grind; b < lambda; ++b) zero_top = zero_top && !((try3[b / 8] >> (b % 8)) & 1u);
         if (zero_top && opening_fits(s, try3)) {
-          offer_hit(least, ctr);
+          offer_counter(least, ctr);
           break;
         }
       }

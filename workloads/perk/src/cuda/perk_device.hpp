@@ -43,6 +43,7 @@
 
 #include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
 #include <tempo/voleith/detail/aes_planes.hpp>
+#include <tempo/voleith/detail/grind_device.hpp>  // the grinding's shared least counter
 #include <tempo/voleith/detail/rijndael256_planes.hpp>
 
 #include "cuda/perk_prove.hpp"
@@ -52,7 +53,9 @@
 
 namespace tempo::perk::dev {
 
+using tempo::voleith::dev::least_counter;
 using tempo::voleith::dev::load_le64;
+using tempo::voleith::dev::offer_counter;
 using tempo::voleith::dev::Planes;
 using tempo::voleith::dev::store_le64;
 using tempo::voleith::dev::store_le64_fast;
@@ -480,22 +483,6 @@ TEMPO_PERK_HD bool challenge3(const Shape& s, const Sponge& prefix, u64 ctr, u8*
   return read_bits(ch3, s.chall_dec_bits, s.w) == 0;
 }
 
-// The grinding search's shared smallest valid counter (lanes of one signature race on it).
-TEMPO_PERK_HD u64 load_best(const u64* best) {
-#if defined(__CUDA_ARCH__)
-  return *reinterpret_cast<const volatile u64*>(best);
-#else
-  return *best;
-#endif
-}
-TEMPO_PERK_HD void lower_best(u64* best, u64 ctr) {
-#if defined(__CUDA_ARCH__)
-  atomicMin(reinterpret_cast<unsigned long long*>(best), static_cast<unsigned long long>(ctr));
-#else
-  if (ctr < *best) *best = ctr;
-#endif
-}
-
 // ch2 = H2_2(ch1, u_tilde, h_V, t) (t: n little-endian u16) and the PKP challenge's bytes:
 // alpha_0 .. = SHAKE(ch2 || H4) read 11 bits at a time, squeezed lane by lane (pkp_mix and the
 // verifier read each row's alphas from them).
@@ -682,9 +669,9 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       u64* best = reinterpret_cast<u64*>(st + lay.st_ctr());
       u8 ch3[max_ch3];
       u32 hidden[max_tau], sorted[max_open], count = 0;
-      for (u64 ctr = r; ctr <= load_best(best); ctr += grind_lanes) {
+      for (u64 ctr = r; ctr <= least_counter(best); ctr += grind_lanes) {
         if (challenge3(s, prefix, ctr, ch3) && open_nodes(s, ch3, hidden, sorted, count)) {
-          lower_best(best, ctr);
+          offer_counter(best, ctr);
           break;
         }
       }
@@ -695,7 +682,7 @@ TEMPO_PERK_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       // node list cost the same on one lane as on a warp's), then copies its share of it.
       Sponge prefix;
       third_prefix(s, out + lay.out_ch2(), out + lay.out_a(), prefix);
-      const u64 ctr = load_best(reinterpret_cast<const u64*>(st + lay.st_ctr()));
+      const u64 ctr = least_counter(reinterpret_cast<const u64*>(st + lay.st_ctr()));
       u8 ch3[max_ch3];
       u32 hidden[max_tau], sorted[max_open], count = 0;
       (void)challenge3(s, prefix, ctr, ch3);
