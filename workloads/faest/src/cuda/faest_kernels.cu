@@ -54,6 +54,24 @@ std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
   return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.vole_bytes(), lay.back_bytes()};
 }
 
+// The stages' arguments for n items at in / out, on a sub-batch's scratch arrays (in the
+// order of scratch_sizes).
+dev::Args stage_args(const dev::Layout& lay, std::uint64_t n, const std::uint8_t* in, std::uint8_t* out,
+                     const std::array<std::uint8_t*, 6>& arrays) {
+  dev::Args a{};
+  a.lay = lay;
+  a.count = n;
+  a.in = in;
+  a.out = out;
+  a.nodes = arrays[0];
+  a.com = arrays[1];
+  a.rows = arrays[2];
+  a.hi = arrays[3];
+  a.vole = arrays[4];
+  a.back = arrays[5];
+  return a;
+}
+
 }  // namespace
 
 int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
@@ -62,17 +80,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
   return tempo::gpu::detail::for_each_sub_batch(
       count, scratch_sizes(lay), scratch_budget, s,
       [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 6>& arrays, cudaError_t& err) {
-        dev::Args a{};
-        a.lay = lay;
-        a.count = n;
-        a.in = in + first * lay.in_stride();
-        a.out = out + first * lay.out_stride();
-        a.nodes = arrays[0];
-        a.com = arrays[1];
-        a.rows = arrays[2];
-        a.hi = arrays[3];
-        a.vole = arrays[4];
-        a.back = arrays[5];
+        const dev::Args a = stage_args(lay, n, in + first * lay.in_stride(), out + first * lay.out_stride(), arrays);
         tempo::gpu::detail::StageProfile profile(profile_stages, s);
         dev::for_each_stage(lay, [&](const dev::Launch& l) {
           if (err == cudaSuccess) err = launch(a, l, s);
@@ -88,45 +96,35 @@ int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uin
   namespace g = tempo::gpu::detail;
   snapshots.clear();
   const auto sizes = scratch_sizes(lay);
-  std::uint64_t total = 0;
-  for (std::uint64_t b : sizes) total += g::round256(b);
   try {
-    g::DeviceBuf d_in(lay.in_stride()), d_out(lay.out_stride()), d_scratch(total);
+    g::DeviceBuf d_in(lay.in_stride()), d_out(lay.out_stride());
     g::Stream stream;  // non-blocking: every copy below goes on it, not the legacy stream
     TEMPO_CUDA(cudaMemcpyAsync(d_in.get(), in, lay.in_stride(), cudaMemcpyHostToDevice, stream.get()));
-    // Poisoned like the emulation's scratch.
-    TEMPO_CUDA(cudaMemsetAsync(d_scratch.get(), 0xA5, total, stream.get()));
-    dev::Args a{};
-    a.lay = lay;
-    a.count = 1;
-    a.in = static_cast<const std::uint8_t*>(d_in.get());
-    a.out = static_cast<std::uint8_t*>(d_out.get());
-    std::array<std::uint8_t*, 6> arrays{};
-    auto* at = static_cast<std::uint8_t*>(d_scratch.get());
-    for (std::size_t k = 0; k < 6; ++k) {
-      arrays[k] = at;
-      at += g::round256(sizes[k]);
-    }
-    a.nodes = arrays[0], a.com = arrays[1], a.rows = arrays[2], a.hi = arrays[3], a.vole = arrays[4], a.back = arrays[5];
-    cudaError_t err = cudaSuccess;
-    dev::for_each_stage(lay, [&](const dev::Launch& l) {
-      if (err != cudaSuccess) return;
-      err = launch(a, l, stream.get());
-      if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
-      if (err != cudaSuccess) return;
-      std::vector<std::uint8_t> snap;
-      for (std::size_t k = 0; k < 6 && err == cudaSuccess; ++k) {
-        const std::size_t n = snap.size();
-        snap.resize(n + sizes[k]);
-        err = cudaMemcpyAsync(snap.data() + n, arrays[k], sizes[k], cudaMemcpyDeviceToHost, stream.get());
-        if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
-      }
-      snapshots.push_back(std::move(snap));
-    });
-    if (err == cudaSuccess)
-      err = cudaMemcpyAsync(out, d_out.get(), lay.out_stride(), cudaMemcpyDeviceToHost, stream.get());
-    if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
-    return int(err);
+    int rc = g::for_each_sub_batch(
+        1, sizes, g::scratch_per_item(sizes), stream.get(),
+        [&](std::uint64_t, std::uint64_t, const std::array<std::uint8_t*, 6>& arrays, cudaError_t& err) {
+          // One item: the arrays lie back to back from arrays[0]; poisoned like the emulation's.
+          err = cudaMemsetAsync(arrays[0], 0xA5, g::scratch_per_item(sizes), stream.get());
+          const dev::Args a = stage_args(lay, 1, static_cast<const std::uint8_t*>(d_in.get()),
+                                         static_cast<std::uint8_t*>(d_out.get()), arrays);
+          dev::for_each_stage(lay, [&](const dev::Launch& l) {
+            if (err == cudaSuccess) err = launch(a, l, stream.get());
+            if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
+            if (err != cudaSuccess) return;
+            std::vector<std::uint8_t> snap;
+            for (std::size_t k = 0; k < 6 && err == cudaSuccess; ++k) {
+              const std::size_t n = snap.size();
+              snap.resize(n + sizes[k]);
+              err = cudaMemcpyAsync(snap.data() + n, arrays[k], sizes[k], cudaMemcpyDeviceToHost, stream.get());
+              if (err == cudaSuccess) err = cudaStreamSynchronize(stream.get());
+            }
+            snapshots.push_back(std::move(snap));
+          });
+        });
+    if (rc == 0)
+      rc = int(cudaMemcpyAsync(out, d_out.get(), lay.out_stride(), cudaMemcpyDeviceToHost, stream.get()));
+    if (rc == 0) rc = int(cudaStreamSynchronize(stream.get()));
+    return rc;
   } catch (const tempo::gpu::CudaError& e) {
     return e.code();
   }
