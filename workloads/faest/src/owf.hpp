@@ -613,7 +613,7 @@ struct AesVerifier {
       // and -O3) miscompiles this loop written as 16 memcpy calls of 8 elements: the PTX
       // forwards s_tilde into the affine map below with, in 15 of the 16 copies, seven of the
       // eight elements taken as zero, so the device verifier rejected every signature while
-      // the host emulation, built by g++, matched. A 14-line kernel reproduces it; plain assignments compile right.
+      // the host emulation, built by g++, matched. Plain assignments compile right.
       for (unsigned rr = 0; rr < 4; ++rr)
         for (unsigned c = 0; c < 4; ++c)
           for (unsigned b = 0; b < 8; ++b) s_dd[8 * (4 * c + rr) + b] = s_tilde[8 * (4 * ((c + 4 - rr) % 4) + rr) + b];
