@@ -131,8 +131,8 @@ std::vector<detail::Lwe> random_gate_inputs(const Keys& k, std::mt19937_64& rng,
   return xs;
 }
 
-template <typename W>
-void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, const dev::Tables& tw,
+template <typename W, class Tw>
+void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, const Tw& tw,
                       std::mt19937_64& rng) {
   const u64 Q = p.Q;
   std::vector<u64> orig(2 * p.N), want(2 * p.N);
@@ -194,9 +194,15 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
     }
     // Forward radix passes over two rows equal tempo::ntt::Plan's forward transform; the
     // inverse passes then N^-1 give the input back (Plan's inverse: the same unique result).
-    if (p.word32)
+    if (p.word32) {
       check_transforms<u32>(d, p, tw, rng);
-    else
+      // The kernel's shared copy of the tables (loaded by two "threads"), a poisoned buffer under it.
+      std::vector<u32> shared(cuda::table_smem_words(p), 0xdeadbeefu);
+      const dev::SharedTables st(shared.data(), p.N);
+      for (u32 t = 0; t < 2; ++t) st.load(tw, p.N, t, 2);
+      check_transforms<u32>(d, p, st, rng);
+      for (u32 j = 0; j < p.N; ++j) REQUIRE(st.slot_of(j, p.log_n) == d.ring.slot[j]);
+    } else
       check_transforms<u64>(d, p, tw, rng);
     // Decomposition digits recombine to the centered value: exactly, or with dropped bits up
     // to the rounding (half a dropped unit) and, beyond the digits' range, the carry

@@ -101,7 +101,25 @@ TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
   return static_cast<u32>(r);
 }
 
-// The tables' layout in the device constants (uint64 words).
+// A twiddle and its Shoup companion, read together (one 8-byte shared-memory load for
+// 32-bit words).
+template <typename W>
+struct alignas(2 * sizeof(W)) Twiddle {
+  W w, ws;
+};
+
+// bit-reverse of j's low `bits` bits.
+TEMPO_TFHE_HD u32 bit_reverse(u32 j, u32 bits) {
+#if defined(__CUDA_ARCH__)
+  return __brev(j) >> (32 - bits);
+#else
+  u32 r = 0;
+  for (u32 b = 0; b < bits; ++b) r |= ((j >> b) & 1u) << (bits - 1 - b);
+  return r;
+#endif
+}
+
+// The tables' layout in the device constants (uint64 words), read in place (64-bit words).
 struct Tables {
   const u64* fwd;      // fwd[m] = psi^brv(m), m in [1, N)
   const u64* fwd_s;    // Shoup companions for the word width (2^32 or 2^64)
@@ -112,8 +130,41 @@ struct Tables {
   TEMPO_TFHE_HD Tables(const u64* base, u32 N)
       : fwd(base), fwd_s(base + N), inv(base + 2 * N), inv_s(base + 3 * N), psi_pow(base + 4 * N),
         slot(base + 6 * N) {}
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<W> fwd_pair(u32 m) const { return {static_cast<W>(fwd[m]), static_cast<W>(fwd_s[m])}; }
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<W> inv_pair(u32 m) const { return {static_cast<W>(inv[m]), static_cast<W>(inv_s[m])}; }
+  TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[e]; }
+  TEMPO_TFHE_HD u32 slot_of(u32 j, u32) const { return static_cast<u32>(slot[j]); }
 };
 TEMPO_TFHE_HD std::size_t table_words(u32 N) { return std::size_t{7} * N; }
+
+// The block's copy of the tables in shared memory for 32-bit words (table_smem_words(p)
+// words at the end of the block's shared memory): twiddle pairs, forward then inverse, and
+// the psi powers; the slots are computed (2 brv(j) + 1). Loaded once per block (load), the
+// passes then read a twiddle pair in one shared load instead of two global ones.
+struct SharedTables {
+  Twiddle<u32>* fwd;
+  Twiddle<u32>* inv;
+  u32* psi_pow;
+  TEMPO_TFHE_HD SharedTables(u32* base, u32 N)
+      : fwd(reinterpret_cast<Twiddle<u32>*>(base)), inv(reinterpret_cast<Twiddle<u32>*>(base + 2 * N)),
+        psi_pow(base + 4 * N) {}
+  // Thread t of T's share of the copy from the device tables (a barrier before first use).
+  TEMPO_TFHE_HD void load(const Tables& tw, u32 N, u32 t, u32 T) const {
+    for (u32 m = t; m < N; m += T) {
+      fwd[m] = tw.fwd_pair<u32>(m);
+      inv[m] = tw.inv_pair<u32>(m);
+    }
+    for (u32 e = t; e < 2 * N; e += T) psi_pow[e] = static_cast<u32>(tw.psi_pow[e]);
+  }
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<u32> fwd_pair(u32 m) const { return fwd[m]; }
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<u32> inv_pair(u32 m) const { return inv[m]; }
+  TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[e]; }
+  TEMPO_TFHE_HD u32 slot_of(u32 j, u32 log_n) const { return 2 * bit_reverse(j, log_n) + 1; }
+};
 
 #if defined(__CUDA_ARCH__)
 #define TEMPO_TFHE_UNROLL _Pragma("unroll")
@@ -154,7 +205,9 @@ TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
 // The group's coefficients base + k 2^lo: base = hi 2^(lo+S) + (G mod 2^lo) with hi = G >> lo,
 // so at stage ll = lo + d the butterfly of k has group index (pos >> (ll + 1)) =
 // hi 2^(S-d-1) + (k >> (d+1)) (no carries): a compile-time k part, so the twiddles that
-// butterflies share are loaded once.
+// butterflies share are loaded once. base and k 2^lo have no bit in common and swz is linear
+// over XOR, so coefficient k sits at swz(base) ^ swz(k 2^lo): with a compile-time lo (LO >= 0,
+// the passes the 32-bit shapes run, see fwd_pass_bits) that is one XOR with a constant.
 template <u32 S>
 struct PassGroup {
   u32 row, hi, base;
@@ -173,96 +226,124 @@ struct PassGroup {
 // Forward (Cooley-Tukey, fwd[N/(2 len) + group]) stages len = 2^(lo+S-1) down to 2^lo. With
 // acc (the first pass, lo + S = log N), the inputs are the digits of ACC: row r < L is digit r
 // of ACC a, row L + r digit r of ACC b (the decomposition fused into the load).
-template <typename W, u32 S>
-TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo, const Tables& tw, const DeviceParams& p) {
+// LO: lo when it is a compile-time constant, else -1 (lo_rt). Tw: Tables or SharedTables.
+template <typename W, u32 S, int LO = -1, class Tw>
+TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
+  const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
   const PassGroup<S> at(g, lo, p.log_n);
-  const u32 row = at.row, hi = at.hi, base = at.base;
+  const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
-  W* xr = rows + static_cast<std::size_t>(row) * p.N;
+  W* xr = rows + row * p.N;
   W x[R];
-  if (acc != nullptr) {
+  if (LO < 0 && acc != nullptr) {  // the dispatch gives ACC's pass a run-time lo
     const u32 half = row >= p.levels ? 1u : 0u;
-    const W* src = acc + static_cast<std::size_t>(half) * p.N;
+    const W* src = acc + half * p.N + base;
     const u32 level = row - half * p.levels;
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) x[k] = digit<W>(src[base + (k << lo)], level, p);
+    for (u32 k = 0; k < R; ++k) x[k] = digit<W>(src[k << lo], level, p);
   } else {
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) x[k] = xr[swz(base + (k << lo))];
+    for (u32 k = 0; k < R; ++k) x[k] = xr[sbase ^ swz(k << lo)];
   }
   TEMPO_TFHE_UNROLL
   for (u32 d = S; d-- > 0;) {
     const u32 ll = lo + d;
+    const u32 m0 = (p.N >> (ll + 1)) + (hi << (S - d - 1));
     TEMPO_TFHE_UNROLL
     for (u32 k = 0; k < R; ++k) {
       if ((k >> d) & 1u) continue;
-      const u32 m = (p.N >> (ll + 1)) + (hi << (S - d - 1)) + (k >> (d + 1));
-      const W v = mul_shoup_lazy<W>(x[k + (1u << d)], static_cast<W>(tw.fwd[m]), static_cast<W>(tw.fwd_s[m]), Q);
+      const auto t = tw.template fwd_pair<W>(m0 + (k >> (d + 1)));
+      const W v = mul_shoup_lazy<W>(x[k + (1u << d)], static_cast<W>(t.w), static_cast<W>(t.ws), Q);
       const W u = csub<W>(x[k], Q2);
       x[k] = static_cast<W>(u + v);
       x[k + (1u << d)] = static_cast<W>(u + Q2 - v);
     }
   }
   TEMPO_TFHE_UNROLL
-  for (u32 k = 0; k < R; ++k) xr[swz(base + (k << lo))] = lo == 0 ? csub<W>(csub<W>(x[k], Q2), Q) : x[k];
+  for (u32 k = 0; k < R; ++k) xr[sbase ^ swz(k << lo)] = lo == 0 ? csub<W>(csub<W>(x[k], Q2), Q) : x[k];
 }
 
 // Inverse (Gentleman-Sande, inv[N/len - 1 - group]) stages len = 2^lo .. 2^(lo+S-1), inputs
 // in [0, 2Q) (the first pass's from the multiply, fully reduced). With acc
 // (the last pass, lo + S = log N), the results are scaled by N^-1 and added to ACC (row 0 to
 // ACC a, row 1 to ACC b) instead of being stored.
-template <typename W, u32 S>
-TEMPO_TFHE_HD void inv_pass(W* rows, W* acc, u32 g, u32 lo, const Tables& tw, const DeviceParams& p) {
+template <typename W, u32 S, int LO = -1, class Tw>
+TEMPO_TFHE_HD void inv_pass(W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
+  const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
   const PassGroup<S> at(g, lo, p.log_n);
-  const u32 row = at.row, hi = at.hi, base = at.base;
+  const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
-  W* xr = rows + static_cast<std::size_t>(row) * p.N;
+  W* xr = rows + row * p.N;
   W x[R];
   TEMPO_TFHE_UNROLL
-  for (u32 k = 0; k < R; ++k) x[k] = xr[swz(base + (k << lo))];
+  for (u32 k = 0; k < R; ++k) x[k] = xr[sbase ^ swz(k << lo)];
   TEMPO_TFHE_UNROLL
   for (u32 d = 0; d < S; ++d) {
     const u32 ll = lo + d;
+    const u32 m0 = (p.N >> ll) - 1 - (hi << (S - d - 1));
     TEMPO_TFHE_UNROLL
     for (u32 k = 0; k < R; ++k) {
       if ((k >> d) & 1u) continue;
-      const u32 m = (p.N >> ll) - 1 - (hi << (S - d - 1)) - (k >> (d + 1));
+      const auto t = tw.template inv_pair<W>(m0 - (k >> (d + 1)));
       const W u = x[k], v = x[k + (1u << d)];
       x[k] = csub<W>(static_cast<W>(u + v), Q2);
-      x[k + (1u << d)] =
-          mul_shoup_lazy<W>(static_cast<W>(u + Q2 - v), static_cast<W>(tw.inv[m]), static_cast<W>(tw.inv_s[m]), Q);
+      x[k + (1u << d)] = mul_shoup_lazy<W>(static_cast<W>(u + Q2 - v), static_cast<W>(t.w), static_cast<W>(t.ws), Q);
     }
   }
   if (acc != nullptr) {
     const W ni = static_cast<W>(p.n_inv), ni_s = static_cast<W>(p.n_inv_s);
-    W* dst = acc + static_cast<std::size_t>(row) * p.N;
+    W* dst = acc + row * p.N + base;
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) {
-      const u32 j = base + (k << lo);
-      dst[j] = add_mod<W>(dst[j], mul_shoup<W>(x[k], ni, ni_s, Q), Q);
-    }
+    for (u32 k = 0; k < R; ++k) dst[k << lo] = add_mod<W>(dst[k << lo], mul_shoup<W>(x[k], ni, ni_s, Q), Q);
   } else {
     const bool last = lo + S == p.log_n;
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) xr[swz(base + (k << lo))] = last ? csub<W>(x[k], Q) : x[k];
+    for (u32 k = 0; k < R; ++k) xr[sbase ^ swz(k << lo)] = last ? csub<W>(x[k], Q) : x[k];
   }
 }
 
-// The pass of `bits` <= S stages (compile-time register arrays for every width).
-template <typename W, u32 S>
-TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* rows, const W* acc, u32 g, u32 lo, const Tables& tw,
-                                 const DeviceParams& p) {
+// f(std::integral_constant<int, LO>) for the first of Los equal to lo, else with LO = -1.
+template <int... Los, class F>
+TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
+  const bool hit = ((lo == static_cast<u32>(Los) ? (f(std::integral_constant<int, Los>{}), true) : false) || ...);
+  if (!hit) f(std::integral_constant<int, -1>{});
+}
+
+// The pass of `bits` <= S stages (compile-time register arrays for every width). 32-bit
+// words: the passes of N = 256 and 1024 that read their input from the rows (forward: full
+// passes at lo = 0 and 2, two-stage at 0; inverse: full at 0 and 4, two-stage at 8) with lo
+// as a constant; the others with lo at run time (same bytes). The forward's first pass (the
+// digits of ACC) stays at run time: compiled with a constant lo, the kernel spills at its
+// launch bound.
+template <typename W, u32 S, class Tw>
+TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* rows, const W* acc, u32 g, u32 lo, const Tw& tw, const DeviceParams& p) {
   if constexpr (S > 1)
     if (bits < S) return fwd_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
-  fwd_pass<W, S>(rows, acc, g, lo, tw, p);
+  auto run = [&](auto c) { fwd_pass<W, S, decltype(c)::value>(rows, acc, g, lo, tw, p); };
+  if constexpr (sizeof(W) == 4 && (S == 4 || S == 2)) {
+    if (acc == nullptr) {
+      if constexpr (S == 4)
+        with_const_lo<0, 2>(lo, run);
+      else
+        with_const_lo<0>(lo, run);
+      return;
+    }
+  }
+  run(std::integral_constant<int, -1>{});
 }
-template <typename W, u32 S>
-TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* rows, W* acc, u32 g, u32 lo, const Tables& tw, const DeviceParams& p) {
+template <typename W, u32 S, class Tw>
+TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* rows, W* acc, u32 g, u32 lo, const Tw& tw, const DeviceParams& p) {
   if constexpr (S > 1)
     if (bits < S) return inv_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
-  inv_pass<W, S>(rows, acc, g, lo, tw, p);
+  auto run = [&](auto c) { inv_pass<W, S, decltype(c)::value>(rows, acc, g, lo, tw, p); };
+  if constexpr (sizeof(W) == 4 && S == 4)
+    with_const_lo<0, 4>(lo, run);
+  else if constexpr (sizeof(W) == 4 && S == 2)
+    with_const_lo<8>(lo, run);
+  else
+    run(std::integral_constant<int, -1>{});
 }
 
 // Stages per radix pass: 16 coefficients per thread with 32-bit words (passes of 4, 4, 2
@@ -290,8 +371,9 @@ TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 
 }
 
 // (X^e - 1) at forward slot j.
-TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tables& tw, const DeviceParams& p) {
-  const u64 v = tw.psi_pow[(static_cast<u64>(e) * tw.slot[j]) & (2 * p.N - 1)];
+template <class Tw>
+TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tw& tw, const DeviceParams& p) {
+  const u64 v = tw.psi((e * tw.slot_of(j, p.log_n)) & (2 * p.N - 1));
   return v == 0 ? p.Q - 1 : v - 1;
 }
 
@@ -332,9 +414,9 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 // Staged: step i's key is in the block's key buffer kbuf (key_slot; 32-bit words only),
 // else read from bk in global memory (a compile-time choice, so that the loads are shared or
 // global loads).
-template <typename W, bool Staged>
+template <typename W, bool Staged, class Tw>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
-                                  u32 j, u32 i, const void* bk, const u32* kbuf, const Tables& tw,
+                                  u32 j, u32 i, const void* bk, const u32* kbuf, const Tw& tw,
                                   const DeviceParams& p) {
   const u32 nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
   if constexpr (sizeof(W) == 4) {
@@ -468,6 +550,14 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   // (with the first inverse pass of the step before) and waited for at the end of the last
   // forward pass, so the memory latency hides behind the transforms.
   u32* const kbuf = p.stage_key ? reinterpret_cast<u32*>(sm + p.group * item_words) : nullptr;
+  // 32-bit words: the passes and the multiply read the block's shared copy of the tables
+  // (after the items and the key buffer), loaded in the first phase; 64-bit: the device's.
+  const auto twv = [&] {
+    if constexpr (sizeof(W) == 4)
+      return SharedTables(reinterpret_cast<u32*>(sm + p.group * item_words) + (p.stage_key ? key_buffer_words(p) : 0), N);
+    else
+      return tw;
+  }();
   auto stage_copy = [&](u32 t, u32 i) {
     const u32* src = static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p);
     for (std::size_t c = t; c < key_step_words(p) / 4; c += T) copy16_async(kbuf + key_slot(4 * c, p), src + 4 * c);
@@ -481,6 +571,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   };
   u32 i = next_step(0);
   ex([&](u32 t) {
+    if constexpr (sizeof(W) == 4) twv.load(tw, N, t, T);
     if (kbuf != nullptr && i < p.n) stage_copy(t, i);
     for (u32 w = t; w < items * N; w += T) {
       const u32 b = w / N, j = w % N;
@@ -497,7 +588,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       ex([&](u32 t) {
         for (u32 g = t; g < items * per_item; g += T) {
           const u32 b = g / per_item;
-          fwd_pass_bits<W, S>(bits, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, tw, p);
+          fwd_pass_bits<W, S>(bits, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
         }
         if (kbuf != nullptr && lo == 0) copies_wait();
       });
@@ -506,10 +597,10 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     ex([&](u32 t) {
       if (kbuf != nullptr)
         for (u32 j = t; j < N; j += T)
-          multiply_coeff<W, true>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, tw, p);
+          multiply_coeff<W, true>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, twv, p);
       else
         for (u32 j = t; j < N; j += T)
-          multiply_coeff<W, false>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, tw, p);
+          multiply_coeff<W, false>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, twv, p);
     });
     const u32 next = next_step(i + 1);
     // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.
@@ -520,7 +611,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
         if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
         for (u32 g = t; g < items * per_item; g += T) {
           const u32 b = g / per_item;
-          inv_pass_bits<W, S>(bits, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, tw, p);
+          inv_pass_bits<W, S>(bits, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
         }
       });
       lo += bits;

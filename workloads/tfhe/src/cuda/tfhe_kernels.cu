@@ -89,8 +89,9 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
     shape.threads = p.latency_threads;
   } else if (p.word32) {
     const std::size_t per_sm = (count + static_cast<std::size_t>(sms) - 1) / static_cast<std::size_t>(sms);
-    const std::size_t key_bytes = shape.stage_key ? key_buffer_words(shape) * 4 : 0;
-    const std::size_t fit = (static_cast<std::size_t>(optin) - key_bytes) / (block_smem_bytes(shape) - key_bytes);
+    // Per block: the key buffer and the tables' copy once, the items' words per item.
+    const std::size_t fixed = (shape.stage_key ? key_buffer_words(shape) * 4 : 0) + table_smem_words(shape) * 4;
+    const std::size_t fit = (static_cast<std::size_t>(optin) - fixed) / (block_smem_bytes(shape) - fixed);
     const std::size_t by_threads = 512 / p.threads;
     shape.group = static_cast<std::uint32_t>(
         std::max<std::size_t>(1, std::min({per_sm, fit, by_threads, std::size_t{p.max_group}})));

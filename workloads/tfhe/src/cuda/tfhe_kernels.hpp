@@ -66,10 +66,16 @@ inline TEMPO_TFHE_SHARED_HD std::size_t key_step_words(const DeviceParams& p) {
 inline TEMPO_TFHE_SHARED_HD std::size_t key_buffer_words(const DeviceParams& p) {
   return key_step_words(p) + p.N;
 }
+// The block's copy of the tables with 32-bit words, in 32-bit words (dev::SharedTables:
+// forward and inverse twiddle pairs, 2 N each, and the 2 N psi powers); none with 64-bit.
+inline TEMPO_TFHE_SHARED_HD std::size_t table_smem_words(const DeviceParams& p) {
+  return p.word32 ? 6 * static_cast<std::size_t>(p.N) : 0;
+}
 // Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32,
-// else 8; with p.stage_key, the key buffer after them.
+// else 8; with p.stage_key, the key buffer after them, then the tables' copy.
 inline std::size_t block_smem_bytes(const DeviceParams& p) {
-  return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u) + (p.stage_key ? key_buffer_words(p) * 4 : 0);
+  return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u) + (p.stage_key ? key_buffer_words(p) * 4 : 0) +
+         table_smem_words(p) * 4;
 }
 
 // A gate's weighted sum of one or two ciphertexts plus a constant:
