@@ -215,6 +215,18 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
     for (u32 j = 0; j < p.N; ++j) {
       const u64 v = j < edge.size() ? edge[j] : rng() % Q;
       for (u32 r = 0; r < p.levels; ++r) dig[r * p.N + j] = dev::digit<u64>(v, r, p);
+      // The kernel's closed form equals decompose_impl's digit loop, at both word widths.
+      {
+        const std::int64_t Qs = static_cast<std::int64_t>(Q), half = std::int64_t{1} << (prm.log_bg - 1);
+        std::int64_t x = (static_cast<std::int64_t>(v) - (v > Q / 2 ? Qs : 0) + half_unit) >> drop;
+        for (u32 r = 0; r < p.levels; ++r) {
+          const std::int64_t dr = ((x + half) & ((half << 1) - 1)) - half;
+          x = (x - dr) >> prm.log_bg;
+          const u64 want = static_cast<u64>(dr < 0 ? dr + Qs : dr);
+          REQUIRE(dig[r * p.N + j] == want);
+          if (p.word32) REQUIRE(dev::digit<u32>(static_cast<u32>(v), r, p) == want);
+        }
+      }
       u64 sum = 0, pw = u64{1} << drop;
       for (u32 r = 0; r < p.levels; ++r) {
         REQUIRE(dig[r * p.N + j] < Q);

@@ -178,21 +178,23 @@ struct SharedTables {
 TEMPO_TFHE_HD u32 swz(u32 pos) { return pos ^ ((pos >> 5) & 31u); }
 
 // Balanced base-2^log_bg digit `level` of the centered coefficient v (mod Q) with its low
-// p.drop bits rounded off (bootstrap.cpp's decompose_impl), as an element of [0, Q) (the
-// digits of lower levels are recomputed: cheaper than a shared-memory pass).
-// v < Q; signed words of W's width (Q < 2^27 for 32-bit words: no overflow).
+// p.drop bits rounded off (bootstrap.cpp's decompose_impl), as an element of [0, Q).
+// decompose_impl's digit loop (d = ((x + B/2) mod B) - B/2, x = (x - d) / B, level + 1
+// times) in closed form: with C = (B/2)(1 + B + ... + B^level), digit `level` is
+// ((x + C) >> (level log_bg)) mod B - B/2 (each step's x is floor((x + B/2) / B), so adding
+// the B/2 terms up front and shifting once gives the same floor; arithmetic shifts, so
+// negative x too). C depends on the level only: the passes compute it once per group.
+// v < Q; signed words of W's width (Q < 2^27 for 32-bit words: x + C < 2^28, no overflow).
 template <typename W>
 TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
   using I = std::conditional_t<sizeof(W) == 4, std::int32_t, i64>;
   const I Q = static_cast<I>(p.Q);
   const I half = I{1} << (p.log_bg - 1), mask = (I{1} << p.log_bg) - 1;
   const I round = p.drop > 0 ? I{1} << (p.drop - 1) : I{0};
-  I x = (static_cast<I>(v) - (static_cast<I>(v) > Q / 2 ? Q : 0) + round) >> p.drop;
-  I d = 0;
-  for (u32 r = 0; r <= level; ++r) {
-    d = ((x + half) & mask) - half;
-    x = (x - d) >> p.log_bg;
-  }
+  const I x = (static_cast<I>(v) - (static_cast<I>(v) > Q / 2 ? Q : 0) + round) >> p.drop;
+  I c = 0;
+  for (u32 r = 0; r <= level; ++r) c += half << (r * p.log_bg);
+  const I d = (((x + c) >> (level * p.log_bg)) & mask) - half;
   return static_cast<W>(d + (d < 0 ? Q : 0));
 }
 
