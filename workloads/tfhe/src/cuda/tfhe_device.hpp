@@ -238,7 +238,7 @@ TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& t
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
   W* xr = rows + row * p.N;
   W x[R];
-  if (LO < 0 && acc != nullptr) {  // the dispatch gives ACC's pass a run-time lo
+  if (acc != nullptr) {
     const u32 half = row >= p.levels ? 1u : 0u;
     const W* src = acc + half * p.N + base;
     const u32 level = row - half * p.levels;
@@ -314,26 +314,20 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
 }
 
 // The pass of `bits` <= S stages (compile-time register arrays for every width). 32-bit
-// words: the passes of N = 256 and 1024 that read their input from the rows (forward: full
-// passes at lo = 0 and 2, two-stage at 0; inverse: full at 0 and 4, two-stage at 8) with lo
-// as a constant; the others with lo at run time (same bytes). The forward's first pass (the
-// digits of ACC) stays at run time: compiled with a constant lo, the kernel spills at its
-// launch bound.
+// words: the passes of N = 256 and 1024 (forward: full passes at lo = 0, 2, 4, 6, two-stage
+// at 0; inverse: full at 0 and 4, two-stage at 8) with lo as a constant; the others with lo
+// at run time (same bytes).
 template <typename W, u32 S, class Tw>
 TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* rows, const W* acc, u32 g, u32 lo, const Tw& tw, const DeviceParams& p) {
   if constexpr (S > 1)
     if (bits < S) return fwd_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
   auto run = [&](auto c) { fwd_pass<W, S, decltype(c)::value>(rows, acc, g, lo, tw, p); };
-  if constexpr (sizeof(W) == 4 && (S == 4 || S == 2)) {
-    if (acc == nullptr) {
-      if constexpr (S == 4)
-        with_const_lo<0, 2>(lo, run);
-      else
-        with_const_lo<0>(lo, run);
-      return;
-    }
-  }
-  run(std::integral_constant<int, -1>{});
+  if constexpr (sizeof(W) == 4 && S == 4)
+    with_const_lo<0, 2, 4, 6>(lo, run);
+  else if constexpr (sizeof(W) == 4 && S == 2)
+    with_const_lo<0>(lo, run);
+  else
+    run(std::integral_constant<int, -1>{});
 }
 template <typename W, u32 S, class Tw>
 TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* rows, W* acc, u32 g, u32 lo, const Tw& tw, const DeviceParams& p) {
