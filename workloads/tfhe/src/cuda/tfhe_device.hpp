@@ -92,13 +92,15 @@ template <typename W>
 TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(mul_shoup_lazy(y, w, ws, Q), Q); }
 // x mod Q for x < 2^(k+31), Q < 2^32 with k = bit width of Q, mu32 = floor(2^(k+31) / Q):
 // 32-bit quotient estimate, at most 3 too small (the CPU's SmallReducer).
+// x - est Q is below 4 Q < 2^29, so it is computed mod 2^32 (32-bit words, exact).
 TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
-  const u64 est = (static_cast<u64>(static_cast<u32>(x >> (p.k - 1))) * p.mu32) >> 32;
-  u64 r = x - est * p.Q;
-  r = csub<u64>(r, p.Q);
-  r = csub<u64>(r, p.Q);
-  r = csub<u64>(r, p.Q);
-  return static_cast<u32>(r);
+  const u32 est = static_cast<u32>((static_cast<u64>(static_cast<u32>(x >> (p.k - 1))) * p.mu32) >> 32);
+  const u32 Q = static_cast<u32>(p.Q);
+  u32 r = static_cast<u32>(x) - est * Q;
+  r = csub<u32>(r, Q);
+  r = csub<u32>(r, Q);
+  r = csub<u32>(r, Q);
+  return r;
 }
 
 // A twiddle and its Shoup companion, read together (one 8-byte shared-memory load for
@@ -423,12 +425,13 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
     const u32* k0 = Staged ? kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p)
                            : static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
     u64 s[kMaxGroup][4] = {};
+    const u32 iw = static_cast<u32>(item_words);  // a block's shared memory: 32-bit offsets
     for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
       const u64 k[4] = {k0[0], k0[kKeyBlock], k0[2 * kKeyBlock], k0[3 * kKeyBlock]};
       TEMPO_TFHE_UNROLL
       for (u32 b = 0; b < kMaxGroup; ++b) {
         if (b >= items) break;
-        const u64 d = static_cast<u32>(rows[b * item_words + static_cast<std::size_t>(r) * p.N + sj]);
+        const u64 d = static_cast<u32>(rows[b * iw + r * p.N + sj]);
         TEMPO_TFHE_UNROLL
         for (u32 q = 0; q < 4; ++q) s[b][q] += d * k[q];
       }
@@ -437,12 +440,13 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
     for (u32 b = 0; b < kMaxGroup; ++b) {
       if (b >= items) break;
       const u32 alpha = step_alpha(in + b * stride, i, p);
-      const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
-      // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1)
+      const u32 mp = static_cast<u32>(monomial_minus_one(alpha, j, tw, p)),
+                mm = static_cast<u32>(monomial_minus_one(2 * p.N - alpha, j, tw, p));
+      // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1); 32 x 32-bit products, sum < 2 Q^2
       TEMPO_TFHE_UNROLL
       for (u32 col = 0; col < 2; ++col)
-        rows[b * item_words + static_cast<std::size_t>(col) * p.N + sj] =
-            static_cast<W>(reduce_wide(reduce_wide(s[b][col], p) * mp + reduce_wide(s[b][2 + col], p) * mm, p));
+        rows[b * iw + col * p.N + sj] = static_cast<W>(reduce_wide(
+            u64{reduce_wide(s[b][col], p)} * mp + u64{reduce_wide(s[b][2 + col], p)} * mm, p));
     }
   } else {
     TEMPO_TFHE_UNROLL
