@@ -42,8 +42,9 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.mu = static_cast<u64>((static_cast<u128>(1) << (2 * m.k)) / p.Q);
   dp.key32 = !d.bk32.empty();
   // 32-bit words: Q < 2^27 keeps the 2L key products of a coefficient (< 2^54 each) summed
-  // below 2^(k+31), the bound of reduce_wide.
-  dp.word32 = dp.key32 && m.k <= 27 && 2 * p.levels <= 16;
+  // below 2^(k+31), the bound of reduce_wide; levels log_bg <= 30 keeps dev::digit's
+  // x + C inside an int32.
+  dp.word32 = dp.key32 && m.k <= 27 && 2 * p.levels <= 16 && p.levels * p.log_bg <= 30;
   dp.mu32 = dp.word32 ? (u64{1} << (m.k + 31)) / p.Q : 0;
   // The kernels' launch bounds: with 32-bit words small blocks (128 threads, 16 coefficients
   // each per radix pass, 4 blocks per SM at 128 registers); with 64-bit words N / 2 up to 512.

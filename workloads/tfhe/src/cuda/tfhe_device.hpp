@@ -90,11 +90,11 @@ template <typename W>
 TEMPO_TFHE_HD W mul_shoup_lazy(W y, W w, W ws, W Q) { return static_cast<W>(w * y - mulhi(ws, y) * Q); }  // [0, 2Q)
 template <typename W>
 TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(mul_shoup_lazy(y, w, ws, Q), Q); }
-// x mod Q for x < 2^(k+31), Q < 2^32 with k = bit width of Q, mu32 = floor(2^(k+31) / Q):
-// 32-bit quotient estimate, at most 3 too small (the CPU's SmallReducer).
-// x - est Q is below 4 Q < 2^29, so it is computed mod 2^32 (32-bit words, exact).
+// x mod Q for x < 2^(k+31), Q < 2^30 with k = bit width of Q, mu32 = floor(2^(k+31) / Q)
+// (< 2^32): 32-bit quotient estimate, at most 3 too small (the CPU's SmallReducer), so
+// x - est Q is below 4 Q <= 2^32 and is computed mod 2^32 (exact).
 TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
-  const u32 est = static_cast<u32>((static_cast<u64>(static_cast<u32>(x >> (p.k - 1))) * p.mu32) >> 32);
+  const u32 est = mulhi(static_cast<u32>(x >> (p.k - 1)), static_cast<u32>(p.mu32));
   const u32 Q = static_cast<u32>(p.Q);
   u32 r = static_cast<u32>(x) - est * Q;
   r = csub<u32>(r, Q);
@@ -139,7 +139,6 @@ struct Tables {
   TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[e]; }
   TEMPO_TFHE_HD u32 slot_of(u32 j, u32) const { return static_cast<u32>(slot[j]); }
 };
-TEMPO_TFHE_HD std::size_t table_words(u32 N) { return std::size_t{7} * N; }
 
 // The block's copy of the tables in shared memory for 32-bit words (table_smem_words(p)
 // words at the end of the block's shared memory): twiddle pairs, forward then inverse, and
@@ -161,9 +160,15 @@ struct SharedTables {
     for (u32 e = t; e < 2 * N; e += T) psi_pow[e] = static_cast<u32>(tw.psi_pow[e]);
   }
   template <typename W>
-  TEMPO_TFHE_HD Twiddle<u32> fwd_pair(u32 m) const { return fwd[m]; }
+  TEMPO_TFHE_HD Twiddle<u32> fwd_pair(u32 m) const {
+    static_assert(sizeof(W) == 4, "the shared copy holds 32-bit Shoup companions");
+    return fwd[m];
+  }
   template <typename W>
-  TEMPO_TFHE_HD Twiddle<u32> inv_pair(u32 m) const { return inv[m]; }
+  TEMPO_TFHE_HD Twiddle<u32> inv_pair(u32 m) const {
+    static_assert(sizeof(W) == 4, "the shared copy holds 32-bit Shoup companions");
+    return inv[m];
+  }
   TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[e]; }
   TEMPO_TFHE_HD u32 slot_of(u32 j, u32 log_n) const { return 2 * bit_reverse(j, log_n) + 1; }
 };
@@ -185,8 +190,9 @@ TEMPO_TFHE_HD u32 swz(u32 pos) { return pos ^ ((pos >> 5) & 31u); }
 // times) in closed form: with C = (B/2)(1 + B + ... + B^level), digit `level` is
 // ((x + C) >> (level log_bg)) mod B - B/2 (each step's x is floor((x + B/2) / B), so adding
 // the B/2 terms up front and shifting once gives the same floor; arithmetic shifts, so
-// negative x too). C depends on the level only: the passes compute it once per group.
-// v < Q; signed words of W's width (Q < 2^27 for 32-bit words: x + C < 2^28, no overflow).
+// negative x too). C depends on the level only (invariant in a pass's loop).
+// v < Q; signed words of W's width: |x| < Q/2 and C < 2^(levels log_bg), so 32-bit words
+// need Q < 2^27 and levels log_bg <= 30 (device_params' word32 condition): no overflow.
 template <typename W>
 TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
   using I = std::conditional_t<sizeof(W) == 4, std::int32_t, i64>;
