@@ -3,7 +3,7 @@
 // fixed iteration counts (key switch 100, bootstrap 30), median and p99 as counters.
 //
 // Flags besides Google Benchmark's: --params=PN10QP27,PN11QP54 (sets to run),
-// --threads=1,16 (pool sizes for the throughput rows), --add_bits=256 / --mul_bits=256
+// --threads=1,16 (pool sizes for the throughput rows; empty = none), --add_bits=256 / --mul_bits=256
 // (encrypted ADD / MUL widths, 0 = skip), --failure_bootstraps=N (failure-rate run per set),
 // --failure_backend=cpu|cuda|auto (where the failure-rate bootstraps run; default cpu).
 // Keys and ciphertexts use fresh OS randomness (keygen, encrypt_bit): results are checked
@@ -325,7 +325,8 @@ int main(int argc, char** argv) {
     if (a.rfind("--params=", 0) == 0) g_params = split(a.substr(9));
     else if (a.rfind("--threads=", 0) == 0) {
       g_threads.clear();
-      for (const auto& t : split(a.substr(10))) g_threads.push_back(static_cast<unsigned>(std::stoul(t)));
+      for (const auto& t : split(a.substr(10)))
+        if (!t.empty()) g_threads.push_back(static_cast<unsigned>(std::stoul(t)));
     } else if (a.rfind("--mul_bits=", 0) == 0) g_mul_bits = std::stoul(a.substr(11));
     else if (a.rfind("--add_bits=", 0) == 0) g_add_bits = std::stoul(a.substr(11));
     else if (a.rfind("--failure_bootstraps=", 0) == 0) g_failure_bootstraps = std::stoul(a.substr(21));
