@@ -48,9 +48,13 @@ void decompose_impl(const u64* __restrict in, std::size_t N, std::int64_t Q, uns
   }
 }
 
+}  // namespace
+
 void decompose(std::span<const u64> in, const Params& p, std::int64_t* scratch, u64* out) {
   decompose_impl(in.data(), p.N, static_cast<std::int64_t>(p.Q), p.log_bg, p.levels, p.dropped_bits(), scratch, out);
 }
+
+namespace {
 
 // Q < 2^32 (k = bitlen(Q)): x mod Q for x < 2^(k+31) with 32x32-bit multiplies only, so the
 // loops that use it vectorize. The quotient estimate is at most 3 too small.

@@ -46,8 +46,8 @@ cuda::DeviceParams device_params(const EvalData& d) {
   // x + C inside an int32.
   dp.word32 = dp.key32 && m.k <= 27 && 2 * p.levels <= 16 && p.levels * p.log_bg <= 30;
   dp.mu32 = dp.word32 ? (u64{1} << (m.k + 31)) / p.Q : 0;
-  // The kernels' launch bounds: with 32-bit words small blocks (128 threads, 16 coefficients
-  // each per radix pass, 4 blocks per SM at 128 registers); with 64-bit words N / 2 up to 512.
+  // Threads per bootstrap: with 32-bit words 128 (16 coefficients each per radix pass; the
+  // launcher groups up to kMaxGroup bootstraps in a block); with 64-bit words N / 2 up to 512.
   dp.threads = static_cast<std::uint32_t>(dp.word32 ? std::min<std::size_t>(p.N / 8, 128)
                                                     : std::min<std::size_t>(p.N / 2, 512));
   dp.latency_threads = static_cast<std::uint32_t>(std::min<std::size_t>(p.N / 2, 512));
@@ -63,7 +63,6 @@ cuda::DeviceParams device_params(const EvalData& d) {
 std::vector<std::uint64_t> device_tables(const EvalData& d) {
   const std::size_t N = d.params.N;
   const u64 Q = d.params.Q;
-  const unsigned logn = static_cast<unsigned>(std::bit_width(N) - 1);
   const unsigned bits = word_bits(device_params(d));
   std::vector<u64> t(7 * N, 0);
   u64* fwd = t.data();
@@ -71,9 +70,7 @@ std::vector<std::uint64_t> device_tables(const EvalData& d) {
   u64* inv = fwd + 2 * N;
   u64* inv_s = fwd + 3 * N;
   for (std::size_t m = 1; m < N; ++m) {
-    std::size_t r = 0;
-    for (unsigned b = 0; b < logn; ++b) r |= ((m >> b) & 1u) << (logn - 1 - b);
-    fwd[m] = d.ring.psi_pow[r];
+    fwd[m] = d.ring.psi_pow[(d.ring.slot[m] - 1) / 2];  // slot[m] = 2 bitrev(m) + 1
     fwd_s[m] = shoup(fwd[m], Q, bits);
     inv[m] = fwd[m] == 0 ? 0 : Q - fwd[m];
     inv_s[m] = shoup(inv[m], Q, bits);

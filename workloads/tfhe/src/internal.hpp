@@ -191,6 +191,11 @@ std::size_t group_size(std::size_t count, std::size_t threads) noexcept;
 // bootstrap take the portable loops, so that tests can check both give the same bytes.
 void set_vector_kernels(bool on) noexcept;
 
+// The gadget digits of a polynomial mod Q: digit r of coefficient j (balanced base 2^log_bg
+// of the centered value, its low dropped_bits() rounded off) at out[r N + j], in [0, Q).
+// scratch: N words.
+void decompose(std::span<const std::uint64_t> in, const Params& p, std::int64_t* scratch, std::uint64_t* out);
+
 // Blind rotation + extraction + modulus switch + key switch + modulus switch.
 // in: LWE mod q (already offset); out: refreshed LWE mod q encrypting (phase in [0, q/2)).
 void bootstrap(const EvalData& ek, std::span<const std::uint32_t> a, std::uint32_t b,
