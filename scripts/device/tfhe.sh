@@ -13,7 +13,7 @@
 # TFHE_SKIP_CPU_BENCH=1 skips the CPU rows, TFHE_PARTS picks sections (default
 # "gpu tests equiv bench_gpu shapes bench_cpu", plus mul with TFHE_MUL256=1; "shapes" times the
 # kernel's shapes: batches of 1,024 and 16,384 and one gate under each of
-# TEMPO_TFHE_GPU_MAX_GROUP=1/4 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3), TFHE_SETS the GPU
+# TEMPO_TFHE_GPU_MAX_GROUP=1/4/6 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3), TFHE_SETS the GPU
 # benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN11QP54"). A short run, e.g.:
 #   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
@@ -60,7 +60,7 @@ part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN10QP27L3 PN11QP54}; do
   RC[bench_gpu_$P]=$?; log "rc=${RC[bench_gpu_$P]}"; grep -vE "^\*\*\*" "$O/bench_gpu_$P.txt" | tail -10 | tee -a "$O/log.txt"
 done
 
-part shapes && for G in 1 4; do
+part shapes && for G in 1 4 6; do
   for K in 0 1; do
     log "GPU kernel shape: max group $G, staged key $K (PN10QP27L3, batches 1024 and 16384, one gate)"
     TEMPO_TFHE_GPU_MAX_GROUP=$G TEMPO_TFHE_GPU_STAGE_KEY=$K timeout 200 "$B/bench_tfhe" --params=PN10QP27L3 \

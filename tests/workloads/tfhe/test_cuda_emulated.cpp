@@ -67,7 +67,7 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, b
 // in_place: the outputs overwrite the inputs (the gate kernel bootstraps its combined sums
 // in place).
 std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group,
-                                       bool stage_key, bool in_place = false) {
+                                       bool stage_key, bool in_place = false, bool wide = false) {
   cuda::DeviceParams p = detail::device_params(d);
   REQUIRE(p.word32);
   p.group = group;
@@ -86,8 +86,13 @@ std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vec
     std::fill(smem.begin(), smem.end(), 0xdeadbeefdeadbeefULL);
     const auto items = static_cast<u32>(std::min<std::size_t>(group, xs.size() - first));
     u32* dst = (in_place ? in.data() : out.data()) + first * stride;
-    dev::bootstrap_block<u32>(ex, p, tables.data(), d.bk32.data(), d.ks.data(), in.data() + first * stride, dst,
-                              reinterpret_cast<u32*>(smem.data()), items);
+    // The wide kernel's block code (multiply runs of two) or the narrow one's.
+    if (wide)
+      dev::bootstrap_block<u32, 2>(ex, p, tables.data(), d.bk32.data(), d.ks.data(), in.data() + first * stride, dst,
+                                   reinterpret_cast<u32*>(smem.data()), items);
+    else
+      dev::bootstrap_block<u32>(ex, p, tables.data(), d.bk32.data(), d.ks.data(), in.data() + first * stride, dst,
+                                reinterpret_cast<u32*>(smem.data()), items);
   }
   if (in_place) out = in;
   std::vector<Ciphertext> res(xs.size());
@@ -300,10 +305,11 @@ TEST_CASE("32-bit key layout: a permutation of bk's order, the device's index eq
 }
 
 TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "[cuda-emulated]") {
-  // Groups of 1 .. kMaxGroup items per block, the key read from global memory or staged in
-  // shared memory, batches that leave a partial last block, inputs whose steps are zero for
-  // some items of a block only (and for all of them), TOY256 keys; PN10QP27L3 once outside
-  // the sanitizer builds.
+  // Groups of 1 .. kMaxGroup items per block, the narrow and the wide kernel's block code
+  // (multiply runs of up to kNarrowGroup or two items), the key read from global memory or
+  // staged in shared memory, batches that leave a partial last block, inputs whose steps are
+  // zero for some items of a block only (and for all of them), TOY256 keys; PN10QP27L3 once
+  // outside the sanitizer builds, in the launcher's shape for large batches (six items, wide).
   for (std::size_t ks = 0; ks < 2; ++ks) {
     const Keys& k = tfhe_test::keys("TOY256", 200 + ks);
     const detail::EvalData& d = k.evaluation.data();
@@ -315,11 +321,12 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
     std::fill(xs[5].a.begin(), xs[5].a.end(), 0u);
     std::vector<std::vector<std::byte>> want;
     for (const detail::Lwe& x : xs) want.push_back(to_bytes(cpu_bootstrap(d, x)));
-    for (u32 shape = 0; shape < 2 * cuda::kMaxGroup; ++shape) {
-      const u32 group = shape / 2 + 1;
-      const bool stage = shape % 2 == 1;
-      INFO("key " << ks << " group " << group << " staged key " << stage);
-      const std::vector<Ciphertext> got = emulated_group(d, xs, group, stage);
+    for (u32 shape = 0; shape < 4 * cuda::kMaxGroup; ++shape) {
+      const u32 group = shape / 4 + 1;
+      const bool stage = shape % 2 == 1, wide = shape % 4 >= 2;
+      if (!wide && group > cuda::kNarrowGroup) continue;  // the launcher's narrow blocks hold at most four
+      INFO("key " << ks << " group " << group << " staged key " << stage << " wide " << wide);
+      const std::vector<Ciphertext> got = emulated_group(d, xs, group, stage, false, wide);
       for (std::size_t i = 0; i < xs.size(); ++i) {
         INFO("item " << i);
         REQUIRE(to_bytes(got[i]) == want[i]);
@@ -340,8 +347,8 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
   const Keys& k = tfhe_test::keys("PN10QP27L3", 0);
   std::mt19937_64 rng(11);
   std::vector<bool> expect;
-  const std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, 3, expect);
-  const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, 3, true);
+  const std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, cuda::kMaxGroup, expect);
+  const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, cuda::kMaxGroup, false, false, true);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
     REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);

@@ -411,14 +411,14 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 }
 
 // The external products of coefficient j against both keys of step i, combined with the
-// monomials, for the `items` bootstraps of a block (item b's digit rows at rows + b *
-// item_words, its input at in + b * stride): rows 0 and 1 of each receive u_a[j], u_b[j]
-// (thread j reads all rows at j before writing). The key words of coefficient j are read
-// once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
+// monomials, for `items` bootstraps of a block (at most Run with 32-bit words; item b's
+// digit rows at rows + b * item_words, its input at in + b * stride): rows 0 and 1 of each
+// receive u_a[j], u_b[j] (the task reads all rows at j before writing). The key words of
+// coefficient j are read once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
 // Staged: step i's key is in the block's key buffer kbuf (key_slot; 32-bit words only),
 // else read from bk in global memory (a compile-time choice, so that the loads are shared or
 // global loads).
-template <typename W, bool Staged, class Tw>
+template <typename W, bool Staged, u32 Run, class Tw>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
                                   u32 j, u32 i, const void* bk, const u32* kbuf, const Tw& tw,
                                   const DeviceParams& p) {
@@ -430,12 +430,12 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
     // (in the key buffer too: its padding falls between coefficient blocks).
     const u32* k0 = Staged ? kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p)
                            : static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
-    u64 s[kMaxGroup][4] = {};
+    u64 s[Run][4] = {};
     const u32 iw = static_cast<u32>(item_words);  // a block's shared memory: 32-bit offsets
     for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
       const u64 k[4] = {k0[0], k0[kKeyBlock], k0[2 * kKeyBlock], k0[3 * kKeyBlock]};
       TEMPO_TFHE_UNROLL
-      for (u32 b = 0; b < kMaxGroup; ++b) {
+      for (u32 b = 0; b < Run; ++b) {
         if (b >= items) break;
         const u64 d = static_cast<u32>(rows[b * iw + r * p.N + sj]);
         TEMPO_TFHE_UNROLL
@@ -443,7 +443,7 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
       }
     }
     TEMPO_TFHE_UNROLL
-    for (u32 b = 0; b < kMaxGroup; ++b) {
+    for (u32 b = 0; b < Run; ++b) {
       if (b >= items) break;
       const u32 alpha = step_alpha(in + b * stride, i, p);
       const u32 mp = static_cast<u32>(monomial_minus_one(alpha, j, tw, p)),
@@ -537,11 +537,25 @@ TEMPO_TFHE_HD u32 combine_word(const Combination& lin, const DeviceParams& p, co
   return v & ((1u << p.log_q) - 1);
 }
 
+// The multiply's tasks are coefficient j for a run of at most Run items (which read j's key
+// words once; the kernel's register bound sets Run, see tfhe_kernels.cu): the fewest runs
+// that make runs N a multiple of the block's T threads where that exists, so that every
+// thread gets as many tasks (T = 768 and six items: three runs of two, four tasks per
+// thread; one task per coefficient would leave two thirds of the threads a task short).
+template <u32 Run>
+TEMPO_TFHE_HD u32 mac_runs(u32 N, u32 T, u32 items) {
+  const u32 fewest = (items + Run - 1) / Run;
+  for (u32 s = fewest; s <= items; ++s)
+    if (s * N % T == 0) return s;
+  return fewest;
+}
+
 // The bootstraps of one block: `items` (<= p.group) inputs and outputs of n + 1 words each
 // (mask, then b) at in and out; sm is the block's shared memory (block_smem_bytes: item b's
 // ACC a, ACC b and digit rows at sm + b item_smem_words); W = u32 when p.word32, else u64.
-// The items run in lockstep, so each step's key is read once for all of them.
-template <typename W, class Exec>
+// The items run in lockstep, so each step's key is read once for every run of at most Run
+// of them (mac_runs); with Run >= kNarrowGroup (the narrow kernel) one run: items <= Run.
+template <typename W, u32 Run = kNarrowGroup, class Exec>
 TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* tables, const void* bk,
                                    const u16* ks, const u32* in, u32* out, W* sm, u32 items) {
   const u32 N = p.N, T = p.threads, two_n_mask = 2 * N - 1, rows = 2 * p.levels;
@@ -601,12 +615,26 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       h = lo;
     }
     ex([&](u32 t) {
+      auto mac = [&](auto staged) {
+        constexpr bool St = decltype(staged)::value;
+        if constexpr (Run >= kNarrowGroup) {  // the whole group in one run
+          for (u32 j = t; j < N; j += T)
+            multiply_coeff<W, St, Run>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, twv, p);
+        } else {
+          // (Worked out here, not kept across the step: registers are the wide kernel's limit.)
+          const u32 runs = mac_runs<Run>(N, T, items), per = (items + runs - 1) / runs;
+          for (u32 w = t; w < runs * N; w += T) {
+            const u32 b0 = (w / N) * per, j = w % N;
+            if (b0 >= items) continue;
+            const u32 cnt = items - b0 < per ? items - b0 : per;
+            multiply_coeff<W, St, Run>(dig(b0), item_words, cnt, in + b0 * stride, stride, j, i, bk, kbuf, twv, p);
+          }
+        }
+      };
       if (kbuf != nullptr)
-        for (u32 j = t; j < N; j += T)
-          multiply_coeff<W, true>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, twv, p);
+        mac(std::true_type{});
       else
-        for (u32 j = t; j < N; j += T)
-          multiply_coeff<W, false>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, twv, p);
+        mac(std::false_type{});
     });
     const u32 next = next_step(i + 1);
     // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.

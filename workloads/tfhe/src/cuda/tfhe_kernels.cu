@@ -19,12 +19,22 @@ struct BlockExec {
   }
 };
 
-// One kernel for every shape of the same block code (the bytes depend on neither the thread
-// count nor the group): blocks of p.group bootstraps with p.threads threads. W: the
-// shared-memory word (uint32 when p.word32). The bounds (512 threads, 128 registers) fit
-// the largest shape, one block per SM, and leave room for four 128-thread blocks.
-template <typename W>
-__global__ void __launch_bounds__(512, 1)
+// Two register bounds for the same block code. Narrow: at most 512 threads (kNarrowGroup
+// bootstraps of 128, or one on latency_threads), the registers the code wants (95 for
+// 32-bit words), the multiply reading each key word once for the whole group. Wide (32-bit
+// words, groups of more than kNarrowGroup): 768 threads held to 80 registers (no spills),
+// the multiply in runs of two (a run's 64-bit sums live in registers), so that six
+// bootstraps' 24 warps fit an SM. The kernel is bound by issuing instructions: with 16 warps
+// an SM's schedulers found no ready warp four cycles in ten. On an H100 (PN10QP27L3, 16,384
+// gates) six at 80 registers beat four at 95 by 5-8%, while four at 80 lost 7% and five
+// (PN10QP27, L = 4) lost 13%: the wide block pays only at six.
+constexpr unsigned kNarrowThreads = 512, kWideThreads = 128 * kMaxGroup;
+
+// One kernel per bound for every shape of the same block code (the bytes depend on neither
+// the thread count nor the group): blocks of p.group bootstraps with p.threads threads. W:
+// the shared-memory word (uint32 when p.word32).
+template <typename W, bool Wide>
+__global__ void __launch_bounds__(Wide ? kWideThreads : kNarrowThreads, 1)
     bootstrap_kernel(DeviceParams p, const std::uint64_t* tables, const void* bk, const std::uint16_t* ks,
                      const std::uint32_t* in, std::uint32_t* out, std::size_t count) {
   extern __shared__ __align__(16) std::uint64_t smem[];  // cp.async writes 16-byte chunks
@@ -32,8 +42,8 @@ __global__ void __launch_bounds__(512, 1)
   const std::size_t left = count - first;
   const unsigned items = left < p.group ? unsigned(left) : p.group;
   BlockExec ex;
-  dev::bootstrap_block<W>(ex, p, tables, bk, ks, in + first * stride, out + first * stride, reinterpret_cast<W*>(smem),
-                          items);
+  dev::bootstrap_block<W, Wide ? 2u : kNarrowGroup>(ex, p, tables, bk, ks, in + first * stride, out + first * stride,
+                                                     reinterpret_cast<W*>(smem), items);
 }
 
 __global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint32_t* x, const std::uint32_t* y,
@@ -43,21 +53,21 @@ __global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint3
     out[i] = dev::combine_word(lin, p, x, y, i);
 }
 
-template <typename W>
+template <typename W, bool Wide>
 int launch(const DeviceParams& p, int optin, const void* tables, const void* bk, const std::uint16_t* ks,
            const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
   const std::size_t smem = block_smem_bytes(p);
   // Above 48 KiB a kernel must opt in (per function). The one kernel serves every shape and
   // several streams launch it at once, so the limit is the device's, the same value from
   // every caller (a per-shape value would race with another thread's launch).
-  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel<W>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+  cudaError_t e = cudaFuncSetAttribute(bootstrap_kernel<W, Wide>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
   if (e != cudaSuccess) return static_cast<int>(e);
   constexpr std::size_t kMaxGrid = 0x7fffffff;
   const std::size_t stride = p.n + 1, per_launch = kMaxGrid * p.group;
   for (std::size_t first = 0; first < count; first += per_launch) {
     const std::size_t n = count - first < per_launch ? count - first : per_launch;
     const auto blocks = static_cast<unsigned>((n + p.group - 1) / p.group);
-    bootstrap_kernel<W><<<blocks, p.threads, smem, stream>>>(p, static_cast<const std::uint64_t*>(tables), bk, ks,
+    bootstrap_kernel<W, Wide><<<blocks, p.threads, smem, stream>>>(p, static_cast<const std::uint64_t*>(tables), bk, ks,
                                                              in + first * stride, out + first * stride, n);
     e = cudaGetLastError();
     if (e != cudaSuccess) return static_cast<int>(e);
@@ -69,8 +79,9 @@ int launch(const DeviceParams& p, int optin, const void* tables, const void* bk,
 // on an H200): each step's key staged in shared memory (when the device has room for it).
 // At most one item per SM: one bootstrap per block on latency_threads (every block has an
 // SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
-// 32-bit words, groups of up to kMaxGroup bootstraps per block, as many as keep every SM
-// busy and fit the device's shared memory, p.threads threads each: the group's bootstraps
+// 32-bit words, groups of bootstraps per block, p.threads threads each: kMaxGroup in the
+// wide block where that many fit the device's shared memory, else up to kNarrowGroup; as
+// few waves of blocks as that allows, the groups as even as can be. The group's bootstraps
 // share each step's key reads (the key is tens of megabytes, more than L2, and every block
 // walks all of it). 64-bit words: one bootstrap per block.
 template <typename W>
@@ -92,12 +103,19 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
     // Per block: the key buffer and the tables' copy once, the items' words per item.
     const std::size_t fixed = (shape.stage_key ? key_buffer_words(shape) * 4 : 0) + table_smem_words(shape) * 4;
     const std::size_t fit = (static_cast<std::size_t>(optin) - fixed) / (block_smem_bytes(shape) - fixed);
-    const std::size_t by_threads = 512 / p.threads;
-    shape.group = static_cast<std::uint32_t>(
-        std::max<std::size_t>(1, std::min({per_sm, fit, by_threads, std::size_t{p.max_group}})));
+    const std::size_t room = std::min(fit, std::size_t{p.max_group});
+    const std::size_t most = room >= kMaxGroup && kMaxGroup * p.threads <= kWideThreads
+                                 ? kMaxGroup
+                                 : std::max<std::size_t>(1, std::min({room, std::size_t{kNarrowGroup},
+                                                                      std::size_t{kNarrowThreads / p.threads}}));
+    // (1024 items on 132 SMs: two waves of groups of 4, not a full wave of 6 and a third of one.)
+    const std::size_t waves = (per_sm + most - 1) / most;
+    shape.group = static_cast<std::uint32_t>((per_sm + waves - 1) / waves);
     shape.threads = p.threads * shape.group;
   }
-  return launch<W>(shape, optin, tables, bk, ks, in, out, count, stream);
+  if constexpr (sizeof(W) == 4)
+    if (shape.group > kNarrowGroup) return launch<W, true>(shape, optin, tables, bk, ks, in, out, count, stream);
+  return launch<W, false>(shape, optin, tables, bk, ks, in, out, count, stream);
 }
 
 }  // namespace

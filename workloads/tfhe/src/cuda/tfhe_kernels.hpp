@@ -15,9 +15,11 @@
 
 namespace tempo::tfhe::cuda {
 
-// Bootstraps per block at most: a block walks the bootstrapping key once per step for all of
-// its bootstraps (32-bit words only; 64-bit blocks hold one).
-inline constexpr std::uint32_t kMaxGroup = 4;
+// Bootstraps per block (32-bit words only; 64-bit blocks hold one): up to kNarrowGroup in a
+// block of at most 512 threads, or kMaxGroup in a wide block (tfhe_kernels.cu: 768 threads
+// at fewer registers). Six N = 1024, L = 3 bootstraps with the tables' copy take 216 KiB of
+// shared memory, inside an H100's or H200's 227 KiB.
+inline constexpr std::uint32_t kNarrowGroup = 4, kMaxGroup = 6;
 
 // Everything the kernel needs besides the device-resident tables and keys (made on the host
 // by detail::device_params from an EvalData; see device_tables.hpp).
