@@ -333,6 +333,15 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
         if (i != 2 && i != 5) REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
       }
     }
+    // The wide block code with a last block of four (ten items, groups of six): its third
+    // multiply run is empty.
+    {
+      std::vector<detail::Lwe> ten(xs);
+      std::vector<bool> more;
+      for (const detail::Lwe& x : random_gate_inputs(k, rng, 3, more)) ten.push_back(x);
+      const std::vector<Ciphertext> got = emulated_group(d, ten, cuda::kMaxGroup, false, false, true);
+      for (std::size_t i = 0; i < ten.size(); ++i) REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(d, ten[i])));
+    }
     // In place, as the gate kernel runs it.
     const std::vector<Ciphertext> inplace = emulated_group(d, xs, 3, true, true);
     for (std::size_t i = 0; i < xs.size(); ++i) REQUIRE(to_bytes(inplace[i]) == want[i]);
@@ -348,10 +357,15 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
   std::mt19937_64 rng(11);
   std::vector<bool> expect;
   const std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, cuda::kMaxGroup, expect);
-  const std::vector<Ciphertext> got = emulated_group(k.evaluation.data(), xs, cuda::kMaxGroup, false, false, true);
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
-    REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
+  // The wide shape, and a narrow group of three with the key staged (key_slot's padding at L = 3).
+  for (const bool wide : {true, false}) {
+    const std::vector<Ciphertext> got = wide ? emulated_group(k.evaluation.data(), xs, cuda::kMaxGroup, false, false, true)
+                                             : emulated_group(k.evaluation.data(), xs, 3, true);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      INFO("wide " << wide << " item " << i);
+      REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
+      REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
+    }
   }
 }
 

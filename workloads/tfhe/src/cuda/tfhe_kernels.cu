@@ -104,13 +104,19 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
     const std::size_t fixed = (shape.stage_key ? key_buffer_words(shape) * 4 : 0) + table_smem_words(shape) * 4;
     const std::size_t fit = (static_cast<std::size_t>(optin) - fixed) / (block_smem_bytes(shape) - fixed);
     const std::size_t room = std::min(fit, std::size_t{p.max_group});
-    const std::size_t most = room >= kMaxGroup && kMaxGroup * p.threads <= kWideThreads
-                                 ? kMaxGroup
-                                 : std::max<std::size_t>(1, std::min({room, std::size_t{kNarrowGroup},
-                                                                      std::size_t{kNarrowThreads / p.threads}}));
-    // (1024 items on 132 SMs: two waves of groups of 4, not a full wave of 6 and a third of one.)
-    const std::size_t waves = (per_sm + most - 1) / most;
-    shape.group = static_cast<std::uint32_t>((per_sm + waves - 1) / waves);
+    // The fewest waves of blocks of at most `most`, their groups as even as can be (1024
+    // items on 132 SMs: two waves of groups of 4, not a full wave of 6 and a third of one).
+    const auto even = [per_sm](std::size_t most) {
+      const std::size_t waves = (per_sm + most - 1) / most;
+      return (per_sm + waves - 1) / waves;
+    };
+    std::size_t group = 0;
+    if (room >= kMaxGroup && kMaxGroup * p.threads <= kWideThreads && even(kMaxGroup) == kMaxGroup)
+      group = kMaxGroup;  // the wide kernel pays at six only (see kWideThreads)
+    else
+      group = even(std::max<std::size_t>(1, std::min({room, std::size_t{kNarrowGroup},
+                                                      std::size_t{kNarrowThreads / p.threads}})));
+    shape.group = static_cast<std::uint32_t>(group);
     shape.threads = p.threads * shape.group;
   }
   if constexpr (sizeof(W) == 4)
