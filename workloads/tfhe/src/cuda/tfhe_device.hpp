@@ -229,17 +229,25 @@ struct PassGroup {
   }
 };
 
-// Harvey's lazy butterflies: forward values stay in [0, 4Q) and inverse values in [0, 2Q)
-// between stages and passes (4Q < 2^32 for 32-bit words), reduced to [0, Q) at the end of
-// the transform; the residues, and so the final values, are those of the exact butterflies.
+// Harvey's lazy butterflies: forward values stay in [0, 4Q) (64-bit words; 32-bit words
+// grow, see fwd_pass) and inverse values in [0, 2Q) between stages and passes, reduced to
+// [0, Q) at the end of the transform; the residues, and so the final values, are those of
+// the exact butterflies.
 //
 // Forward (Cooley-Tukey, fwd[N/(2 len) + group]) stages len = 2^(lo+S-1) down to 2^lo. With
 // acc (the first pass, lo + S = log N), the inputs are the digits of ACC: row r < L is digit r
 // of ACC a, row L + r digit r of ACC b (the decomposition fused into the load).
 // LO: lo when it is a compile-time constant, else -1 (lo_rt). Tw: Tables or SharedTables.
+// 32-bit words grow instead (kGrow): no reduction between stages, each stage adds at most 2Q
+// to the values' bound (u + v and u + 2Q - v with v < 2Q), so from digits below Q they stay
+// below (2 log N + 1) Q < 32 Q < 2^32 (Q < 2^27 and log N <= 15: device_params' word32
+// condition), and the last pass brings them below Q with conditional subtractions of 16Q,
+// 8Q, 4Q, 2Q and Q: five per coefficient instead of one per butterfly (log N / 2 per
+// coefficient and transform). The Shoup product is exact for any 32-bit input.
 template <typename W, u32 S, int LO = -1, class Tw>
 TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
+  constexpr bool kGrow = sizeof(W) == 4;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
   const PassGroup<S> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
@@ -265,13 +273,25 @@ TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& t
       if ((k >> d) & 1u) continue;
       const auto t = tw.template fwd_pair<W>(m0 + (k >> (d + 1)));
       const W v = mul_shoup_lazy<W>(x[k + (1u << d)], static_cast<W>(t.w), static_cast<W>(t.ws), Q);
-      const W u = csub<W>(x[k], Q2);
+      const W u = kGrow ? x[k] : csub<W>(x[k], Q2);
       x[k] = static_cast<W>(u + v);
       x[k + (1u << d)] = static_cast<W>(u + Q2 - v);
     }
   }
   TEMPO_TFHE_UNROLL
-  for (u32 k = 0; k < R; ++k) xr[sbase ^ swz(k << lo)] = lo == 0 ? csub<W>(csub<W>(x[k], Q2), Q) : x[k];
+  for (u32 k = 0; k < R; ++k) {
+    W y = x[k];
+    if (lo == 0) {
+      if constexpr (kGrow) {
+        TEMPO_TFHE_UNROLL
+        for (u32 j = 5; j-- > 1;) y = csub<W>(y, static_cast<W>(Q << j));  // below 32Q, then below 2Q
+      } else {
+        y = csub<W>(y, Q2);
+      }
+      y = csub<W>(y, Q);
+    }
+    xr[sbase ^ swz(k << lo)] = y;
+  }
 }
 
 // Inverse (Gentleman-Sande, inv[N/len - 1 - group]) stages len = 2^lo .. 2^(lo+S-1), inputs
