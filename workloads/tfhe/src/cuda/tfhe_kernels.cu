@@ -26,8 +26,8 @@ struct BlockExec {
 // the multiply in runs of two (a run's 64-bit sums live in registers), so that six
 // bootstraps' 24 warps fit an SM. The kernel is bound by issuing instructions: with 16 warps
 // an SM's schedulers found no ready warp four cycles in ten. On an H100 (PN10QP27L3, 16,384
-// gates) six at 80 registers beat four at 95 by 5-8%, while four at 80 lost 7% and five
-// (PN10QP27, L = 4) lost 13%: the wide block pays only at six.
+// gates) six at 80 registers beat four at 95 by 6%, while four at 80 lost 7% and five
+// (PN10QP27, L = 4) lost 13% (workloads/tfhe/README.md): the wide block pays only at six.
 constexpr unsigned kNarrowThreads = 512, kWideThreads = 128 * kMaxGroup;
 
 // One kernel per bound for every shape of the same block code (the bytes depend on neither
