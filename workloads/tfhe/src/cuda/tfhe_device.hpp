@@ -58,9 +58,18 @@ TEMPO_TFHE_HD u32 mulhi(u32 a, u32 b) {
   return static_cast<u32>((static_cast<u64>(a) * b) >> 32);
 #endif
 }
-// x < 2m -> x mod m (a select, no branch on the device).
+// x - m when x >= m, else x (0 < m): the wrapped difference exceeds x exactly when x < m,
+// so this is min(x, x - m): two instructions on the device (a subtraction and an unsigned
+// minimum) where a compare and select took three.
 template <typename W>
-TEMPO_TFHE_HD W csub(W x, W m) { return x >= m ? static_cast<W>(x - m) : x; }
+TEMPO_TFHE_HD W csub(W x, W m) {
+  const W d = static_cast<W>(x - m);
+#if defined(__CUDA_ARCH__)
+  return min(x, d);
+#else
+  return d < x ? d : x;
+#endif
+}
 template <typename W>
 TEMPO_TFHE_HD W add_mod(W a, W b, W Q) { return csub(static_cast<W>(a + b), Q); }
 template <typename W>
@@ -96,11 +105,8 @@ TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(mul_shoup_lazy(y, w
 TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
   const u32 est = mulhi(static_cast<u32>(x >> (p.k - 1)), static_cast<u32>(p.mu32));
   const u32 Q = static_cast<u32>(p.Q);
-  u32 r = static_cast<u32>(x) - est * Q;
-  r = csub<u32>(r, Q);
-  r = csub<u32>(r, Q);
-  r = csub<u32>(r, Q);
-  return r;
+  const u32 r = static_cast<u32>(x) - est * Q;  // below 4Q
+  return csub<u32>(csub<u32>(r, 2 * Q), Q);
 }
 
 // A twiddle and its Shoup companion, read together (one 8-byte shared-memory load for
@@ -184,26 +190,58 @@ struct SharedTables {
 // within every aligned run of 32 words; only the bank layout, not the values, depends on it).
 TEMPO_TFHE_HD u32 swz(u32 pos) { return pos ^ ((pos >> 5) & 31u); }
 
+// A radix group's swizzled coefficients in one row, addressed in bytes from the block's
+// shared memory `sm`: row starts are multiples of N words from sm and swizzled offsets are
+// below N, so (start + sbase) ^ c = start + (sbase ^ c). Each access is one XOR with a
+// compile-time constant, and the device adds sm in the load or store itself ([R + UR]
+// addressing), where a word index took an XOR and a shift-add.
+template <typename W>
+struct SwizzledRow {
+  char* sm;
+  u32 at;  // bytes from sm to the row's start + sbase
+  TEMPO_TFHE_HD SwizzledRow(W* sm_, const W* row, u32 sbase)
+      : sm(reinterpret_cast<char*>(sm_)), at(static_cast<u32>((row - sm_) + sbase) * u32{sizeof(W)}) {}
+  TEMPO_TFHE_HD W& operator[](u32 c) const { return *reinterpret_cast<W*>(sm + (at ^ (c * u32{sizeof(W)}))); }
+};
+
 // Balanced base-2^log_bg digit `level` of the centered coefficient v (mod Q) with its low
 // p.drop bits rounded off (bootstrap.cpp's decompose_impl), as an element of [0, Q).
 // decompose_impl's digit loop (d = ((x + B/2) mod B) - B/2, x = (x - d) / B, level + 1
 // times) in closed form: with C = (B/2)(1 + B + ... + B^level), digit `level` is
 // ((x + C) >> (level log_bg)) mod B - B/2 (each step's x is floor((x + B/2) / B), so adding
 // the B/2 terms up front and shifting once gives the same floor; arithmetic shifts, so
-// negative x too). C depends on the level only (invariant in a pass's loop).
-// v < Q; signed words of W's width: |x| < Q/2 and C < 2^(levels log_bg), so 32-bit words
-// need Q < 2^27 and levels log_bg <= 30 (device_params' word32 condition): no overflow.
+// negative x too). The rounding x = (v + 2^(drop-1)) >> drop folds in the same way: digit
+// `level` is ((v + 2^(drop-1) + C 2^drop) >> (drop + level log_bg)) mod B - B/2, with v
+// centered. DigitLevel holds the level's offset and shift, worked out once per radix group
+// (in the per-value code the loop for C was an eighth of the kernel's instructions).
+// Signed words of W's width: |v| <= Q/2 and the offset below 2^(levels log_bg + drop) =
+// 2^max(k, levels log_bg), so 32-bit words need Q < 2^27 and levels log_bg <= 30
+// (device_params' word32 condition): no overflow.
+template <typename W>
+struct DigitLevel {
+  using I = std::conditional_t<sizeof(W) == 4, std::int32_t, i64>;
+  I offset;
+  u32 shift;
+  TEMPO_TFHE_HD DigitLevel(u32 level, const DeviceParams& p) {
+    const I half = I{1} << (p.log_bg - 1);
+    I c = 0;
+    for (u32 r = 0; r <= level; ++r) c += half << (r * p.log_bg);
+    offset = (p.drop > 0 ? I{1} << (p.drop - 1) : I{0}) + (c << p.drop);
+    shift = p.drop + level * p.log_bg;
+  }
+};
+template <typename W>
+TEMPO_TFHE_HD W digit_at(W v, const DigitLevel<W>& l, const DeviceParams& p) {
+  using I = typename DigitLevel<W>::I;
+  const I Q = static_cast<I>(p.Q), half_q = static_cast<I>(p.Q >> 1);
+  const I centered = static_cast<I>(v) - (static_cast<I>(v) > half_q ? Q : 0);
+  const I t = ((centered + l.offset) >> l.shift) & ((I{1} << p.log_bg) - 1);  // the digit + B/2, in [0, B)
+  // t - B/2 mod Q: t + Q - B/2 is in [Q - B/2, Q + B/2)
+  return csub<W>(static_cast<W>(t + Q - (I{1} << (p.log_bg - 1))), static_cast<W>(p.Q));
+}
 template <typename W>
 TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
-  using I = std::conditional_t<sizeof(W) == 4, std::int32_t, i64>;
-  const I Q = static_cast<I>(p.Q);
-  const I half = I{1} << (p.log_bg - 1), mask = (I{1} << p.log_bg) - 1;
-  const I round = p.drop > 0 ? I{1} << (p.drop - 1) : I{0};
-  const I x = (static_cast<I>(v) - (static_cast<I>(v) > Q / 2 ? Q : 0) + round) >> p.drop;
-  I c = 0;
-  for (u32 r = 0; r <= level; ++r) c += half << (r * p.log_bg);
-  const I d = (((x + c) >> (level * p.log_bg)) & mask) - half;
-  return static_cast<W>(d + (d < 0 ? Q : 0));
+  return digit_at<W>(v, DigitLevel<W>(level, p), p);
 }
 
 // Radix passes: group g (over rows laid end to end, N / 2^S groups per row) holds the 2^S
@@ -245,24 +283,24 @@ struct PassGroup {
 // 8Q, 4Q, 2Q and Q: five per coefficient instead of one per butterfly (log N / 2 per
 // coefficient and transform). The Shoup product is exact for any 32-bit input.
 template <typename W, u32 S, int LO = -1, class Tw>
-TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
+TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
   constexpr bool kGrow = sizeof(W) == 4;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
   const PassGroup<S> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
-  W* xr = rows + row * p.N;
+  const SwizzledRow<W> xr(sm, rows + row * p.N, sbase);
   W x[R];
   if (acc != nullptr) {
     const u32 half = row >= p.levels ? 1u : 0u;
     const W* src = acc + half * p.N + base;
-    const u32 level = row - half * p.levels;
+    const DigitLevel<W> level(row - half * p.levels, p);
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) x[k] = digit<W>(src[k << lo], level, p);
+    for (u32 k = 0; k < R; ++k) x[k] = digit_at<W>(src[k << lo], level, p);
   } else {
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) x[k] = xr[sbase ^ swz(k << lo)];
+    for (u32 k = 0; k < R; ++k) x[k] = xr[swz(k << lo)];
   }
   TEMPO_TFHE_UNROLL
   for (u32 d = S; d-- > 0;) {
@@ -285,7 +323,7 @@ TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& t
       TEMPO_TFHE_UNROLL
       for (u32 j = kGrow ? 5 : 2; j-- > 0;) y = csub<W>(y, static_cast<W>(Q << j));
     }
-    xr[sbase ^ swz(k << lo)] = y;
+    xr[swz(k << lo)] = y;
   }
 }
 
@@ -294,16 +332,16 @@ TEMPO_TFHE_HD void fwd_pass(W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& t
 // (the last pass, lo + S = log N), the results are scaled by N^-1 and added to ACC (row 0 to
 // ACC a, row 1 to ACC b) instead of being stored.
 template <typename W, u32 S, int LO = -1, class Tw>
-TEMPO_TFHE_HD void inv_pass(W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
+TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
   const PassGroup<S> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
-  W* xr = rows + row * p.N;
+  const SwizzledRow<W> xr(sm, rows + row * p.N, sbase);
   W x[R];
   TEMPO_TFHE_UNROLL
-  for (u32 k = 0; k < R; ++k) x[k] = xr[sbase ^ swz(k << lo)];
+  for (u32 k = 0; k < R; ++k) x[k] = xr[swz(k << lo)];
   TEMPO_TFHE_UNROLL
   for (u32 d = 0; d < S; ++d) {
     const u32 ll = lo + d;
@@ -325,7 +363,7 @@ TEMPO_TFHE_HD void inv_pass(W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, con
   } else {
     const bool last = lo + S == p.log_n;
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) xr[sbase ^ swz(k << lo)] = last ? csub<W>(x[k], Q) : x[k];
+    for (u32 k = 0; k < R; ++k) xr[swz(k << lo)] = last ? csub<W>(x[k], Q) : x[k];
   }
 }
 
@@ -341,10 +379,11 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
 // at 0; inverse: full at 0 and 4, two-stage at 8) with lo as a constant; the others with lo
 // at run time (same bytes).
 template <typename W, u32 S, class Tw>
-TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* rows, const W* acc, u32 g, u32 lo, const Tw& tw, const DeviceParams& p) {
+TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* sm, W* rows, const W* acc, u32 g, u32 lo, const Tw& tw,
+                                 const DeviceParams& p) {
   if constexpr (S > 1)
-    if (bits < S) return fwd_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
-  auto run = [&](auto c) { fwd_pass<W, S, decltype(c)::value>(rows, acc, g, lo, tw, p); };
+    if (bits < S) return fwd_pass_bits<W, S - 1>(bits, sm, rows, acc, g, lo, tw, p);
+  auto run = [&](auto c) { fwd_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); };
   if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
@@ -353,10 +392,11 @@ TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* rows, const W* acc, u32 g, u32 lo,
     run(std::integral_constant<int, -1>{});
 }
 template <typename W, u32 S, class Tw>
-TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* rows, W* acc, u32 g, u32 lo, const Tw& tw, const DeviceParams& p) {
+TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* sm, W* rows, W* acc, u32 g, u32 lo, const Tw& tw,
+                                 const DeviceParams& p) {
   if constexpr (S > 1)
-    if (bits < S) return inv_pass_bits<W, S - 1>(bits, rows, acc, g, lo, tw, p);
-  auto run = [&](auto c) { inv_pass<W, S, decltype(c)::value>(rows, acc, g, lo, tw, p); };
+    if (bits < S) return inv_pass_bits<W, S - 1>(bits, sm, rows, acc, g, lo, tw, p);
+  auto run = [&](auto c) { inv_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); };
   if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 4>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
@@ -389,11 +429,16 @@ TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 
   return static_cast<const u64*>(bk)[idx];
 }
 
+// psi^e - 1 (e < 2N): X^a - 1 at the forward slot that evaluates at psi^s is psi^(a s) - 1.
+template <class Tw>
+TEMPO_TFHE_HD u64 monomial_minus_one_at(u32 e, const Tw& tw, const DeviceParams& p) {
+  const u64 v = tw.psi(e);
+  return v == 0 ? p.Q - 1 : v - 1;
+}
 // (X^e - 1) at forward slot j.
 template <class Tw>
 TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tw& tw, const DeviceParams& p) {
-  const u64 v = tw.psi((e * tw.slot_of(j, p.log_n)) & (2 * p.N - 1));
-  return v == 0 ? p.Q - 1 : v - 1;
+  return monomial_minus_one_at((e * tw.slot_of(j, p.log_n)) & (2 * p.N - 1), tw, p);
 }
 
 // Word w of a step's key (key32_index's order within the step) in the block's key buffer:
@@ -426,10 +471,62 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 }
 
 // The external products of coefficient j against both keys of step i, combined with the
-// monomials, for `items` bootstraps of a block (at most Run with 32-bit words; item b's
-// digit rows at rows + b * item_words, its input at in + b * stride): rows 0 and 1 of each
-// receive u_a[j], u_b[j] (the task reads all rows at j before writing). The key words of
-// coefficient j are read once for all items. An item with alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
+// monomials, for exactly C bootstraps of a block (32-bit words; item b's digit rows at
+// rows + b * iw, its input at in + b * stride): rows 0 and 1 of each receive u_a[j], u_b[j]
+// (all rows at j are read before any is written). k0: the step's four key words of row 0
+// at coefficient j (in global memory or in the block's key buffer; the rows follow 4
+// kKeyBlock words apart). The key words are read once for the C items. Products < 2^54,
+// 2L <= 16 of them: exact 64-bit sums, one reduction each. C is a compile-time count so
+// that the sums stay in fixed registers: a run-time item count (a break in the item loop)
+// made the compiler copy every 64-bit sum after each multiply-add (3.5 instructions per
+// product instead of one; Nsight Compute, H100).
+template <u32 C, class Tw>
+TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* in, std::size_t stride, u32 j, u32 i,
+                                    const u32* k0, const Tw& tw, const DeviceParams& p) {
+  const u32 N = p.N, nrows = 2 * p.levels;
+  const u32* d0 = rows + swz(j);  // rows are swizzled
+  u64 s[C][4] = {};
+  for (u32 r = 0; r < nrows; r += 2, k0 += 8 * kKeyBlock, d0 += 2 * N) {  // 2L rows: even
+    TEMPO_TFHE_UNROLL
+    for (u32 h = 0; h < 2; ++h) {
+      const u32* kr = k0 + h * 4 * kKeyBlock;
+      const u32 k[4] = {kr[0], kr[kKeyBlock], kr[2 * kKeyBlock], kr[3 * kKeyBlock]};
+      TEMPO_TFHE_UNROLL
+      for (u32 b = 0; b < C; ++b) {
+        const u32 d = d0[b * iw + h * N];
+        TEMPO_TFHE_UNROLL
+        for (u32 q = 0; q < 4; ++q) s[b][q] += u64{d} * k[q];
+      }
+    }
+  }
+  // X^alpha at slot j is psi^(alpha slot); X^-alpha = X^(2N - alpha) is psi^(-alpha slot).
+  const u32 slot = tw.slot_of(j, p.log_n), two_n_mask = 2 * N - 1;
+  TEMPO_TFHE_UNROLL
+  for (u32 b = 0; b < C; ++b) {
+    const u32 e = step_alpha(in + b * stride, i, p) * slot;
+    const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw, p)),
+              mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw, p));
+    // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1); 32 x 32-bit products, sum < 2 Q^2
+    TEMPO_TFHE_UNROLL
+    for (u32 col = 0; col < 2; ++col)
+      rows[b * iw + col * N + swz(j)] = reduce_wide(
+          u64{reduce_wide(s[b][col], p)} * mp + u64{reduce_wide(s[b][2 + col], p)} * mm, p);
+  }
+}
+
+// The same for 1 <= items <= Run (a compile-time count per call, see multiply_coeff32).
+template <u32 Run, class Tw>
+TEMPO_TFHE_HD void multiply_coeff32_upto(u32 items, u32* rows, u32 iw, const u32* in, std::size_t stride, u32 j,
+                                         u32 i, const u32* k0, const Tw& tw, const DeviceParams& p) {
+  if constexpr (Run > 1)
+    if (items < Run) return multiply_coeff32_upto<Run - 1>(items, rows, iw, in, stride, j, i, k0, tw, p);
+  multiply_coeff32<Run>(rows, iw, in, stride, j, i, k0, tw, p);
+}
+
+// The external products of coefficient j for `items` bootstraps of a block (at most Run
+// with 32-bit words; item b's digit rows at rows + b * item_words): multiply_coeff32, or
+// for 64-bit words (one item per block) the same with Barrett products. An item with
+// alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
 // Staged: step i's key is in the block's key buffer kbuf (key_slot; 32-bit words only),
 // else read from bk in global memory (a compile-time choice, so that the loads are shared or
 // global loads).
@@ -437,42 +534,16 @@ template <typename W, bool Staged, u32 Run, class Tw>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
                                   u32 j, u32 i, const void* bk, const u32* kbuf, const Tw& tw,
                                   const DeviceParams& p) {
-  const u32 nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
   if constexpr (sizeof(W) == 4) {
-    // Products < 2^54, 2L <= 16 of them: exact 64-bit sums, one reduction each.
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
     // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock
     // (in the key buffer too: its padding falls between coefficient blocks).
     const u32* k0 = Staged ? kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p)
                            : static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
-    u64 s[Run][4] = {};
-    const u32 iw = static_cast<u32>(item_words);  // a block's shared memory: 32-bit offsets
-    for (u32 r = 0; r < nrows; ++r, k0 += 4 * kKeyBlock) {
-      const u64 k[4] = {k0[0], k0[kKeyBlock], k0[2 * kKeyBlock], k0[3 * kKeyBlock]};
-      TEMPO_TFHE_UNROLL
-      for (u32 b = 0; b < Run; ++b) {
-        if (b >= items) break;
-        const u64 d = static_cast<u32>(rows[b * iw + r * p.N + sj]);
-        TEMPO_TFHE_UNROLL
-        for (u32 q = 0; q < 4; ++q) s[b][q] += d * k[q];
-      }
-    }
-    TEMPO_TFHE_UNROLL
-    for (u32 b = 0; b < Run; ++b) {
-      if (b >= items) break;
-      const u32 alpha = step_alpha(in + b * stride, i, p);
-      const u32 mp = static_cast<u32>(monomial_minus_one(alpha, j, tw, p)),
-                mm = static_cast<u32>(monomial_minus_one(2 * p.N - alpha, j, tw, p));
-      // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1); 32 x 32-bit products, sum < 2 Q^2
-      TEMPO_TFHE_UNROLL
-      for (u32 col = 0; col < 2; ++col)
-        rows[b * iw + col * p.N + sj] = static_cast<W>(reduce_wide(
-            u64{reduce_wide(s[b][col], p)} * mp + u64{reduce_wide(s[b][2 + col], p)} * mm, p));
-    }
+    multiply_coeff32_upto<Run>(items, rows, static_cast<u32>(item_words), in, stride, j, i, k0, tw, p);
   } else {
-    TEMPO_TFHE_UNROLL
-    for (u32 b = 0; b < kMaxGroup; ++b) {
-      if (b >= items) break;
+    const u32 nrows = 2 * p.levels, sj = swz(j);
+    for (u32 b = 0; b < items; ++b) {
       W* item = rows + b * item_words;
       const u32 alpha = step_alpha(in + b * stride, i, p);
       const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
@@ -580,6 +651,10 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   auto acc = [&](u32 b) { return sm + b * item_words; };            // ACC a; ACC b at + N
   auto dig = [&](u32 b) { return sm + b * item_words + 2 * N; };    // the 2L digit rows
   const u32 shift = p.log_n + 1 - p.log_q;  // 2N / q
+  // The step loop divides by a forward pass's groups per item, rows 2^(log N - bits), as a
+  // shift and a high product with ceil(2^32 / rows): exact for quotients below 2^32 / rows^2
+  // (here below kMaxGroup), where a run-time division took about twenty instructions.
+  const u32 rows_magic = 0xffffffffu / rows + 1;
   // With p.stage_key (32-bit keys) the key buffer after the items holds the current step's
   // key: the copy of step i's key is issued before the transforms that precede its use
   // (with the first inverse pass of the step before) and waited for at the end of the last
@@ -622,8 +697,8 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       const bool first = h == p.log_n;
       ex([&](u32 t) {
         for (u32 g = t; g < items * per_item; g += T) {
-          const u32 b = g / per_item;
-          fwd_pass_bits<W, S>(bits, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
+          const u32 b = mulhi(g >> (p.log_n - bits), rows_magic);  // g / per_item
+          fwd_pass_bits<W, S>(bits, sm, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
         }
         if (kbuf != nullptr && lo == 0) copies_wait();
       });
@@ -641,7 +716,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
           // (Worked out here, not kept across the step: registers are the wide kernel's limit.)
           const u32 runs = mac_runs<Run>(N, T, items), per = (items + runs - 1) / runs;
           for (u32 w = t; w < runs * N; w += T) {
-            const u32 b0 = (w / N) * per, j = w % N;
+            const u32 b0 = (w >> p.log_n) * per, j = w & (N - 1);
             if (b0 >= items) continue;
             const u32 cnt = items - b0 < per ? items - b0 : per;
             multiply_coeff<W, St, Run>(dig(b0), item_words, cnt, in + b0 * stride, stride, j, i, bk, kbuf, twv, p);
@@ -661,8 +736,8 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       ex([&](u32 t) {
         if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
         for (u32 g = t; g < items * per_item; g += T) {
-          const u32 b = g / per_item;
-          inv_pass_bits<W, S>(bits, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
+          const u32 b = g >> (p.log_n - bits + 1);  // g / per_item
+          inv_pass_bits<W, S>(bits, sm, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
         }
       });
       lo += bits;
