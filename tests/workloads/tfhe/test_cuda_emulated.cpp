@@ -157,7 +157,9 @@ void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, co
   };
   for (u32 h = p.log_n; h > 0;) {
     const u32 bits = h < S ? h : S;
-    for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) dev::fwd_pass_bits<W, S>(bits, rows.data(), rows.data(), nullptr, g, h - bits, tw, p);
+    dev::fwd_pass_bits<W, S>(bits, h - bits, rows.data(), tw, p, [&](auto&& pass) {
+      for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) pass(rows.data(), nullptr, g);
+    });
     h -= bits;
   }
   REQUIRE(unswizzled() == want);
@@ -166,7 +168,9 @@ void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, co
   for (u32 lo = 0; lo < p.log_n;) {
     const u32 bits = p.log_n - lo < S ? p.log_n - lo : S;
     W* dst = lo + bits == p.log_n ? acc.data() : nullptr;
-    for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) dev::inv_pass_bits<W, S>(bits, rows.data(), rows.data(), dst, g, lo, tw, p);
+    dev::inv_pass_bits<W, S>(bits, lo, rows.data(), tw, p, [&](auto&& pass) {
+      for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) pass(rows.data(), dst, g);
+    });
     lo += bits;
   }
   REQUIRE(std::vector<u64>(acc.begin(), acc.end()) == orig);

@@ -109,6 +109,16 @@ TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
   return csub<u32>(csub<u32>(r, 2 * Q), Q);
 }
 
+// x, with the device compiler unable to see through it: a run-time lo passed through it
+// keeps a pass's swizzled offsets from being hoisted out of the loop over groups, where
+// sixteen of them held in registers spilled the wide kernel (tfhe_kernels.cu).
+TEMPO_TFHE_HD u32 opaque(u32 x) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("mov.u32 %0, %0;" : "+r"(x));
+#endif
+  return x;
+}
+
 // A twiddle and its Shoup companion, read together (one 8-byte shared-memory load for
 // 32-bit words).
 template <typename W>
@@ -181,8 +191,11 @@ struct SharedTables {
 
 #if defined(__CUDA_ARCH__)
 #define TEMPO_TFHE_UNROLL _Pragma("unroll")
+#define TEMPO_TFHE_UNROLL_BY(n) _Pragma(TEMPO_TFHE_STR(unroll n))
+#define TEMPO_TFHE_STR(x) #x
 #else
 #define TEMPO_TFHE_UNROLL
+#define TEMPO_TFHE_UNROLL_BY(n)
 #endif
 
 // Digit rows are stored swizzled: coefficient pos sits at pos ^ ((pos >> 5) & 31), so the
@@ -286,7 +299,7 @@ template <typename W, u32 S, int LO = -1, class Tw>
 TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
   constexpr bool kGrow = sizeof(W) == 4;
-  const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
+  const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
   const PassGroup<S> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
@@ -334,7 +347,7 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
 template <typename W, u32 S, int LO = -1, class Tw>
 TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
   constexpr u32 R = 1u << S;
-  const u32 lo = LO >= 0 ? static_cast<u32>(LO) : lo_rt;
+  const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
   const PassGroup<S> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
@@ -374,16 +387,19 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
   if (!hit) f(std::integral_constant<int, -1>{});
 }
 
-// The pass of `bits` <= S stages (compile-time register arrays for every width). 32-bit
-// words: the passes of N = 256 and 1024 (forward: full passes at lo = 0, 2, 4, 6, two-stage
-// at 0; inverse: full at 0 and 4, two-stage at 8) with lo as a constant; the others with lo
-// at run time (same bytes).
-template <typename W, u32 S, class Tw>
-TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* sm, W* rows, const W* acc, u32 g, u32 lo, const Tw& tw,
-                                 const DeviceParams& p) {
+// for_groups(pass), pass(rows, acc, g) running group g of the pass of `bits` <= S stages at
+// lo (compile-time register arrays for every width). 32-bit words: the passes of N = 256 and
+// 1024 (forward: full passes at lo = 0, 2, 4, 6, two-stage at 0; inverse: full at 0 and 4,
+// two-stage at 8) with lo as a constant; the others with lo at run time (same bytes). The
+// dispatch on bits and lo runs once, outside for_groups' loop over a thread's groups (inside
+// it, it cost a tenth of the kernel's instructions).
+template <typename W, u32 S, class Tw, class ForGroups>
+TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
   if constexpr (S > 1)
-    if (bits < S) return fwd_pass_bits<W, S - 1>(bits, sm, rows, acc, g, lo, tw, p);
-  auto run = [&](auto c) { fwd_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); };
+    if (bits < S) return fwd_pass_bits<W, S - 1>(bits, lo, sm, tw, p, for_groups);
+  auto run = [&](auto c) {
+    for_groups([&](W* rows, const W* acc, u32 g) { fwd_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); });
+  };
   if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
@@ -391,12 +407,13 @@ TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, W* sm, W* rows, const W* acc, u32 g, 
   else
     run(std::integral_constant<int, -1>{});
 }
-template <typename W, u32 S, class Tw>
-TEMPO_TFHE_HD void inv_pass_bits(u32 bits, W* sm, W* rows, W* acc, u32 g, u32 lo, const Tw& tw,
-                                 const DeviceParams& p) {
+template <typename W, u32 S, class Tw, class ForGroups>
+TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
   if constexpr (S > 1)
-    if (bits < S) return inv_pass_bits<W, S - 1>(bits, sm, rows, acc, g, lo, tw, p);
-  auto run = [&](auto c) { inv_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); };
+    if (bits < S) return inv_pass_bits<W, S - 1>(bits, lo, sm, tw, p, for_groups);
+  auto run = [&](auto c) {
+    for_groups([&](W* rows, W* acc, u32 g) { inv_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); });
+  };
   if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 4>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
@@ -583,17 +600,24 @@ TEMPO_TFHE_HD u32 ks_digit(u32 a, u32 j, const DeviceParams& p) { return (a >> (
 // the same). The loop is branch-free (a zero digit reads entry 0 and adds nothing; the
 // digits are public) so the table loads overlap.
 inline constexpr u32 kKsSlice = 64;
-template <typename W>
+// Levels: ks_levels when it is a compile-time constant (the sets' 3), else 0 (p.ks_levels).
+// A coefficient's table rows are walked by pointer with 32-bit offsets inside it, and a
+// compile-time level count lets the compiler issue several coefficients' loads before their
+// sums (one load at a time, the loop waited on memory for a tenth of the kernel's time).
+template <typename W, u32 Levels = 0>
 TEMPO_TFHE_HD u32 key_switch_partial(const W* ext, u32 c, u32 i0, const u16* ks, const DeviceParams& p) {
-  const std::size_t row = p.n + 1, base = (std::size_t{1} << p.log_bks) - 1;
-  u32 acc = 0;
+  const u32 row = p.n + 1, base = (1u << p.log_bks) - 1, levels = Levels > 0 ? Levels : p.ks_levels;
+  const u32 per_coeff = levels * base * row;  // table entries per input coefficient
   const u32 i1 = i0 + kKsSlice < p.N ? i0 + kKsSlice : p.N;
-  for (u32 i = i0; i < i1; ++i) {
+  const u16* t = ks + static_cast<std::size_t>(i0) * per_coeff + c;
+  u32 acc = 0;
+  TEMPO_TFHE_UNROLL_BY(4)
+  for (u32 i = i0; i < i1; ++i, t += per_coeff) {
     const u32 a = static_cast<u32>(ext[i]);
-    for (u32 j = 0; j < p.ks_levels; ++j) {
+    TEMPO_TFHE_UNROLL
+    for (u32 j = 0; j < levels; ++j) {
       const u32 d = ks_digit(a, j, p);
-      const std::size_t e = d == 0 ? 0 : d - 1;
-      const u32 v = ks[((static_cast<std::size_t>(i) * p.ks_levels + j) * base + e) * row + c];
+      const u32 v = t[(j * base + (d == 0 ? 0 : d - 1)) * row];
       acc -= d == 0 ? 0u : v;
     }
   }
@@ -696,10 +720,12 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - bits);
       const bool first = h == p.log_n;
       ex([&](u32 t) {
-        for (u32 g = t; g < items * per_item; g += T) {
-          const u32 b = mulhi(g >> (p.log_n - bits), rows_magic);  // g / per_item
-          fwd_pass_bits<W, S>(bits, sm, dig(b), first ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
-        }
+        fwd_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
+          for (u32 g = t; g < items * per_item; g += T) {
+            const u32 b = mulhi(g >> (p.log_n - bits), rows_magic);  // g / per_item
+            pass(dig(b), first ? acc(b) : nullptr, g - b * per_item);
+          }
+        });
         if (kbuf != nullptr && lo == 0) copies_wait();
       });
       h = lo;
@@ -735,10 +761,12 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       const bool last = lo + bits == p.log_n;
       ex([&](u32 t) {
         if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
-        for (u32 g = t; g < items * per_item; g += T) {
-          const u32 b = g >> (p.log_n - bits + 1);  // g / per_item
-          inv_pass_bits<W, S>(bits, sm, dig(b), last ? acc(b) : nullptr, g - b * per_item, lo, twv, p);
-        }
+        inv_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
+          for (u32 g = t; g < items * per_item; g += T) {
+            const u32 b = g >> (p.log_n - bits + 1);  // g / per_item
+            pass(dig(b), last ? acc(b) : nullptr, g - b * per_item);
+          }
+        });
       });
       lo += bits;
     }
@@ -762,7 +790,10 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     for (u32 w = t; w < items * per_item; w += T) {
       const u32 b = w / per_item, v = w - b * per_item;
       const u32 item = v / 32, c = (item % chunks) * 32 + v % 32;
-      if (c <= p.n) shared_add(&ks_acc(b)[c], key_switch_partial<W>(dig(b), c, (item / chunks) * kKsSlice, ks, p));
+      if (c > p.n) continue;
+      const u32 i0 = (item / chunks) * kKsSlice;
+      shared_add(&ks_acc(b)[c], p.ks_levels == 3 ? key_switch_partial<W, 3>(dig(b), c, i0, ks, p)
+                                                 : key_switch_partial<W>(dig(b), c, i0, ks, p));
     }
   });
   ex([&](u32 t) {
