@@ -158,7 +158,7 @@ void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, co
   for (u32 h = p.log_n; h > 0;) {
     const u32 bits = h < S ? h : S;
     dev::fwd_pass_bits<W, S>(bits, h - bits, rows.data(), tw, p, [&](auto&& pass) {
-      for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) pass(rows.data(), nullptr, g);
+      for (u32 g = 0; g < (2u << (p.log_n - S)); ++g) pass(rows.data(), nullptr, g);
     });
     h -= bits;
   }
@@ -166,10 +166,10 @@ void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, co
   // Inverse passes, the last one adding N^-1 times the result to a zero ACC.
   std::vector<W> acc(2 * p.N, 0);
   for (u32 lo = 0; lo < p.log_n;) {
-    const u32 bits = p.log_n - lo < S ? p.log_n - lo : S;
+    const u32 bits = lo == 0 && p.log_n % S != 0 ? p.log_n % S : S;  // bootstrap_block's order
     W* dst = lo + bits == p.log_n ? acc.data() : nullptr;
     dev::inv_pass_bits<W, S>(bits, lo, rows.data(), tw, p, [&](auto&& pass) {
-      for (u32 g = 0; g < (2u << (p.log_n - bits)); ++g) pass(rows.data(), dst, g);
+      for (u32 g = 0; g < (2u << (p.log_n - S)); ++g) pass(rows.data(), dst, g);
     });
     lo += bits;
   }
@@ -214,7 +214,8 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
       check_transforms<u32>(d, p, tw, rng);
       // The kernel's shared copy of the tables (loaded by two "threads"), a poisoned buffer under it.
       std::vector<u32> shared(cuda::table_smem_words(p), 0xdeadbeefu);
-      const dev::SharedTables st(shared.data(), p.N);
+      REQUIRE(dev::SharedTables::words(p.N) == cuda::table_smem_words(p));
+      const dev::SharedTables st(shared.data(), p.N, p.log_n);
       for (u32 t = 0; t < 2; ++t) st.load(tw, p.N, t, 2);
       check_transforms<u32>(d, p, st, rng);
       for (u32 j = 0; j < p.N; ++j) REQUIRE(st.slot_of(j, p.log_n) == d.ring.slot[j]);

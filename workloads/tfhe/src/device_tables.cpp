@@ -48,6 +48,7 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.word32 = dp.key32 && m.k <= 27 && p.N <= (std::size_t{1} << 15) && 2 * p.levels <= 16 &&
               p.levels * p.log_bg <= 30;
   dp.mu32 = dp.word32 ? (u64{1} << (m.k + 31)) / p.Q : 0;
+  dp.mu_word = dp.word32 ? (u64{1} << 32) / p.Q : 0;
   // Threads per bootstrap: with 32-bit words 128 (16 coefficients each per radix pass; the
   // launcher groups up to kMaxGroup bootstraps in a block); with 64-bit words N / 2 up to 512.
   dp.threads = static_cast<std::uint32_t>(dp.word32 ? std::min<std::size_t>(p.N / 8, 128)

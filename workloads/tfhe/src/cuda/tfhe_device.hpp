@@ -152,6 +152,11 @@ struct Tables {
   TEMPO_TFHE_HD Twiddle<W> fwd_pair(u32 m) const { return {static_cast<W>(fwd[m]), static_cast<W>(fwd_s[m])}; }
   template <typename W>
   TEMPO_TFHE_HD Twiddle<W> inv_pair(u32 m) const { return {static_cast<W>(inv[m]), static_cast<W>(inv_s[m])}; }
+  // A radix group's twiddles of one stage: forward m0 + j, inverse m0 - j (see fwd_pass).
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<W> fwd_pair_run(u32 m0, u32 j) const { return fwd_pair<W>(m0 + j); }
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<W> inv_pair_run(u32 m0, u32 j) const { return inv_pair<W>(m0 - j); }
   TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[e]; }
   TEMPO_TFHE_HD u32 slot_of(u32 j, u32) const { return static_cast<u32>(slot[j]); }
 };
@@ -160,32 +165,59 @@ struct Tables {
 // words at the end of the block's shared memory): twiddle pairs, forward then inverse, and
 // the psi powers; the slots are computed (2 brv(j) + 1). Loaded once per block (load), the
 // passes then read a twiddle pair in one shared load instead of two global ones.
+// Padded against bank conflicts, which took a third of the kernel's shared-memory wavefronts:
+// - twiddle pair m sits at m + m / 16: a radix group's run of a stage (2^(4-d-1) pairs, d its
+//   stage in the pass) starts 2^(4-d-1) pairs after its neighbour's, and with a pair of padding
+//   per 16 the sixteen lanes of a half warp (8-byte loads) then hit distinct banks for every
+//   such stride up to 8;
+// - psi power e sits at e + e / 2^(log N - 4): the multiply's warp reads psi^(a slot(j)) for 32
+//   consecutive j, whose slots differ in their top five bits, so the powers sit 2N/32 apart
+//   (one bank for all 32 lanes without the padding).
 struct SharedTables {
   Twiddle<u32>* fwd;
   Twiddle<u32>* inv;
   u32* psi_pow;
-  TEMPO_TFHE_HD SharedTables(u32* base, u32 N)
-      : fwd(reinterpret_cast<Twiddle<u32>*>(base)), inv(reinterpret_cast<Twiddle<u32>*>(base + 2 * N)),
-        psi_pow(base + 4 * N) {}
+  u32 psi_shift;
+  TEMPO_TFHE_HD static u32 pairs(u32 N) { return N + N / 16; }
+  TEMPO_TFHE_HD static u32 pad_pair(u32 m) { return m + (m >> 4); }
+  TEMPO_TFHE_HD u32 pad_psi(u32 e) const { return e + (e >> psi_shift); }
+  TEMPO_TFHE_HD SharedTables(u32* base, u32 N, u32 log_n)
+      : fwd(reinterpret_cast<Twiddle<u32>*>(base)), inv(reinterpret_cast<Twiddle<u32>*>(base + 2 * pairs(N))),
+        psi_pow(base + 4 * pairs(N)), psi_shift(log_n > 4 ? log_n - 4 : 31) {}
+  // Words of a copy (table_smem_words): the padded pairs and 2N psi powers with 32 pads.
+  TEMPO_TFHE_HD static std::size_t words(u32 N) { return 4 * std::size_t{pairs(N)} + 2 * std::size_t{N} + 32; }
   // Thread t of T's share of the copy from the device tables (a barrier before first use).
   TEMPO_TFHE_HD void load(const Tables& tw, u32 N, u32 t, u32 T) const {
     for (u32 m = t; m < N; m += T) {
-      fwd[m] = tw.fwd_pair<u32>(m);
-      inv[m] = tw.inv_pair<u32>(m);
+      fwd[pad_pair(m)] = tw.fwd_pair<u32>(m);
+      inv[pad_pair(m)] = tw.inv_pair<u32>(m);
     }
-    for (u32 e = t; e < 2 * N; e += T) psi_pow[e] = static_cast<u32>(tw.psi_pow[e]);
+    for (u32 e = t; e < 2 * N; e += T) psi_pow[pad_psi(e)] = static_cast<u32>(tw.psi_pow[e]);
   }
   template <typename W>
   TEMPO_TFHE_HD Twiddle<u32> fwd_pair(u32 m) const {
     static_assert(sizeof(W) == 4, "the shared copy holds 32-bit Shoup companions");
-    return fwd[m];
+    return fwd[pad_pair(m)];
   }
   template <typename W>
   TEMPO_TFHE_HD Twiddle<u32> inv_pair(u32 m) const {
     static_assert(sizeof(W) == 4, "the shared copy holds 32-bit Shoup companions");
-    return inv[m];
+    return inv[pad_pair(m)];
   }
-  TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[e]; }
+  // Pairs m0 + j (forward) and m0 - j (inverse) for j below 2^b, b <= 3, where m0's low b bits
+  // are zero (forward) or all one (inverse), as fwd_pass and inv_pass make them: then m0 +- j
+  // does not carry into bit 4, so the padding is m0's and j is a constant offset.
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<u32> fwd_pair_run(u32 m0, u32 j) const {
+    static_assert(sizeof(W) == 4, "the shared copy holds 32-bit Shoup companions");
+    return fwd[pad_pair(m0) + j];
+  }
+  template <typename W>
+  TEMPO_TFHE_HD Twiddle<u32> inv_pair_run(u32 m0, u32 j) const {
+    static_assert(sizeof(W) == 4, "the shared copy holds 32-bit Shoup companions");
+    return inv[pad_pair(m0) - j];
+  }
+  TEMPO_TFHE_HD u64 psi(u32 e) const { return psi_pow[pad_psi(e)]; }
   TEMPO_TFHE_HD u32 slot_of(u32 j, u32 log_n) const { return 2 * bit_reverse(j, log_n) + 1; }
 };
 
@@ -257,26 +289,36 @@ TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
   return digit_at<W>(v, DigitLevel<W>(level, p), p);
 }
 
-// Radix passes: group g (over rows laid end to end, N / 2^S groups per row) holds the 2^S
-// coefficients base + k 2^lo of one row in registers and runs the S butterfly stages with
-// len = 2^lo .. 2^(lo+S-1) on them; shared memory is touched only at the pass's load and
-// store. Every butterfly is the one of tempo::ntt's radix-2 transform (same inputs, same
-// twiddle), so the result is that transform's: output j = poly(psi^slot[j]).
+// Stages per radix pass and coefficients per thread and pass (2^kPassBits): 16 with 32-bit
+// words (passes of 4, 4, 2 stages for N = 1024; 32 spill at the launch bound), 8 with 64-bit
+// words.
+template <typename W>
+inline constexpr u32 kPassBits = sizeof(W) == 4 ? 4 : 3;
+
+// Radix passes: group g (over rows laid end to end, N / 2^T groups per row, T = kPassBits)
+// holds the 2^T coefficients base + k 2^lo of one row in registers and runs S <= T butterfly
+// stages with len = 2^lo .. 2^(lo+S-1) on them (with S < T: 2^(T-S) independent sets of
+// 2^S, whose bits of k lie above the stages'; such a pass runs at lo = 0, the forward's last
+// and the inverse's first, so that lo + T <= log N); shared memory is touched only at the
+// pass's load and store. Every group holds 2^T coefficients so that the remainder pass has
+// as few groups as the others (with 2^S its per-group work was a fifth of the kernel's
+// instructions). Every butterfly is the one of tempo::ntt's radix-2 transform (same inputs,
+// same twiddle), so the result is that transform's: output j = poly(psi^slot[j]).
 //
-// The group's coefficients base + k 2^lo: base = hi 2^(lo+S) + (G mod 2^lo) with hi = G >> lo,
+// The group's coefficients base + k 2^lo: base = hi 2^(lo+T) + (G mod 2^lo) with hi = G >> lo,
 // so at stage ll = lo + d the butterfly of k has group index (pos >> (ll + 1)) =
-// hi 2^(S-d-1) + (k >> (d+1)) (no carries): a compile-time k part, so the twiddles that
+// hi 2^(T-d-1) + (k >> (d+1)) (no carries): a compile-time k part, so the twiddles that
 // butterflies share are loaded once. base and k 2^lo have no bit in common and swz is linear
 // over XOR, so coefficient k sits at swz(base) ^ swz(k 2^lo): with a compile-time lo (LO >= 0,
 // the passes the 32-bit shapes run, see fwd_pass_bits) that is one XOR with a constant.
-template <u32 S>
+template <u32 T>
 struct PassGroup {
   u32 row, hi, base;
   TEMPO_TFHE_HD PassGroup(u32 g, u32 lo, u32 log_n) {
-    const u32 per_row = log_n - S, G = g & ((1u << per_row) - 1);
+    const u32 per_row = log_n - T, G = g & ((1u << per_row) - 1);
     row = g >> per_row;
     hi = G >> lo;
-    base = (hi << (lo + S)) | (G & ((1u << lo) - 1));
+    base = (hi << (lo + T)) | (G & ((1u << lo) - 1));
   }
 };
 
@@ -292,15 +334,15 @@ struct PassGroup {
 // 32-bit words grow instead (kGrow): no reduction between stages, each stage adds at most 2Q
 // to the values' bound (u + v and u + 2Q - v with v < 2Q), so from digits below Q they stay
 // below (2 log N + 1) Q < 32 Q < 2^32 (Q < 2^27 and log N <= 15: device_params' word32
-// condition), and the last pass brings them below Q with conditional subtractions of 16Q,
-// 8Q, 4Q, 2Q and Q: five per coefficient instead of one per butterfly (log N / 2 per
+// condition), and the last pass brings them below Q with one Barrett step and one
+// conditional subtraction per coefficient instead of one per butterfly (log N / 2 per
 // coefficient and transform). The Shoup product is exact for any 32-bit input.
 template <typename W, u32 S, int LO = -1, class Tw>
 TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
-  constexpr u32 R = 1u << S;
+  constexpr u32 T = kPassBits<W>, R = 1u << T;
   constexpr bool kGrow = sizeof(W) == 4;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
-  const PassGroup<S> at(g, lo, p.log_n);
+  const PassGroup<T> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
   const SwizzledRow<W> xr(sm, rows + row * p.N, sbase);
@@ -318,11 +360,11 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
   TEMPO_TFHE_UNROLL
   for (u32 d = S; d-- > 0;) {
     const u32 ll = lo + d;
-    const u32 m0 = (p.N >> (ll + 1)) + (hi << (S - d - 1));
+    const u32 m0 = (p.N >> (ll + 1)) + (hi << (T - d - 1));
     TEMPO_TFHE_UNROLL
     for (u32 k = 0; k < R; ++k) {
       if ((k >> d) & 1u) continue;
-      const auto t = tw.template fwd_pair<W>(m0 + (k >> (d + 1)));
+      const auto t = tw.template fwd_pair_run<W>(m0, k >> (d + 1));
       const W v = mul_shoup_lazy<W>(x[k + (1u << d)], static_cast<W>(t.w), static_cast<W>(t.ws), Q);
       const W u = kGrow ? x[k] : csub<W>(x[k], Q2);
       x[k] = static_cast<W>(u + v);
@@ -332,9 +374,15 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
   TEMPO_TFHE_UNROLL
   for (u32 k = 0; k < R; ++k) {
     W y = x[k];
-    if (lo == 0) {  // below 32Q (kGrow) or 4Q: subtract 16Q .. Q or 2Q, Q where they fit
-      TEMPO_TFHE_UNROLL
-      for (u32 j = kGrow ? 5 : 2; j-- > 0;) y = csub<W>(y, static_cast<W>(Q << j));
+    if (lo == 0) {
+      if constexpr (kGrow) {
+        // Below 32Q: y - floor(y floor(2^32/Q) / 2^32) Q is below 2Q (the estimate of y / Q is
+        // at most one short), then one conditional subtraction; three instructions where a
+        // chain of subtractions of 16Q .. Q took five to ten.
+        y = csub<W>(static_cast<W>(y - mulhi(y, static_cast<W>(p.mu_word)) * Q), Q);
+      } else {
+        y = csub<W>(csub<W>(y, Q2), Q);  // below 4Q
+      }
     }
     xr[swz(k << lo)] = y;
   }
@@ -346,9 +394,9 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
 // ACC a, row 1 to ACC b) instead of being stored.
 template <typename W, u32 S, int LO = -1, class Tw>
 TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
-  constexpr u32 R = 1u << S;
+  constexpr u32 T = kPassBits<W>, R = 1u << T;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
-  const PassGroup<S> at(g, lo, p.log_n);
+  const PassGroup<T> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
   const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
   const SwizzledRow<W> xr(sm, rows + row * p.N, sbase);
@@ -358,11 +406,11 @@ TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& 
   TEMPO_TFHE_UNROLL
   for (u32 d = 0; d < S; ++d) {
     const u32 ll = lo + d;
-    const u32 m0 = (p.N >> ll) - 1 - (hi << (S - d - 1));
+    const u32 m0 = (p.N >> ll) - 1 - (hi << (T - d - 1));
     TEMPO_TFHE_UNROLL
     for (u32 k = 0; k < R; ++k) {
       if ((k >> d) & 1u) continue;
-      const auto t = tw.template inv_pair<W>(m0 - (k >> (d + 1)));
+      const auto t = tw.template inv_pair_run<W>(m0, k >> (d + 1));
       const W u = x[k], v = x[k + (1u << d)];
       x[k] = csub<W>(static_cast<W>(u + v), Q2);
       x[k + (1u << d)] = mul_shoup_lazy<W>(static_cast<W>(u + Q2 - v), static_cast<W>(t.w), static_cast<W>(t.ws), Q);
@@ -389,8 +437,8 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
 
 // for_groups(pass), pass(rows, acc, g) running group g of the pass of `bits` <= S stages at
 // lo (compile-time register arrays for every width). 32-bit words: the passes of N = 256 and
-// 1024 (forward: full passes at lo = 0, 2, 4, 6, two-stage at 0; inverse: full at 0 and 4,
-// two-stage at 8) with lo as a constant; the others with lo at run time (same bytes). The
+// 1024 (full passes at lo = 0, 2, 4, 6, two-stage at 0) with lo as a constant; the others
+// with lo at run time (same bytes). The
 // dispatch on bits and lo runs once, outside for_groups' loop over a thread's groups (inside
 // it, it cost a tenth of the kernel's instructions).
 template <typename W, u32 S, class Tw, class ForGroups>
@@ -415,17 +463,13 @@ TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const De
     for_groups([&](W* rows, W* acc, u32 g) { inv_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); });
   };
   if constexpr (sizeof(W) == 4 && S == 4)
-    with_const_lo<0, 4>(lo, run);
+    with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
-    with_const_lo<8>(lo, run);
+    with_const_lo<0>(lo, run);
   else
     run(std::integral_constant<int, -1>{});
 }
 
-// Stages per radix pass: 16 coefficients per thread with 32-bit words (passes of 4, 4, 2
-// stages for N = 1024; 32 spill at the launch bound), 8 with 64-bit words.
-template <typename W>
-inline constexpr u32 kPassBits = sizeof(W) == 4 ? 4 : 3;
 
 // Initial ACC b-part: X^-beta tv with tv = Q/8 everywhere; coefficient e is +Q/8 when
 // (e + beta) mod 2N < N, else -Q/8.
@@ -675,7 +719,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   auto acc = [&](u32 b) { return sm + b * item_words; };            // ACC a; ACC b at + N
   auto dig = [&](u32 b) { return sm + b * item_words + 2 * N; };    // the 2L digit rows
   const u32 shift = p.log_n + 1 - p.log_q;  // 2N / q
-  // The step loop divides by a forward pass's groups per item, rows 2^(log N - bits), as a
+  // The step loop divides by a forward pass's groups per item, rows 2^(log N - S), as a
   // shift and a high product with ceil(2^32 / rows): exact for quotients below 2^32 / rows^2
   // (here below kMaxGroup), where a run-time division took about twenty instructions.
   const u32 rows_magic = 0xffffffffu / rows + 1;
@@ -688,7 +732,8 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   // (after the items and the key buffer), loaded in the first phase; 64-bit: the device's.
   const auto twv = [&] {
     if constexpr (sizeof(W) == 4)
-      return SharedTables(reinterpret_cast<u32*>(sm + p.group * item_words) + (p.stage_key ? key_buffer_words(p) : 0), N);
+      return SharedTables(reinterpret_cast<u32*>(sm + p.group * item_words) + (p.stage_key ? key_buffer_words(p) : 0), N,
+                          p.log_n);
     else
       return tw;
   }();
@@ -717,12 +762,12 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   while (i < p.n) {
     // Forward transforms of each item's 2L digit rows, the decomposition fused into the first pass.
     for (u32 h = p.log_n; h > 0;) {
-      const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - bits);
+      const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - S);
       const bool first = h == p.log_n;
       ex([&](u32 t) {
         fwd_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
           for (u32 g = t; g < items * per_item; g += T) {
-            const u32 b = mulhi(g >> (p.log_n - bits), rows_magic);  // g / per_item
+            const u32 b = mulhi(g >> (p.log_n - S), rows_magic);  // g / per_item
             pass(dig(b), first ? acc(b) : nullptr, g - b * per_item);
           }
         });
@@ -756,14 +801,15 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     });
     const u32 next = next_step(i + 1);
     // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.
+    // The pass of fewer stages first, at lo = 0 (see PassGroup).
     for (u32 lo = 0; lo < p.log_n;) {
-      const u32 bits = p.log_n - lo < S ? p.log_n - lo : S, per_item = 2u << (p.log_n - bits);
+      const u32 bits = lo == 0 && p.log_n % S != 0 ? p.log_n % S : S, per_item = 2u << (p.log_n - S);
       const bool last = lo + bits == p.log_n;
       ex([&](u32 t) {
         if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
         inv_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
           for (u32 g = t; g < items * per_item; g += T) {
-            const u32 b = g >> (p.log_n - bits + 1);  // g / per_item
+            const u32 b = g >> (p.log_n - S + 1);  // g / per_item
             pass(dig(b), last ? acc(b) : nullptr, g - b * per_item);
           }
         });

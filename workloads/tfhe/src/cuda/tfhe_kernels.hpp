@@ -39,6 +39,7 @@ struct DeviceParams {
   std::uint64_t Q = 0;
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
   std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
+  std::uint64_t mu_word = 0;               // floor(2^32 / Q) (word32 only)
   std::uint32_t k = 0;                     // bit width of Q
   std::uint64_t n_inv = 0, n_inv_s = 0;    // N^-1 mod Q and its Shoup companion (word width)
   bool key32 = false;                      // bootstrapping key stored as 32-bit words
@@ -69,9 +70,11 @@ inline TEMPO_TFHE_SHARED_HD std::size_t key_buffer_words(const DeviceParams& p) 
   return key_step_words(p) + p.N;
 }
 // The block's copy of the tables with 32-bit words, in 32-bit words (dev::SharedTables:
-// forward and inverse twiddle pairs, 2 N each, and the 2 N psi powers); none with 64-bit.
+// forward and inverse twiddle pairs, N + N/16 each with their padding, and the 2 N psi powers
+// with 32 words of padding); none with 64-bit.
 inline TEMPO_TFHE_SHARED_HD std::size_t table_smem_words(const DeviceParams& p) {
-  return p.word32 ? 6 * static_cast<std::size_t>(p.N) : 0;
+  const std::size_t N = p.N;
+  return p.word32 ? 4 * (N + N / 16) + 2 * N + 32 : 0;
 }
 // Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32,
 // else 8; with p.stage_key, the key buffer after them, then the tables' copy.
