@@ -177,15 +177,19 @@ struct SharedTables {
   Twiddle<u32>* fwd;
   Twiddle<u32>* inv;
   u32* psi_pow;
+  u32* alpha;  // kMaxGroup words after the tables: the current step's exponent per item
   u32 psi_shift;
   TEMPO_TFHE_HD static u32 pairs(u32 N) { return N + N / 16; }
   TEMPO_TFHE_HD static u32 pad_pair(u32 m) { return m + (m >> 4); }
   TEMPO_TFHE_HD u32 pad_psi(u32 e) const { return e + (e >> psi_shift); }
   TEMPO_TFHE_HD SharedTables(u32* base, u32 N, u32 log_n)
       : fwd(reinterpret_cast<Twiddle<u32>*>(base)), inv(reinterpret_cast<Twiddle<u32>*>(base + 2 * pairs(N))),
-        psi_pow(base + 4 * pairs(N)), psi_shift(log_n > 4 ? log_n - 4 : 31) {}
-  // Words of a copy (table_smem_words): the padded pairs and 2N psi powers with 32 pads.
-  TEMPO_TFHE_HD static std::size_t words(u32 N) { return 4 * std::size_t{pairs(N)} + 2 * std::size_t{N} + 32; }
+        psi_pow(base + 4 * pairs(N)), alpha(psi_pow + 2 * N + 32), psi_shift(log_n > 4 ? log_n - 4 : 31) {}
+  // Words of a copy (table_smem_words): the padded pairs, 2N psi powers with 32 pads, the
+  // exponents.
+  TEMPO_TFHE_HD static std::size_t words(u32 N) {
+    return 4 * std::size_t{pairs(N)} + 2 * std::size_t{N} + 32 + kMaxGroup;
+  }
   // Thread t of T's share of the copy from the device tables (a barrier before first use).
   TEMPO_TFHE_HD void load(const Tables& tw, u32 N, u32 t, u32 T) const {
     for (u32 m = t; m < N; m += T) {
@@ -542,8 +546,8 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 // made the compiler copy every 64-bit sum after each multiply-add (3.5 instructions per
 // product instead of one; Nsight Compute, H100).
 template <u32 C, class Tw>
-TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* in, std::size_t stride, u32 j, u32 i,
-                                    const u32* k0, const Tw& tw, const DeviceParams& p) {
+TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* alphas, u32 j, const u32* k0, const Tw& tw,
+                                    const DeviceParams& p) {
   const u32 N = p.N, nrows = 2 * p.levels;
   const u32* d0 = rows + swz(j);  // rows are swizzled
   u64 s[C][4] = {};
@@ -564,7 +568,7 @@ TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* in, std::size_
   const u32 slot = tw.slot_of(j, p.log_n), two_n_mask = 2 * N - 1;
   TEMPO_TFHE_UNROLL
   for (u32 b = 0; b < C; ++b) {
-    const u32 e = step_alpha(in + b * stride, i, p) * slot;
+    const u32 e = alphas[b] * slot;
     const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw, p)),
               mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw, p));
     // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1); 32 x 32-bit products, sum < 2 Q^2
@@ -577,31 +581,35 @@ TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* in, std::size_
 
 // The same for 1 <= items <= Run (a compile-time count per call, see multiply_coeff32).
 template <u32 Run, class Tw>
-TEMPO_TFHE_HD void multiply_coeff32_upto(u32 items, u32* rows, u32 iw, const u32* in, std::size_t stride, u32 j,
-                                         u32 i, const u32* k0, const Tw& tw, const DeviceParams& p) {
+TEMPO_TFHE_HD void multiply_coeff32_upto(u32 items, u32* rows, u32 iw, const u32* alphas, u32 j, const u32* k0,
+                                         const Tw& tw, const DeviceParams& p) {
   if constexpr (Run > 1)
-    if (items < Run) return multiply_coeff32_upto<Run - 1>(items, rows, iw, in, stride, j, i, k0, tw, p);
-  multiply_coeff32<Run>(rows, iw, in, stride, j, i, k0, tw, p);
+    if (items < Run) return multiply_coeff32_upto<Run - 1>(items, rows, iw, alphas, j, k0, tw, p);
+  multiply_coeff32<Run>(rows, iw, alphas, j, k0, tw, p);
 }
 
 // The external products of coefficient j for `items` bootstraps of a block (at most Run
-// with 32-bit words; item b's digit rows at rows + b * item_words): multiply_coeff32, or
-// for 64-bit words (one item per block) the same with Barrett products. An item with
+// with 32-bit words; item b's digit rows at rows + b * item_words, its step exponent at
+// alphas[b]): multiply_coeff32, or for 64-bit words (one item per block, its exponent read
+// from in) the same with Barrett products. An item with
 // alpha = 0 gets u = 0 (X^0 - 1 = 0), the CPU's skipped step.
 // Staged: step i's key is in the block's key buffer kbuf (key_slot; 32-bit words only),
 // else read from bk in global memory (a compile-time choice, so that the loads are shared or
 // global loads).
 template <typename W, bool Staged, u32 Run, class Tw>
 TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, const u32* in, std::size_t stride,
-                                  u32 j, u32 i, const void* bk, const u32* kbuf, const Tw& tw,
+                                  const u32* alphas, u32 j, u32 i, const void* bk, const u32* kbuf, const Tw& tw,
                                   const DeviceParams& p) {
   if constexpr (sizeof(W) == 4) {
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
     // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock
     // (in the key buffer too: its padding falls between coefficient blocks).
-    const u32* k0 = Staged ? kbuf + key_slot(key32_index(0, 0, 0, 0, j, p), p)
-                           : static_cast<const u32*>(bk) + key32_index(i, 0, 0, 0, j, p);
-    multiply_coeff32_upto<Run>(items, rows, static_cast<u32>(item_words), in, stride, j, i, k0, tw, p);
+    // key32_offset(levels, 0, 0, 0, j) and its key_slot in 32-bit arithmetic (a step's key
+    // is below 2^32 words; in 64-bit arithmetic per coefficient it cost a dozen instructions).
+    const u32 kj = (j / kKeyBlock) * (8 * p.levels * kKeyBlock) + j % kKeyBlock;
+    const u32* k0 = Staged ? kbuf + (kj + j / kKeyBlock * kKeyBlock)
+                           : static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p) + kj;
+    multiply_coeff32_upto<Run>(items, rows, static_cast<u32>(item_words), alphas, j, k0, tw, p);
   } else {
     const u32 nrows = 2 * p.levels, sj = swz(j);
     for (u32 b = 0; b < items; ++b) {
@@ -759,12 +767,19 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       acc(b)[N + j] = static_cast<W>(acc_init(beta, j, p));
     }
   });
+  // 32-bit words: the step's exponents in shared memory (written in its first phase, read by
+  // its multiply), so that the multiply's tasks do not each load them from the inputs.
+  u32* const alphas = [&]() -> u32* {
+    if constexpr (sizeof(W) == 4) return twv.alpha;
+    else return nullptr;
+  }();
   while (i < p.n) {
     // Forward transforms of each item's 2L digit rows, the decomposition fused into the first pass.
     for (u32 h = p.log_n; h > 0;) {
       const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - S);
       const bool first = h == p.log_n;
       ex([&](u32 t) {
+        if (alphas != nullptr && first && t < items) alphas[t] = step_alpha(in + t * stride, i, p);
         fwd_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
           for (u32 g = t; g < items * per_item; g += T) {
             const u32 b = mulhi(g >> (p.log_n - S), rows_magic);  // g / per_item
@@ -782,7 +797,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
         // 95 to 113 registers when tried).
         if constexpr (Run >= kNarrowGroup) {
           for (u32 j = t; j < N; j += T)
-            multiply_coeff<W, St, Run>(dig(0), item_words, items, in, stride, j, i, bk, kbuf, twv, p);
+            multiply_coeff<W, St, Run>(dig(0), item_words, items, in, stride, alphas, j, i, bk, kbuf, twv, p);
         } else {
           // (Worked out here, not kept across the step: registers are the wide kernel's limit.)
           const u32 runs = mac_runs<Run>(N, T, items), per = (items + runs - 1) / runs;
@@ -790,7 +805,8 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
             const u32 b0 = (w >> p.log_n) * per, j = w & (N - 1);
             if (b0 >= items) continue;
             const u32 cnt = items - b0 < per ? items - b0 : per;
-            multiply_coeff<W, St, Run>(dig(b0), item_words, cnt, in + b0 * stride, stride, j, i, bk, kbuf, twv, p);
+            multiply_coeff<W, St, Run>(dig(b0), item_words, cnt, in + b0 * stride, stride, alphas + b0, j, i, bk, kbuf,
+                                       twv, p);
           }
         }
       };
