@@ -41,6 +41,17 @@ def file_meta(suite, name):
     return files[name]
 
 
+def machine(suite, name):
+    """(short, full) name of the machine that wrote a file: its own, else the suite's."""
+    fm, m = file_meta(suite, name), meta(suite)
+    return fm.get("machine_short", m["machine_short"]), fm.get("machine", m["machine"])
+
+
+def device_of(suite, name):
+    """The GPU a file's device rows ran on: its own "gpu", else the suite's (H200)."""
+    return file_meta(suite, name).get("gpu", meta(suite).get("gpu", "H200"))
+
+
 def load(suite, name):
     file_meta(suite, name)  # every file read must be described
     with open(os.path.join(RESULTS, suite, name)) as f:
@@ -149,7 +160,8 @@ def source(suite, *names):
         via = f" (run by {code(fm['script'])})" if fm.get("script") and fm["script"] != fm["command"] else ""
         parts.append(f"{code('bench/results/' + suite + '/' + n)}: {code(fm['command'])}{via}, "
                      f"{fm['date']}, {version(fm)}")
-    return "Source: " + "; ".join(parts) + f"; {meta(suite)['machine_short']}."
+    machines = list(dict.fromkeys(machine(suite, n)[0] for n in names))
+    return "Source: " + "; ".join(parts) + f"; {', '.join(machines)}."
 
 
 # ---------------------------------------------------------------- the figures
@@ -243,9 +255,13 @@ def headline():
         ("TFHE gates/s (PN10QP27), 16 threads",
          kilo(row(tc, "gate_batch/PN10QP27/threads:16/min_time:1.000/real_time")["gates_per_s"]),
          "tfhe", ["tfhe_cpu_scaling.json"]),
-        ("TFHE gates/s (PN10QP27), H200, batches of 16,384",
+        (f"TFHE gates/s (PN10QP27), {device_of('tfhe', 'bench_gpu_PN10QP27.json')}, batches of 16,384",
          kilo(row(tg, "gpu_gate_batch/PN10QP27/batch:16384/min_time:1.000/real_time")["gates_per_s"]),
          "tfhe", ["bench_gpu_PN10QP27.json"]),
+        (f"TFHE gates/s (PN10QP27L3), {device_of('tfhe', 'bench_gpu_PN10QP27L3.json')}, batches of 16,384",
+         kilo(row(gbench("tfhe", "bench_gpu_PN10QP27L3.json"),
+                  "gpu_gate_batch/PN10QP27L3/batch:16384/min_time:1.000/real_time")["gates_per_s"]),
+         "tfhe", ["bench_gpu_PN10QP27L3.json"]),
         ("FAEST-128f sign / verify, one core, median ms",
          f"{ms(row(fs, 'BM_Single_Sign/0/real_time')['median_us'])} / {ms(row(fs, 'BM_Single_Verify/0/real_time')['median_us'])}",
          "faest", ["faest_single_avx512.json"]),
@@ -269,9 +285,12 @@ def summary():
         if len(dates) != 1 or len(cmds) != 1:
             sys.exit(f"perf_table.py: the row {figure!r} mixes dates or commands; split it")
         links = ", ".join(f"[{f}](bench/results/{suite}/{f})" for f in files)
-        m = meta(suite)
-        machines[m["machine_short"]] = m["machine"]
-        rows.append((figure, value, f"{code(cmds.pop())} ({links})", dates.pop(), m["machine_short"]))
+        ms_ = {machine(suite, f) for f in files}
+        if len(ms_) != 1:
+            sys.exit(f"perf_table.py: the row {figure!r} mixes machines; split it")
+        short, full = ms_.pop()
+        machines[short] = full
+        rows.append((figure, value, f"{code(cmds.pop())} ({links})", dates.pop(), short))
     legend = "; ".join(f"*{k}*: {v}" for k, v in machines.items())
     return (table(["figure", "measured", "command (data)", "date", "machine"], rows) + "\n\n" + legend +
             ". Exact command lines and code versions: [docs/benchmarks.md](docs/benchmarks.md).")
@@ -619,7 +638,7 @@ def tfhe():
     failures = gbench("tfhe", "failure_cuda.json")
     for p in ("PN10QP27", "PN10QP27L3", "PN11QP54"):
         g = gbench("tfhe", f"bench_gpu_{p}.json")
-        cells = [p]
+        cells = [p, device_of("tfhe", f"bench_gpu_{p}.json")]
         for b in (256, 1024, 4096, 16384):
             cells.append(kilo(row(g, f"gpu_gate_batch/{p}/batch:{b}/min_time:1.000/real_time")["gates_per_s"]))
         lat = row(g, f"gpu_gate_latency/{p}/iterations:30/real_time")
@@ -629,7 +648,8 @@ def tfhe():
                      f"{fr['failures']:.0f} of {fr['bootstraps']:,.0f}; sigma {fr['measured_sigma_q']:.2f} "
                      f"(predicted {fr['predicted_sigma_q']:.2f})")
         rows.append(cells)
-    out += [table(["H200", "gates/s, batch 256", "1,024", "4,096", "16,384", "one gate host to host, median (p99) ms",
+    out += [table(["set", "device", "gates/s, batch 256", "1,024", "4,096", "16,384",
+                   "one gate host to host, median (p99) ms",
                    "failures over chained bootstraps; noise sigma, q units"], rows), ""]
     rows = []
     for gr in (1, 4):
@@ -640,13 +660,16 @@ def tfhe():
                 cells.append(kilo(row(g, f"gpu_gate_batch/PN10QP27L3/batch:{b}/min_time:1.000/real_time")["gates_per_s"]))
             cells.append(ms(row(g, "gpu_gate_latency/PN10QP27L3/iterations:30/real_time")["median_us"]))
             rows.append(cells)
-    out += ["The kernel's shapes on the H200 (PN10QP27L3; the default is the third row):", "",
+    out += [f"The kernel's shapes on the {device_of('tfhe', 'shape_g1_k0.json')} (PN10QP27L3; the default at the time was the "
+            f"third row; measured before the instruction and bank-conflict cuts of the rows above):", "",
             table(["bootstraps per block, key", "gates/s, batch 1,024", "16,384", "one gate, median ms"], rows), "",
             source("tfhe", "shape_g1_k0.json", "shape_g1_k1.json", "shape_g4_k0.json", "shape_g4_k1.json"), ""]
     g10 = gbench("tfhe", "bench_gpu_PN10QP27.json")
     a = row(g10, "add256/PN10QP27/cuda/iterations:5/real_time")
     mul = row(gbench("tfhe", "tfhe_mul256_cuda.json"), "mul256/PN10QP27/cuda/iterations:1/real_time")
-    out += [f"Encrypted circuits on the H200 (PN10QP27): ADD-256 ({a['gates']:.0f} bootstraps, depth {a['depth']:.0f}) "
+    if device_of("tfhe", "bench_gpu_PN10QP27.json") != device_of("tfhe", "tfhe_mul256_cuda.json"):
+        sys.exit("perf_table.py: tfhe's ADD-256 and MUL-256 rows come from different devices; split the sentence")
+    out += [f"Encrypted circuits on the {device_of('tfhe', 'bench_gpu_PN10QP27.json')} (PN10QP27): ADD-256 ({a['gates']:.0f} bootstraps, depth {a['depth']:.0f}) "
             f"{a['median_us'] / 1000:.0f} ms (p99 {a['p99_us'] / 1000:.0f}); MUL-256 ({mul['gates']:.0f} bootstraps, depth "
             f"{mul['depth']:.0f}) {mul['median_us'] / 1e6:.2f} s ({kilo(mul['gates_per_s'])} gates/s).", "",
             source("tfhe", "bench_gpu_PN10QP27.json", "bench_gpu_PN10QP27L3.json", "bench_gpu_PN11QP54.json",
