@@ -38,6 +38,8 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.log_bks = p.log_bks;
   dp.ks_levels = p.ks_levels;
   dp.Q = p.Q;
+  dp.Q2 = 2 * p.Q;
+  dp.Q_neg = 0 - p.Q;
   dp.k = m.k;
   dp.mu = static_cast<u64>((static_cast<u128>(1) << (2 * m.k)) / p.Q);
   dp.key32 = !d.bk32.empty();

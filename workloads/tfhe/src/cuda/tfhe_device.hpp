@@ -105,8 +105,8 @@ TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(mul_shoup_lazy(y, w
 TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
   const u32 est = mulhi(static_cast<u32>(x >> (p.k - 1)), static_cast<u32>(p.mu32));
   const u32 Q = static_cast<u32>(p.Q);
-  const u32 r = static_cast<u32>(x) - est * Q;  // below 4Q
-  return csub<u32>(csub<u32>(r, 2 * Q), Q);
+  const u32 r = static_cast<u32>(x) + est * static_cast<u32>(p.Q_neg);  // x - est Q, below 4Q
+  return csub<u32>(csub<u32>(r, static_cast<u32>(p.Q2)), Q);
 }
 
 // x, with the device compiler unable to see through it: a run-time lo passed through it
@@ -348,7 +348,9 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
   const PassGroup<T> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
-  const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
+  // 2Q read as a kernel parameter: given Q only, the compiler formed u + 2Q with a
+  // multiply-add and then subtracted v (two instructions where one three-input add does).
+  const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(p.Q2);
   const SwizzledRow<W> xr(sm, rows + row * p.N, sbase);
   W x[R];
   if (acc != nullptr) {
@@ -383,7 +385,7 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
         // Below 32Q: y - floor(y floor(2^32/Q) / 2^32) Q is below 2Q (the estimate of y / Q is
         // at most one short), then one conditional subtraction; three instructions where a
         // chain of subtractions of 16Q .. Q took five to ten.
-        y = csub<W>(static_cast<W>(y - mulhi(y, static_cast<W>(p.mu_word)) * Q), Q);
+        y = csub<W>(static_cast<W>(y + mulhi(y, static_cast<W>(p.mu_word)) * static_cast<W>(p.Q_neg)), Q);
       } else {
         y = csub<W>(csub<W>(y, Q2), Q);  // below 4Q
       }
@@ -402,7 +404,7 @@ TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& 
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
   const PassGroup<T> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
-  const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(2 * p.Q);
+  const W Q = static_cast<W>(p.Q), Q2 = static_cast<W>(p.Q2);  // 2Q as a parameter: see fwd_pass
   const SwizzledRow<W> xr(sm, rows + row * p.N, sbase);
   W x[R];
   TEMPO_TFHE_UNROLL

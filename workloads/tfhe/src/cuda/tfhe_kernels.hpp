@@ -37,6 +37,10 @@ struct DeviceParams {
   std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
   bool allow_stage_key = false;            // TEMPO_TFHE_GPU_STAGE_KEY (off: measured slower); for measuring the shapes)
   std::uint64_t Q = 0;
+  std::uint64_t Q2 = 0;                    // 2 Q
+  std::uint64_t Q_neg = 0;                 // 2^64 - Q (its low word: 2^32 - Q); Q2 and Q_neg are
+                                           // parameters so that the device code adds them as
+                                           // operands instead of forming them from Q
   std::uint64_t mu = 0;                    // Barrett: floor(2^(2k) / Q)
   std::uint64_t mu32 = 0;                  // floor(2^(k+31) / Q) (word32 only)
   std::uint64_t mu_word = 0;               // floor(2^32 / Q) (word32 only)
