@@ -42,14 +42,20 @@ def file_meta(suite, name):
 
 
 def machine(suite, name):
-    """(short, full) name of the machine that wrote a file: its own, else the suite's."""
-    fm, m = file_meta(suite, name), meta(suite)
-    return fm.get("machine_short", m["machine_short"]), fm.get("machine", m["machine"])
+    """(short, full) name of the machine that wrote a file: its own pair, else the suite's."""
+    fm = file_meta(suite, name)
+    if "machine_short" in fm:
+        return fm["machine_short"], fm["machine"]
+    m = meta(suite)
+    return m["machine_short"], m["machine"]
 
 
 def device_of(suite, name):
-    """The GPU a file's device rows ran on: its own "gpu", else the suite's (H200)."""
-    return file_meta(suite, name).get("gpu", meta(suite).get("gpu", "H200"))
+    """The GPU a file's device rows ran on: its own "gpu", else the suite's."""
+    gpu = file_meta(suite, name).get("gpu", meta(suite).get("gpu"))
+    if gpu is None:
+        sys.exit(f"perf_table.py: bench/results/{suite}: no \"gpu\" for {name} or the suite")
+    return gpu
 
 
 def load(suite, name):
@@ -160,8 +166,13 @@ def source(suite, *names):
         via = f" (run by {code(fm['script'])})" if fm.get("script") and fm["script"] != fm["command"] else ""
         parts.append(f"{code('bench/results/' + suite + '/' + n)}: {code(fm['command'])}{via}, "
                      f"{fm['date']}, {version(fm)}")
-    machines = list(dict.fromkeys(machine(suite, n)[0] for n in names))
-    return "Source: " + "; ".join(parts) + f"; {', '.join(machines)}."
+    by_machine = {}
+    for n in names:
+        by_machine.setdefault(machine(suite, n)[0], []).append(n)
+    if len(by_machine) == 1:
+        return "Source: " + "; ".join(parts) + f"; {next(iter(by_machine))}."
+    where = "; ".join(f"{m}: {', '.join(ns)}" for m, ns in by_machine.items())
+    return "Source: " + "; ".join(parts) + f". Machines: {where}."
 
 
 # ---------------------------------------------------------------- the figures
@@ -644,9 +655,10 @@ def tfhe():
         lat = row(g, f"gpu_gate_latency/{p}/iterations:30/real_time")
         cells.append(f"{ms(lat['median_us'])} ({ms(lat['p99_us'])})")
         fr = failures.get(f"failure_rate/{p}/iterations:1/real_time")
+        on = device_of("tfhe", "failure_cuda.json")
         cells.append("not run" if fr is None else
                      f"{fr['failures']:.0f} of {fr['bootstraps']:,.0f}; sigma {fr['measured_sigma_q']:.2f} "
-                     f"(predicted {fr['predicted_sigma_q']:.2f})")
+                     f"(predicted {fr['predicted_sigma_q']:.2f})" + ("" if on == cells[1] else f", on the {on}"))
         rows.append(cells)
     out += [table(["set", "device", "gates/s, batch 256", "1,024", "4,096", "16,384",
                    "one gate host to host, median (p99) ms",

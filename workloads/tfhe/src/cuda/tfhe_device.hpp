@@ -8,8 +8,8 @@
 // TOY256: Shoup products with 32-bit companions, 64-bit lazy sums of the key products, one
 // reduction per sum) and 64-bit otherwise (PN11QP54: Barrett with __umul64hi). Per LWE
 // coefficient i with alpha != 0 (one barrier after each phase):
-//   forward     radix passes of S stages in registers over all 2L rows (2^S coefficients per
-//               thread; shared memory only between passes), the first pass loading the
+//   forward     radix passes of up to S stages in registers over all 2L rows (2^S coefficients
+//               per thread; shared memory only between passes), the first pass loading the
 //               balanced digits of ACC directly (decomposition fused into the load)
 //   multiply    each thread, per coefficient j: s_{sign,col} = sum_r row_r[j] BK_i,sign[r][col][j],
 //               u_col = s_{+,col} (X^alpha - 1)^ + s_{-,col} (X^-alpha - 1)^ -> rows 0, 1
@@ -162,8 +162,9 @@ struct Tables {
 };
 
 // The block's copy of the tables in shared memory for 32-bit words (table_smem_words(p)
-// words at the end of the block's shared memory): twiddle pairs, forward then inverse, and
-// the psi powers; the slots are computed (2 brv(j) + 1). Loaded once per block (load), the
+// words at the end of the block's shared memory): twiddle pairs, forward then inverse, the
+// psi powers, and after them the current step's exponent per item (alpha, written and read
+// by bootstrap_block); the slots are computed (2 brv(j) + 1). Loaded once per block (load), the
 // passes then read a twiddle pair in one shared load instead of two global ones.
 // Padded against bank conflicts, which took a third of the kernel's shared-memory wavefronts:
 // - twiddle pair m sits at m + m / 16: a radix group's run of a stage (2^(4-d-1) pairs, d its
@@ -294,8 +295,8 @@ TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
 }
 
 // Stages per radix pass and coefficients per thread and pass (2^kPassBits): 16 with 32-bit
-// words (passes of 4, 4, 2 stages for N = 1024; 32 spill at the launch bound), 8 with 64-bit
-// words.
+// words (for N = 1024 forward passes of 4, 4, 2 stages, inverse 2, 4, 4; 32 coefficients
+// spill at the launch bound), 8 with 64-bit words.
 template <typename W>
 inline constexpr u32 kPassBits = sizeof(W) == 4 ? 4 : 3;
 
@@ -795,8 +796,8 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     ex([&](u32 t) {
       auto mac = [&](auto staged) {
         constexpr bool St = decltype(staged)::value;
-        // The narrow kernel: the whole group in one run (the general loop below took it from
-        // 95 to 113 registers when tried).
+        // The narrow kernel: the whole group in one run (the general loop below needed about
+        // 20 more registers when tried).
         if constexpr (Run >= kNarrowGroup) {
           for (u32 j = t; j < N; j += T)
             multiply_coeff<W, St, Run>(dig(0), item_words, items, in, stride, alphas, j, i, bk, kbuf, twv, p);

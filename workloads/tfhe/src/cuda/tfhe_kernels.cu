@@ -20,8 +20,8 @@ struct BlockExec {
 };
 
 // Two register bounds for the same block code. Narrow: at most 512 threads (kNarrowGroup
-// bootstraps of 128, or one on latency_threads), the registers the code wants (95 for
-// 32-bit words), the multiply reading each key word once for the whole group. Wide (32-bit
+// bootstraps of 128, or one on latency_threads), the registers the code wants (about 100
+// for 32-bit words), the multiply reading each key word once for the whole group. Wide (32-bit
 // words, groups of more than kNarrowGroup): 768 threads held to 80 registers (no spills),
 // the multiply in runs of two (a run's 64-bit sums live in registers), so that six
 // bootstraps' 24 warps fit an SM. The kernel is bound by issuing instructions: with 16 warps

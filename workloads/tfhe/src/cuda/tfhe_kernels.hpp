@@ -17,7 +17,7 @@ namespace tempo::tfhe::cuda {
 
 // Bootstraps per block (32-bit words only; 64-bit blocks hold one): up to kNarrowGroup in a
 // block of at most 512 threads, or kMaxGroup in a wide block (tfhe_kernels.cu: 768 threads
-// at fewer registers). Six N = 1024, L = 3 bootstraps with the tables' copy take 216 KiB of
+// at fewer registers). Six N = 1024, L = 3 bootstraps with the tables' copy take 217 KiB of
 // shared memory, inside an H100's or H200's 227 KiB.
 inline constexpr std::uint32_t kNarrowGroup = 4, kMaxGroup = 6;
 
