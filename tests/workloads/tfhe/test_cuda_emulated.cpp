@@ -205,6 +205,9 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
       if (p.word32) {  // the 32-bit path's wide reduction, up to its bound 2^(k+31)
         const u64 wide = (rng() >> 1) >> (64 - 1 - (p.k + 31));
         REQUIRE(dev::reduce_wide(wide, p) == wide % Q);
+        const u64 lazy = dev::reduce_wide_lazy(wide, p);  // the multiply's first reduction
+        REQUIRE(lazy < 4 * Q);
+        REQUIRE(lazy % Q == wide % Q);
         REQUIRE(dev::reduce_wide(a * b, p) == d.ring.mod.mul(a, b));
       }
     }

@@ -102,11 +102,12 @@ TEMPO_TFHE_HD W mul_shoup(W y, W w, W ws, W Q) { return csub(mul_shoup_lazy(y, w
 // x mod Q for x < 2^(k+31), Q < 2^30 with k = bit width of Q, mu32 = floor(2^(k+31) / Q)
 // (< 2^32): 32-bit quotient estimate, at most 3 too small (the CPU's SmallReducer), so
 // x - est Q is below 4 Q <= 2^32 and is computed mod 2^32 (exact).
-TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
+TEMPO_TFHE_HD u32 reduce_wide_lazy(u64 x, const DeviceParams& p) {  // x - est Q: below 4Q
   const u32 est = mulhi(static_cast<u32>(x >> (p.k - 1)), static_cast<u32>(p.mu32));
-  const u32 Q = static_cast<u32>(p.Q);
-  const u32 r = static_cast<u32>(x) + est * static_cast<u32>(p.Q_neg);  // x - est Q, below 4Q
-  return csub<u32>(csub<u32>(r, static_cast<u32>(p.Q2)), Q);
+  return static_cast<u32>(x) + est * static_cast<u32>(p.Q_neg);
+}
+TEMPO_TFHE_HD u32 reduce_wide(u64 x, const DeviceParams& p) {
+  return csub<u32>(csub<u32>(reduce_wide_lazy(x, p), static_cast<u32>(p.Q2)), static_cast<u32>(p.Q));
 }
 
 // x, with the device compiler unable to see through it: a run-time lo passed through it
@@ -499,9 +500,8 @@ TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 
 
 // psi^e - 1 (e < 2N): X^a - 1 at the forward slot that evaluates at psi^s is psi^(a s) - 1.
 template <class Tw>
-TEMPO_TFHE_HD u64 monomial_minus_one_at(u32 e, const Tw& tw, const DeviceParams& p) {
-  const u64 v = tw.psi(e);
-  return v == 0 ? p.Q - 1 : v - 1;
+TEMPO_TFHE_HD u64 monomial_minus_one_at(u32 e, const Tw& tw, const DeviceParams&) {
+  return tw.psi(e) - 1;  // psi^e is a unit mod Q, never 0
 }
 // (X^e - 1) at forward slot j.
 template <class Tw>
@@ -574,11 +574,12 @@ TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* alphas, u32 j,
     const u32 e = alphas[b] * slot;
     const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw, p)),
               mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw, p));
-    // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1); 32 x 32-bit products, sum < 2 Q^2
+    // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1), each reduced below 4Q only: the two
+    // products then sum below 8 Q^2 < 2^(k+31), inside reduce_wide's bound (k <= 27).
     TEMPO_TFHE_UNROLL
     for (u32 col = 0; col < 2; ++col)
       rows[b * iw + col * N + swz(j)] = reduce_wide(
-          u64{reduce_wide(s[b][col], p)} * mp + u64{reduce_wide(s[b][2 + col], p)} * mm, p);
+          u64{reduce_wide_lazy(s[b][col], p)} * mp + u64{reduce_wide_lazy(s[b][2 + col], p)} * mm, p);
   }
 }
 
