@@ -672,8 +672,8 @@ def tfhe():
                 cells.append(kilo(row(g, f"gpu_gate_batch/PN10QP27L3/batch:{b}/min_time:1.000/real_time")["gates_per_s"]))
             cells.append(ms(row(g, "gpu_gate_latency/PN10QP27L3/iterations:30/real_time")["median_us"]))
             rows.append(cells)
-    out += [f"The kernel's shapes on the {device_of('tfhe', 'shape_g1_k0.json')} (PN10QP27L3; the default at the time was the "
-            f"third row; measured before the instruction and bank-conflict cuts of the rows above):", "",
+    out += [f"The kernel's shapes on the {device_of('tfhe', 'shape_g1_k0.json')} (PN10QP27L3, an older build of the kernel "
+            f"than the rows above, whose default shape was the third row):", "",
             table(["bootstraps per block, key", "gates/s, batch 1,024", "16,384", "one gate, median ms"], rows), "",
             source("tfhe", "shape_g1_k0.json", "shape_g1_k1.json", "shape_g4_k0.json", "shape_g4_k1.json"), ""]
     g10 = gbench("tfhe", "bench_gpu_PN10QP27.json")

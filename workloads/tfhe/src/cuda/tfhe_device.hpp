@@ -181,17 +181,12 @@ struct SharedTables {
   u32* psi_pow;
   u32* alpha;  // kMaxGroup words after the tables: the current step's exponent per item
   u32 psi_shift;
-  TEMPO_TFHE_HD static u32 pairs(u32 N) { return N + N / 16; }
-  TEMPO_TFHE_HD static u32 pad_pair(u32 m) { return m + (m >> 4); }
-  TEMPO_TFHE_HD u32 pad_psi(u32 e) const { return e + (e >> psi_shift); }
+  TEMPO_TFHE_HD static u32 pad_pair(u32 m) { return m + (m >> 4); }  // table_pairs' padding
+  TEMPO_TFHE_HD u32 pad_psi(u32 e) const { return e + (e >> psi_shift); }  // at most kPsiPad - 1
+  // At base, table_smem_words(p) words (the layout is table_pairs' and kPsiPad's).
   TEMPO_TFHE_HD SharedTables(u32* base, u32 N, u32 log_n)
-      : fwd(reinterpret_cast<Twiddle<u32>*>(base)), inv(reinterpret_cast<Twiddle<u32>*>(base + 2 * pairs(N))),
-        psi_pow(base + 4 * pairs(N)), alpha(psi_pow + 2 * N + 32), psi_shift(log_n > 4 ? log_n - 4 : 31) {}
-  // Words of a copy (table_smem_words): the padded pairs, 2N psi powers with 32 pads, the
-  // exponents.
-  TEMPO_TFHE_HD static std::size_t words(u32 N) {
-    return 4 * std::size_t{pairs(N)} + 2 * std::size_t{N} + 32 + kMaxGroup;
-  }
+      : fwd(reinterpret_cast<Twiddle<u32>*>(base)), inv(reinterpret_cast<Twiddle<u32>*>(base + 2 * table_pairs(N))),
+        psi_pow(base + 4 * table_pairs(N)), alpha(psi_pow + 2 * N + kPsiPad), psi_shift(log_n > 4 ? log_n - 4 : 31) {}
   // Thread t of T's share of the copy from the device tables (a barrier before first use).
   TEMPO_TFHE_HD void load(const Tables& tw, u32 N, u32 t, u32 T) const {
     for (u32 m = t; m < N; m += T) {
@@ -446,9 +441,9 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
 // for_groups(pass), pass(rows, acc, g) running group g of the pass of `bits` <= S stages at
 // lo (compile-time register arrays for every width). 32-bit words: the passes of N = 256 and
 // 1024 (full passes at lo = 0, 2, 4, 6, two-stage at 0) with lo as a constant; the others
-// with lo at run time (same bytes). The
-// dispatch on bits and lo runs once, outside for_groups' loop over a thread's groups (inside
-// it, it cost a tenth of the kernel's instructions).
+// with lo at run time (same bytes). The dispatch on bits and lo runs once, outside
+// for_groups' loop over a thread's groups (inside it, it cost a tenth of the kernel's
+// instructions).
 template <typename W, u32 S, class Tw, class ForGroups>
 TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
   if constexpr (S > 1)
@@ -478,7 +473,6 @@ TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const De
     run(std::integral_constant<int, -1>{});
 }
 
-
 // Initial ACC b-part: X^-beta tv with tv = Q/8 everywhere; coefficient e is +Q/8 when
 // (e + beta) mod 2N < N, else -Q/8.
 TEMPO_TFHE_HD u64 acc_init(u32 beta, u32 e, const DeviceParams& p) {
@@ -500,13 +494,13 @@ TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 
 
 // psi^e - 1 (e < 2N): X^a - 1 at the forward slot that evaluates at psi^s is psi^(a s) - 1.
 template <class Tw>
-TEMPO_TFHE_HD u64 monomial_minus_one_at(u32 e, const Tw& tw, const DeviceParams&) {
+TEMPO_TFHE_HD u64 monomial_minus_one_at(u32 e, const Tw& tw) {
   return tw.psi(e) - 1;  // psi^e is a unit mod Q, never 0
 }
 // (X^e - 1) at forward slot j.
 template <class Tw>
 TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tw& tw, const DeviceParams& p) {
-  return monomial_minus_one_at((e * tw.slot_of(j, p.log_n)) & (2 * p.N - 1), tw, p);
+  return monomial_minus_one_at((e * tw.slot_of(j, p.log_n)) & (2 * p.N - 1), tw);
 }
 
 // Word w of a step's key (key32_index's order within the step) in the block's key buffer:
@@ -540,7 +534,7 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 
 // The external products of coefficient j against both keys of step i, combined with the
 // monomials, for exactly C bootstraps of a block (32-bit words; item b's digit rows at
-// rows + b * iw, its input at in + b * stride): rows 0 and 1 of each receive u_a[j], u_b[j]
+// rows + b * iw, its step exponent at alphas[b]): rows 0 and 1 of each receive u_a[j], u_b[j]
 // (all rows at j are read before any is written). k0: the step's four key words of row 0
 // at coefficient j (in global memory or in the block's key buffer; the rows follow 4
 // kKeyBlock words apart). The key words are read once for the C items. Products < 2^54,
@@ -551,8 +545,8 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 template <u32 C, class Tw>
 TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* alphas, u32 j, const u32* k0, const Tw& tw,
                                     const DeviceParams& p) {
-  const u32 N = p.N, nrows = 2 * p.levels;
-  const u32* d0 = rows + swz(j);  // rows are swizzled
+  const u32 N = p.N, nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
+  const u32* d0 = rows + sj;
   u64 s[C][4] = {};
   for (u32 r = 0; r < nrows; r += 2, k0 += 8 * kKeyBlock, d0 += 2 * N) {  // 2L rows: even
     TEMPO_TFHE_UNROLL
@@ -572,13 +566,13 @@ TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* alphas, u32 j,
   TEMPO_TFHE_UNROLL
   for (u32 b = 0; b < C; ++b) {
     const u32 e = alphas[b] * slot;
-    const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw, p)),
-              mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw, p));
+    const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw)),
+              mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw));
     // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1), each reduced below 4Q only: the two
     // products then sum below 8 Q^2 < 2^(k+31), inside reduce_wide's bound (k <= 27).
     TEMPO_TFHE_UNROLL
     for (u32 col = 0; col < 2; ++col)
-      rows[b * iw + col * N + swz(j)] = reduce_wide(
+      rows[b * iw + col * N + sj] = reduce_wide(
           u64{reduce_wide_lazy(s[b][col], p)} * mp + u64{reduce_wide_lazy(s[b][2 + col], p)} * mm, p);
   }
 }
@@ -735,6 +729,9 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   // shift and a high product with ceil(2^32 / rows): exact for quotients below 2^32 / rows^2
   // (here below kMaxGroup), where a run-time division took about twenty instructions.
   const u32 rows_magic = 0xffffffffu / rows + 1;
+  // Groups per item of every pass (PassGroup: 2^S coefficients each): forward over the 2L
+  // digit rows, inverse over rows 0 and 1.
+  const u32 fwd_groups = rows << (p.log_n - S), inv_groups = 2u << (p.log_n - S);
   // With p.stage_key (32-bit keys) the key buffer after the items holds the current step's
   // key: the copy of step i's key is issued before the transforms that precede its use
   // (with the first inverse pass of the step before) and waited for at the end of the last
@@ -780,14 +777,14 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   while (i < p.n) {
     // Forward transforms of each item's 2L digit rows, the decomposition fused into the first pass.
     for (u32 h = p.log_n; h > 0;) {
-      const u32 bits = h < S ? h : S, lo = h - bits, per_item = rows << (p.log_n - S);
+      const u32 bits = h < S ? h : S, lo = h - bits;
       const bool first = h == p.log_n;
       ex([&](u32 t) {
         if (alphas != nullptr && first && t < items) alphas[t] = step_alpha(in + t * stride, i, p);
         fwd_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
-          for (u32 g = t; g < items * per_item; g += T) {
-            const u32 b = mulhi(g >> (p.log_n - S), rows_magic);  // g / per_item
-            pass(dig(b), first ? acc(b) : nullptr, g - b * per_item);
+          for (u32 g = t; g < items * fwd_groups; g += T) {
+            const u32 b = mulhi(g >> (p.log_n - S), rows_magic);  // g / fwd_groups
+            pass(dig(b), first ? acc(b) : nullptr, g - b * fwd_groups);
           }
         });
         if (kbuf != nullptr && lo == 0) copies_wait();
@@ -823,14 +820,14 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     // Inverse transforms of rows 0 and 1 of each item, the last pass adding N^-1 u to its ACC.
     // The pass of fewer stages first, at lo = 0 (see PassGroup).
     for (u32 lo = 0; lo < p.log_n;) {
-      const u32 bits = lo == 0 && p.log_n % S != 0 ? p.log_n % S : S, per_item = 2u << (p.log_n - S);
+      const u32 bits = lo == 0 && p.log_n % S != 0 ? p.log_n % S : S;
       const bool last = lo + bits == p.log_n;
       ex([&](u32 t) {
         if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
         inv_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
-          for (u32 g = t; g < items * per_item; g += T) {
-            const u32 b = g >> (p.log_n - S + 1);  // g / per_item
-            pass(dig(b), last ? acc(b) : nullptr, g - b * per_item);
+          for (u32 g = t; g < items * inv_groups; g += T) {
+            const u32 b = g >> (p.log_n - S + 1);  // g / inv_groups
+            pass(dig(b), last ? acc(b) : nullptr, g - b * inv_groups);
           }
         });
       });

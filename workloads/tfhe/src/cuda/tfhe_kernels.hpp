@@ -73,12 +73,15 @@ inline TEMPO_TFHE_SHARED_HD std::size_t key_step_words(const DeviceParams& p) {
 inline TEMPO_TFHE_SHARED_HD std::size_t key_buffer_words(const DeviceParams& p) {
   return key_step_words(p) + p.N;
 }
-// The block's copy of the tables with 32-bit words, in 32-bit words (dev::SharedTables:
-// forward and inverse twiddle pairs, N + N/16 each with their padding, the 2 N psi powers
-// with 32 words of padding, and the step's exponents, kMaxGroup words); none with 64-bit.
+// The layout of the block's copy of the tables with 32-bit words (dev::SharedTables): forward
+// and inverse twiddle pairs, table_pairs(N) each (a pair of padding per 16), the 2 N psi
+// powers with kPsiPad words of padding, and the step's exponents, kMaxGroup words.
+inline constexpr std::uint32_t kPsiPad = 32;
+inline TEMPO_TFHE_SHARED_HD std::uint32_t table_pairs(std::uint32_t N) { return N + N / 16; }
+// Its size in 32-bit words; none with 64-bit words.
 inline TEMPO_TFHE_SHARED_HD std::size_t table_smem_words(const DeviceParams& p) {
   const std::size_t N = p.N;
-  return p.word32 ? 4 * (N + N / 16) + 2 * N + 32 + kMaxGroup : 0;
+  return p.word32 ? 4 * std::size_t{table_pairs(p.N)} + 2 * N + kPsiPad + kMaxGroup : 0;
 }
 // Shared memory of one block of p.group bootstraps, in bytes: 4-byte words when p.word32,
 // else 8; with p.stage_key, the key buffer after them, then the tables' copy.
