@@ -5,22 +5,25 @@
 # which times tempo with the driver's own method (the median of REPS runs of 16 transforms
 # after 2000 warm-ups, same (n, q) list, plus n=2048 with a 27-bit q and ML-DSA). Odd rounds
 # run HEXL first, even rounds tempo first, so the host's drift falls on both sides; every
-# ratio is taken inside one round. About 1 minute with the defaults.
+# ratio is taken inside one round. Many short rounds (the defaults: 15 rounds of 301 runs)
+# rather than a few long ones: the host's per-core speed jumps by up to 2x from one moment
+# to the next (docs/benchmarks.md, "The host"), and the median of many per-round ratios
+# stands still where a median of five does not. About 1 minute with the defaults.
 #
 #   bash scripts/device/ntt_peers.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD ntt)
 #
 # Env: PEERS    the peers folder, holding bin/hexl_ntt (default ../shared/peers)
 #      TASKSET  the pinning prefix of every run (default "taskset -c 2"; empty: none)
-#      ROUNDS   rounds (default 3)
-#      REPS     medians over REPS runs, both sides (default 2001)
+#      ROUNDS   rounds (default 15)
+#      REPS     medians over REPS runs, both sides (default 301)
 #
 # Results in $OUT/ntt_peers: raw.txt (every line of every run, each run after a
 # "## round=R run=hexl|hexl_dq|tempo" line), ratios.md and bench_peers.json
 # (bench/ntt/peer_ratios.py: each side's median over rounds, the per-round ratios tempo /
 # HEXL and tempo checked / unchecked, the targets met or not), cpu.txt, log.txt.
 set -u
-ROUNDS=${ROUNDS:-3}
-REPS=${REPS:-2001}
+ROUNDS=${ROUNDS:-15}
+REPS=${REPS:-301}
 # shellcheck source-path=SCRIPTDIR source=peer_rounds.sh
 . "$(dirname "$0")/peer_rounds.sh"
 peer_setup ntt_peers "${1:-.carry/dev}"
