@@ -2,7 +2,9 @@
 // folder (its hexl_ntt), so that the two print comparable lines. For each (n, bits) below,
 // q is the largest prime q = 1 (mod 2n) under 2^bits and the Plan is Plan(n, q) (the
 // smallest primitive 2n-th root, as HEXL picks); each row is the median over REPS runs of
-// 16 transforms, after WARM transforms discarded.
+// 16 transforms, after WARM transforms discarded. The two rows' runs alternate (tempo,
+// tempo-unchecked, then the other way round), so that their ratio is taken under the same
+// host speed.
 //
 //   tempo           the public API as a user writes it: plan.forward(x) / plan.inverse(x) on
 //                   a std::vector<uint64_t>, in place (checks the length and every value;
@@ -35,6 +37,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <tempo/env.hpp>
@@ -49,21 +52,27 @@ namespace {
 
 volatile u64 g_sink;
 
-// The driver's median_us: warm calls, then reps samples of `inner` calls each; the median
-// of the per-call times.
-template <class F>
-double median_us(F&& f, int warm, int reps, int inner) {
-  for (int i = 0; i < warm; ++i) f();
-  std::vector<double> t(static_cast<std::size_t>(reps));
-  for (auto& s : t) {
+// Two callables' medians from interleaved samples (f, g, then g, f, alternating), so that
+// the host's drift falls on both alike: the checked call against the unchecked kernel.
+template <class F, class G>
+std::pair<double, double> paired_median_us(F&& f, G&& g, int warm, int reps, int inner) {
+  for (int i = 0; i < warm; ++i) f(), g();
+  std::vector<double> tf(static_cast<std::size_t>(reps)), tg(tf.size());
+  const auto sample = [inner](auto& h) {
     const auto a = Clock::now();
-    for (int i = 0; i < inner; ++i) f();
-    const auto b = Clock::now();
-    s = std::chrono::duration<double, std::micro>(b - a).count() / inner;
+    for (int i = 0; i < inner; ++i) h();
+    return std::chrono::duration<double, std::micro>(Clock::now() - a).count() / inner;
+  };
+  for (std::size_t r = 0; r < tf.size(); ++r) {
+    if (r % 2 == 0) tf[r] = sample(f), tg[r] = sample(g);
+    else tg[r] = sample(g), tf[r] = sample(f);
   }
-  const auto mid = t.begin() + reps / 2;
-  std::nth_element(t.begin(), mid, t.end());
-  return *mid;
+  const auto median = [](std::vector<double>& t) {
+    const auto mid = t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2);
+    std::nth_element(t.begin(), mid, t.end());
+    return *mid;
+  };
+  return {median(tf), median(tg)};
 }
 
 // q: the largest prime q = 1 (mod 2n) below 2^bits, the prime HEXL's driver prints for the
@@ -174,17 +183,19 @@ int main() try {
     for (auto& v : x) v = rng() % q;
     // In place: each call transforms the previous call's output (always in [0, q), so the
     // checked calls accept it); the work does not depend on the values.
-    const auto row = [&](const char* who, auto&& fwd, auto&& inv) {
-      const double f = median_us([&] { fwd(x); g_sink = x[1]; }, warm, reps, inner);
-      const double i = median_us([&] { inv(x); g_sink = x[1]; }, warm, reps, inner);
+    // The public (checked) call and the raw kernel, sampled alternately.
+    const auto [f_chk, f_raw] = paired_median_us([&] { plan.forward(x); g_sink = x[1]; },
+                                                 [&] { raw.forward_unchecked(x); g_sink = x[1]; }, warm, reps, inner);
+    const auto [i_chk, i_raw] = paired_median_us([&] { plan.inverse(x); g_sink = x[1]; },
+                                                 [&] { raw.inverse_unchecked(x); g_sink = x[1]; }, warm, reps, inner);
+    const auto row = [&](const char* who, double f, double i) {
       std::printf("%s n=%zu bits=%u q=%llu path=%.*s fwd_us=%.3f inv_us=%.3f correct=%s\n", who, c.n, c.bits,
                   static_cast<unsigned long long>(q), static_cast<int>(plan.cpu_path().size()),
                   plan.cpu_path().data(), f, i, ok ? "yes" : "NO");
       std::fflush(stdout);
     };
-    row("tempo", [&](std::vector<u64>& v) { plan.forward(v); }, [&](std::vector<u64>& v) { plan.inverse(v); });
-    row("tempo-unchecked", [&](std::vector<u64>& v) { raw.forward_unchecked(v); },
-        [&](std::vector<u64>& v) { raw.inverse_unchecked(v); });
+    row("tempo", f_chk, i_chk);
+    row("tempo-unchecked", f_raw, i_raw);
   }
   return all_ok ? 0 : 1;
 } catch (const std::exception& e) {
