@@ -276,18 +276,41 @@ struct DigitLevel {
     shift = p.drop + level * p.log_bg;
   }
 };
-template <typename W>
+// Reduced = false: t + Q - B/2 as it is, in [Q - B/2, Q + B/2) below 2Q (the 32-bit forward
+// pass takes inputs below 2Q: see fwd_pass), one conditional subtraction fewer per digit.
+// Centered: v is already the centered value (kCenteredAcc's ACC), as a signed word.
+template <typename W, bool Reduced = true, bool Centered = false>
 TEMPO_TFHE_HD W digit_at(W v, const DigitLevel<W>& l, const DeviceParams& p) {
   using I = typename DigitLevel<W>::I;
   const I Q = static_cast<I>(p.Q), half_q = static_cast<I>(p.Q >> 1);
-  const I centered = static_cast<I>(v) - (static_cast<I>(v) > half_q ? Q : 0);
+  const I centered = Centered ? static_cast<I>(v) : static_cast<I>(v) - (static_cast<I>(v) > half_q ? Q : 0);
   const I t = ((centered + l.offset) >> l.shift) & ((I{1} << p.log_bg) - 1);  // the digit + B/2, in [0, B)
   // t - B/2 mod Q: t + Q - B/2 is in [Q - B/2, Q + B/2)
-  return csub<W>(static_cast<W>(t + Q - (I{1} << (p.log_bg - 1))), static_cast<W>(p.Q));
+  const W d = static_cast<W>(t + Q - (I{1} << (p.log_bg - 1)));
+  if constexpr (Reduced) return csub<W>(d, static_cast<W>(p.Q));
+  else return d;
 }
 template <typename W>
 TEMPO_TFHE_HD W digit(W v, u32 level, const DeviceParams& p) {
   return digit_at<W>(v, DigitLevel<W>(level, p), p);
+}
+
+// With 32-bit words ACC holds centered values, (-Q/2, Q/2] as signed words (the digits'
+// centring done once per update instead of once per digit row): written so by the block's
+// first phase and the inverse's last pass, read by the digits and, made [0, Q) again
+// (acc_word), by the sample extraction.
+template <typename W>
+inline constexpr bool kCenteredAcc = sizeof(W) == 4;
+// ACC's stored word for a value in [0, Q) (centered where kCenteredAcc), and back.
+template <typename W>
+TEMPO_TFHE_HD W acc_store(u64 v, const DeviceParams& p) {
+  if constexpr (kCenteredAcc<W>) return static_cast<W>(v > (p.Q >> 1) ? v - p.Q : v);
+  else return static_cast<W>(v);
+}
+template <typename W>
+TEMPO_TFHE_HD u64 acc_word(W v, const DeviceParams& p) {
+  if constexpr (kCenteredAcc<W>) return static_cast<std::int32_t>(v) < 0 ? static_cast<u64>(v + static_cast<W>(p.Q)) : v;
+  else return v;
 }
 
 // Stages per radix pass and coefficients per thread and pass (2^kPassBits): 16 with 32-bit
@@ -333,9 +356,10 @@ struct PassGroup {
 // of ACC a, row L + r digit r of ACC b (the decomposition fused into the load).
 // LO: lo when it is a compile-time constant, else -1 (lo_rt). Tw: Tables or SharedTables.
 // 32-bit words grow instead (kGrow): no reduction between stages, each stage adds at most 2Q
-// to the values' bound (u + v and u + 2Q - v with v < 2Q), so from digits below Q they stay
-// below (2 log N + 1) Q < 32 Q < 2^32 (Q < 2^27 and log N <= 15: device_params' word32
-// condition), and the last pass brings them below Q with one Barrett step and one
+// to the values' bound (u + v and u + 2Q - v with v < 2Q), so from digits below 2Q (not
+// reduced: digit_at<W, false>) they stay below (2 log N + 2) Q <= 32 Q < 2^32 (Q < 2^27 and
+// log N <= 15: device_params' word32 condition), and the last pass brings them below Q with
+// one Barrett step (exact to 2Q below 32Q) and one
 // conditional subtraction per coefficient instead of one per butterfly (log N / 2 per
 // coefficient and transform). The Shoup product is exact for any 32-bit input.
 template <typename W, u32 S, int LO = -1, class Tw>
@@ -355,7 +379,7 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
     const W* src = acc + half * p.N + base;
     const DigitLevel<W> level(row - half * p.levels, p);
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) x[k] = digit_at<W>(src[k << lo], level, p);
+    for (u32 k = 0; k < R; ++k) x[k] = digit_at<W, !kGrow, kCenteredAcc<W>>(src[k << lo], level, p);
   } else {
     TEMPO_TFHE_UNROLL
     for (u32 k = 0; k < R; ++k) x[k] = xr[swz(k << lo)];
@@ -423,7 +447,17 @@ TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& 
     const W ni = static_cast<W>(p.n_inv), ni_s = static_cast<W>(p.n_inv_s);
     W* dst = acc + row * p.N + base;
     TEMPO_TFHE_UNROLL
-    for (u32 k = 0; k < R; ++k) dst[k << lo] = add_mod<W>(dst[k << lo], mul_shoup<W>(x[k], ni, ni_s, Q), Q);
+    for (u32 k = 0; k < R; ++k) {
+      const W m = mul_shoup<W>(x[k], ni, ni_s, Q);  // [0, Q)
+      if constexpr (kCenteredAcc<W>) {
+        // (-Q/2, Q/2] + [0, Q), centered again: minus Q above Q/2 (the digits' convention)
+        using I = std::int32_t;
+        const I sum = static_cast<I>(dst[k << lo]) + static_cast<I>(m);
+        dst[k << lo] = static_cast<W>(sum - (sum > static_cast<I>(p.Q >> 1) ? static_cast<I>(p.Q) : 0));
+      } else {
+        dst[k << lo] = add_mod<W>(dst[k << lo], m, Q);
+      }
+    }
   } else {
     const bool last = lo + S == p.log_n;
     TEMPO_TFHE_UNROLL
@@ -638,8 +672,8 @@ TEMPO_TFHE_HD u32 switch_to_ks(u64 x, const DeviceParams& p) {
 // Coefficient j of the extracted LWE (key S): a_0, then -a_{N-j}, switched to Q_ks.
 template <typename W>
 TEMPO_TFHE_HD u32 extract_coeff(const W* acc_a, u32 j, const DeviceParams& p) {
-  if (j == 0) return switch_to_ks(acc_a[0], p);
-  const u64 v = acc_a[p.N - j];
+  if (j == 0) return switch_to_ks(acc_word<W>(acc_a[0], p), p);
+  const u64 v = acc_word<W>(acc_a[p.N - j], p);
   return switch_to_ks(v == 0 ? 0 : p.Q - v, p);
 }
 // Key-switch digit j of a coefficient mod Q_ks.
@@ -765,7 +799,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       const u32 b = w / N, j = w % N;
       const u32 beta = (in[b * stride + p.n] << shift) & two_n_mask;
       acc(b)[j] = 0;
-      acc(b)[N + j] = static_cast<W>(acc_init(beta, j, p));
+      acc(b)[N + j] = acc_store<W>(acc_init(beta, j, p), p);
     }
   });
   // 32-bit words: the step's exponents in shared memory (written in its first phase, read by
@@ -845,7 +879,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     }
     for (u32 w = t; w < items * static_cast<u32>(stride); w += T) {
       const u32 b = w / static_cast<u32>(stride), c = w % static_cast<u32>(stride);
-      ks_acc(b)[c] = c == p.n ? switch_to_ks(add_mod<u64>(acc(b)[N], p.Q / 8, p.Q), p) : 0;
+      ks_acc(b)[c] = c == p.n ? switch_to_ks(add_mod<u64>(acc_word<W>(acc(b)[N], p), p.Q / 8, p.Q), p) : 0;
     }
   });
   const u32 chunks = (p.n + 32) / 32, slices = (N + kKsSlice - 1) / kKsSlice, per_item = chunks * slices * 32;
