@@ -545,8 +545,8 @@ NTT_PRESETS = [("MLDSA", "ML-DSA: n = 256, q = 8380417"), ("PN10QP27", "PN10QP27
 
 
 def host():
-    """host_probe: per instruction mix, one vCPU alone against all sixteen at once (no runtime, no memory)."""
-    files = ("host_probe.jsonl", "host_probe_aes.jsonl")
+    """host_probe: per instruction mix, one vCPU alone against all of them at once (no runtime, no memory)."""
+    lines = load("host", "host_probe.jsonl")
     what = {"scalar_lat": "one chain of 64-bit multiplies (latency-bound)",
             "scalar_tp": "eight chains of 64-bit multiplies (ALU-bound)",
             "avx2_mul": "256-bit vpmulld chains",
@@ -554,28 +554,32 @@ def host():
             "avx512_ifma": "512-bit vpmadd52luq (the 50-bit NTT's mix)",
             "vaes512": "512-bit AES rounds",
             "vpclmul512": "512-bit carry-less multiplies"}
-    rows = []
-    for name in files:
-        lines = load("host", name)
-        for k, label in what.items():
-            alone = next((x["rates"] for x in lines if x["kind"] == "alone" and x["kernel"] == k), None)
-            runs = [x for x in lines if x["kind"] == "all" and x["kernel"] == k]
-            if not alone or not runs:
-                continue
-            slow = sorted(sum(1 for r in x["rates"] if r < 0.7 * max(x["rates"])) for x in runs)
-            ratios = sorted(x["sum_over_alone"] for x in runs)
-            rows.append((f"`{k}`: {label}", f"`{name}`", f"{min(alone):.0f} .. {max(alone):.0f}",
-                         f"{ratios[len(ratios) // 2]:.1f}x [{ratios[0]:.1f}, {ratios[-1]:.1f}]",
-                         f"{slow[len(slow) // 2]} of {len(runs[0]['rates'])}"))
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    rows, threads = [], 0
+    for k, label in what.items():
+        rounds = sorted({x["round"] for x in lines if x["kernel"] == k and x["kind"] == "all"})
+        if not rounds:
+            continue
+        over_med, over_max, slow, alone_med = [], [], [], []
+        for r in rounds:
+            alone = next(x["rates"] for x in lines if x["kernel"] == k and x["kind"] == "alone" and x["round"] == r)
+            allr = next(x["rates"] for x in lines if x["kernel"] == k and x["kind"] == "all" and x["round"] == r)
+            threads = len(allr)
+            over_med.append(sum(allr) / med(alone))
+            over_max.append(sum(allr) / max(alone))
+            slow.append(sum(1 for v in allr if v < 0.7 * max(allr)))
+            alone_med.append(med(alone))
+        rng = lambda xs: f"{med(xs):.1f}x [{min(xs):.1f}, {max(xs):.1f}]"
+        rows.append((f"`{k}`: {label}", f"{min(alone_med):.0f} .. {max(alone_med):.0f}", rng(over_max), rng(over_med),
+                     f"{med(slow)} of {threads}"))
     return "\n".join([
-        "`host_probe` (bench/host): register-resident loops on pinned `std::thread`s, released together; no "
-        "runtime, no memory traffic, nothing shared. Per kernel: each vCPU alone, then all sixteen at once, three "
-        "times; the ratio is the sum of the sixteen rates over the mean rate alone (median [min, max] of the three), "
-        "the ceiling of any 16-thread/one-thread figure on this host for that instruction mix.", "",
-        table(["kernel", "file", "one vCPU alone, iterations/us (min .. max over the 16)", "16 at once / one",
-               "vCPUs below 70% of the fastest, 16 at once"], rows), "",
-        source("host", *files), ""])
-
+        "`host_probe` (bench/host): register-resident loops on pinned `std::thread`s, released together and "
+        "stopped together after a fixed window; no runtime, no memory traffic, nothing shared. Per kernel, three "
+        "rounds of each vCPU alone in turn, then all of them at once; the ratios are the sum of the rates at once "
+        f"over the fastest and over the median vCPU alone in the same round (median of the rounds [min, max]).", "",
+        table(["kernel", "median vCPU alone, iterations/us (rounds)", f"{threads} at once / fastest alone",
+               f"{threads} at once / median alone", f"vCPUs below 70% of the fastest, {threads} at once"], rows), "",
+        source("host", "host_probe.jsonl"), ""])
 
 def ntt():
     cpu1 = gbench("ntt", "bench_cpu1.json")

@@ -1,24 +1,24 @@
 // host_probe: what the machine gives to many threads, with no runtime and no memory traffic.
 //
 // Each kernel is a register-resident loop (no loads or stores in the loop) of one kind of
-// instruction mix; a run pins one std::thread per named CPU, releases them together and
-// times each thread's own loop. Printed per kernel:
-//   alone   the rate of one thread on each CPU in turn (the spread is the host's per-core drift)
-//   pairs   CPU a together with CPU b: each one's rate over its rate alone (about 0.5 for two
-//           hardware threads of one core on a port-bound kernel, about 1 for separate cores)
-//   all     every CPU at once: the sum of the rates over the mean rate alone (the ceiling of
-//           any T-thread/one-thread ratio on this host for that instruction mix)
+// instruction mix. A measurement pins one std::thread per named CPU, releases them together
+// and lets them run for a fixed window (--ms), counting the kernel's chunks, so every thread
+// runs for the whole window and none finishes early. Per kernel, in three rounds (so that
+// the host's drift falls on both): each CPU alone in turn, then all CPUs at once. Printed:
+//   alone   the rate of one thread on each CPU (the spread is the host's per-core drift)
+//   pair    (--pairs=all or first) CPU a together with CPU b: each one's rate over its rate
+//           alone (about 0.5 for two hardware threads of one core on a port-bound kernel)
+//   all     every CPU at once: the sum of the rates over the mean rate alone in the same
+//           round: what T plain threads give over one on this host for that mix, before any
+//           runtime or memory cost
 // Kernels: scalar_lat (one chain of 64-bit multiplies: latency-bound), scalar_tp (eight
-// independent chains: ALU-throughput-bound), avx2_mul (8 chains of 256-bit vpmulld),
-// avx512_mul (8 chains of 512-bit vpmulld/vpmuludq, the 32-bit NTT's mix), avx512_ifma
-// (8 chains of vpmadd52luq, the 50/60-bit NTT's mix), vaes512 and vpclmul512 (8 chains of
-// 512-bit AES rounds / carry-less multiplies, the signature families' mix); the vector
-// kernels run only where the CPU has the instructions.
+// independent chains: ALU-bound), avx2_mul (8 chains of 256-bit vpmulld), avx512_mul (8
+// chains of 512-bit vpmulld/vpmuludq: the 32-bit NTT's and TFHE's mix), avx512_ifma (8
+// chains of vpmadd52luq: the 50-bit NTT's), vaes512 and vpclmul512 (8 chains of 512-bit AES
+// rounds / carry-less multiplies); the vector kernels run only where the CPU has them.
 //
-//   host_probe [--ms=MS] [--pairs=all|first] [--kernels=a,b,...]
-// One line of JSON per measurement on stdout (kind, kernel, cpus, rates), a summary on stderr.
-// GCC 12's intrinsic headers initialise their placeholder operands from themselves, which its
-// own -Wuninitialized reports where the intrinsics inline (target attributes, no -mavx512f).
+//   host_probe [--ms=MS] [--pairs=all|first|none] [--kernels=a,b,...]
+// One line of JSON per measurement on stdout, a summary per kernel on stderr. x86-64 Linux.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -28,6 +28,7 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+#include <cpuid.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -37,8 +38,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -133,31 +132,29 @@ void pin(int cpu) {
   pthread_setaffinity_np(pthread_self(), sizeof(s), &s);
 }
 
-// Iterations that take about `ms` on this CPU, found once per kernel.
-u64 calibrate(const Kernel& k, int cpu, double ms) {
-  std::thread t([&] { pin(cpu); });
-  t.join();
-  u64 iters = 1000;
+// The kernel's chunk: iterations that take about 50 us on this CPU, so that a thread checks
+// the stop flag often enough and the check costs nothing.
+u64 chunk_for(const Kernel& k, int cpu) {
+  u64 iters = 64;
   for (;;) {
-    u64 got = 0;
     double took = 0;
     std::thread w([&] {
       pin(cpu);
       const auto t0 = Clock::now();
-      got = k.fn(iters, 7);
-      took = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+      g_sink.fetch_xor(k.fn(iters, 7), std::memory_order_relaxed);
+      took = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
     });
     w.join();
-    g_sink.fetch_xor(got, std::memory_order_relaxed);
-    if (took > ms / 4) return static_cast<u64>(static_cast<double>(iters) * ms / took);
+    if (took > 20) return std::max<u64>(1, static_cast<u64>(static_cast<double>(iters) * 50 / took));
     iters *= 4;
   }
 }
 
-// Rates (iterations per microsecond) of one thread per CPU in `cpus`, released together.
-std::vector<double> run(const Kernel& k, const std::vector<int>& cpus, u64 iters) {
+// Rates (iterations per microsecond) of one thread per CPU in `cpus`, released together and
+// stopped together after `ms`: each thread counts the chunks it finished in the window.
+std::vector<double> run(const Kernel& k, const std::vector<int>& cpus, u64 chunk, double ms) {
   std::atomic<int> ready{0};
-  std::atomic<bool> go{false};
+  std::atomic<bool> go{false}, stop{false};
   std::vector<double> rate(cpus.size());
   std::vector<std::thread> ts;
   for (std::size_t i = 0; i < cpus.size(); ++i)
@@ -167,16 +164,27 @@ std::vector<double> run(const Kernel& k, const std::vector<int>& cpus, u64 iters
       while (!go.load(std::memory_order_acquire)) {
       }
       const auto t0 = Clock::now();
-      const u64 r = k.fn(iters, i);
+      u64 done = 0, r = 0;
+      while (!stop.load(std::memory_order_relaxed)) r ^= k.fn(chunk, i + done), done += chunk;
       const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
       g_sink.fetch_xor(r, std::memory_order_relaxed);
-      rate[i] = static_cast<double>(iters) / us;
+      rate[i] = static_cast<double>(done) / us;
     });
   while (ready.load(std::memory_order_acquire) < static_cast<int>(cpus.size())) {
   }
   go.store(true, std::memory_order_release);
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+  stop.store(true, std::memory_order_relaxed);
   for (auto& t : ts) t.join();
   return rate;
+}
+
+// CPUID leaf 7, sub-leaf 0: ECX bit 9 VAES, bit 10 VPCLMULQDQ (compilers differ in the
+// feature names __builtin_cpu_supports accepts).
+bool cpuid7_ecx(unsigned bit) {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d) == 0) return false;
+  return ((c >> bit) & 1u) != 0;
 }
 
 std::string join(const std::vector<double>& v) {
@@ -192,29 +200,32 @@ std::string join(const std::vector<double>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  double ms = 60;
-  bool all_pairs = false;
-  std::string only;
+  double ms = 40;
+  std::string pairs = "none", only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--ms=", 0) == 0) ms = std::atof(a.c_str() + 5);
-    else if (a == "--pairs=all") all_pairs = true;
-    else if (a == "--pairs=first") all_pairs = false;
+    else if (a.rfind("--pairs=", 0) == 0) pairs = a.substr(8);
     else if (a.rfind("--kernels=", 0) == 0) only = "," + a.substr(10) + ",";
     else {
       std::fprintf(stderr, "host_probe: unknown argument '%s' (see the header of bench/host/host_probe.cpp)\n", a.c_str());
       return 2;
     }
   }
+  if (!(ms > 0 && ms <= 10000) || (pairs != "none" && pairs != "first" && pairs != "all")) {
+    std::fprintf(stderr, "host_probe: --ms must be in (0, 10000] and --pairs one of none, first, all\n");
+    return 2;
+  }
   __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") != 0;
   const Kernel kernels[] = {
       {"scalar_lat", scalar_lat, true},
       {"scalar_tp", scalar_tp, true},
       {"avx2_mul", avx2_mul, __builtin_cpu_supports("avx2") != 0},
-      {"avx512_mul", avx512_mul, __builtin_cpu_supports("avx512f") != 0},
-      {"avx512_ifma", avx512_ifma, __builtin_cpu_supports("avx512ifma") != 0},
-      {"vaes512", vaes512, __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vaes")},
-      {"vpclmul512", vpclmul512, __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq")},
+      {"avx512_mul", avx512_mul, avx512},
+      {"avx512_ifma", avx512_ifma, avx512 && __builtin_cpu_supports("avx512ifma")},
+      {"vaes512", vaes512, avx512 && cpuid7_ecx(9)},
+      {"vpclmul512", vpclmul512, avx512 && cpuid7_ecx(10)},
   };
   cpu_set_t allowed;
   sched_getaffinity(0, sizeof(allowed), &allowed);
@@ -224,44 +235,39 @@ int main(int argc, char** argv) {
   const std::size_t n = cpus.size();
   for (const Kernel& k : kernels) {
     if (!k.available || (!only.empty() && only.find(std::string(",") + k.name + ",") == std::string::npos)) continue;
-    const u64 iters = calibrate(k, cpus[0], ms);
-    std::vector<double> alone(n);
-    for (std::size_t i = 0; i < n; ++i) alone[i] = run(k, {cpus[i]}, iters)[0];
-    std::printf("{\"kind\":\"alone\",\"kernel\":\"%s\",\"rates\":[%s]}\n", k.name, join(alone).c_str());
-    double mean_alone = 0;
-    for (double r : alone) mean_alone += r / static_cast<double>(n);
-    // Pairs: each CPU's rate together with another, over its own rate alone.
-    std::vector<double> worst(n, 2.0);
-    std::vector<int> worst_with(n, -1);
-    for (std::size_t a = 0; a < n; ++a)
-      for (std::size_t b = a + 1; b < n; ++b) {
-        if (!all_pairs && a != 0) break;
-        const auto r = run(k, {cpus[a], cpus[b]}, iters);
-        const double fa = r[0] / alone[a], fb = r[1] / alone[b];
-        std::printf("{\"kind\":\"pair\",\"kernel\":\"%s\",\"cpus\":[%d,%d],\"share\":[%.3f,%.3f]}\n", k.name, cpus[a],
-                    cpus[b], fa, fb);
-        if (fa < worst[a]) worst[a] = fa, worst_with[a] = cpus[b];
-        if (fb < worst[b]) worst[b] = fb, worst_with[b] = cpus[a];
-      }
-    std::vector<int> all_cpus(cpus.begin(), cpus.end());
-    std::vector<double> ratios;
-    for (int rep = 0; rep < 3; ++rep) {
-      const auto r = run(k, all_cpus, iters);
+    const u64 chunk = chunk_for(k, cpus[0]);
+    std::vector<double> ratios, spread_lo, spread_hi;
+    for (int round = 0; round < 3; ++round) {
+      std::vector<double> alone(n);
+      for (std::size_t i = 0; i < n; ++i) alone[i] = run(k, {cpus[i]}, chunk, ms)[0];
+      double mean = 0;
+      for (double r : alone) mean += r / static_cast<double>(n);
+      std::printf("{\"kind\":\"alone\",\"kernel\":\"%s\",\"round\":%d,\"rates\":[%s]}\n", k.name, round,
+                  join(alone).c_str());
+      const auto all = run(k, cpus, chunk, ms);
       double sum = 0;
-      for (double x : r) sum += x;
-      ratios.push_back(sum / mean_alone);
-      std::printf("{\"kind\":\"all\",\"kernel\":\"%s\",\"threads\":%zu,\"rates\":[%s],\"sum_over_alone\":%.3f}\n",
-                  k.name, n, join(r).c_str(), sum / mean_alone);
+      for (double x : all) sum += x;
+      ratios.push_back(sum / mean);
+      spread_lo.push_back(*std::min_element(alone.begin(), alone.end()));
+      spread_hi.push_back(*std::max_element(alone.begin(), alone.end()));
+      std::printf("{\"kind\":\"all\",\"kernel\":\"%s\",\"round\":%d,\"threads\":%zu,\"rates\":[%s],"
+                  "\"sum_over_alone\":%.3f}\n",
+                  k.name, round, n, join(all).c_str(), sum / mean);
+      if (round == 0 && pairs != "none") {
+        for (std::size_t a = 0; a < n; ++a)
+          for (std::size_t b = a + 1; b < n; ++b) {
+            if (pairs == "first" && a != 0) break;
+            const auto r = run(k, {cpus[a], cpus[b]}, chunk, ms);
+            std::printf("{\"kind\":\"pair\",\"kernel\":\"%s\",\"cpus\":[%d,%d],\"share\":[%.3f,%.3f]}\n", k.name,
+                        cpus[a], cpus[b], r[0] / alone[a], r[1] / alone[b]);
+          }
+      }
+      std::fflush(stdout);
     }
     std::sort(ratios.begin(), ratios.end());
-    const auto [mn, mx] = std::minmax_element(alone.begin(), alone.end());
-    std::fprintf(stderr, "%-12s alone %.4g..%.4g /us; %zu at once: %.2fx one (median of 3);", k.name, *mn, *mx, n,
-                 ratios[1]);
-    std::fprintf(stderr, " worst pair share");
-    for (std::size_t a = 0; a < n; ++a)
-      if (worst_with[a] >= 0) std::fprintf(stderr, " %d+%d:%.2f", cpus[a], worst_with[a], worst[a]);
-    std::fprintf(stderr, "\n");
-    std::fflush(stdout);
+    std::fprintf(stderr, "%-12s alone %.4g..%.4g /us; %zu at once: %.2fx one [%.2f, %.2f] (3 rounds)\n", k.name,
+                 *std::min_element(spread_lo.begin(), spread_lo.end()),
+                 *std::max_element(spread_hi.begin(), spread_hi.end()), n, ratios[1], ratios[0], ratios[2]);
   }
-  return g_sink.load() == 42 ? 1 : 0;  // never: keeps the kernels' results alive
+  return g_sink.load() == 42 ? 1 : 0;  // never in practice: keeps the kernels' results alive
 }

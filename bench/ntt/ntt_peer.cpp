@@ -2,7 +2,7 @@
 // folder (its hexl_ntt), so that the two print comparable lines. For each (n, bits) below,
 // q is the largest prime q = 1 (mod 2n) under 2^bits and the Plan is Plan(n, q) (the
 // smallest primitive 2n-th root, as HEXL picks); each row is the median over REPS runs of
-// 16 transforms, after WARM transforms discarded. The two rows' runs alternate (tempo,
+// 16 transforms, after WARM discarded transforms of each. The two rows' runs alternate (tempo,
 // tempo-unchecked, then the other way round), so that their ratio is taken under the same
 // host speed.
 //
@@ -182,8 +182,8 @@ int main() try {
     std::vector<u64> x(c.n);
     for (auto& v : x) v = rng() % q;
     // In place: each call transforms the previous call's output (always in [0, q), so the
-    // checked calls accept it); the work does not depend on the values.
-    // The public (checked) call and the raw kernel, sampled alternately.
+    // checked calls accept it); the work does not depend on the values. The public (checked)
+    // call and the raw kernel are sampled alternately.
     const auto [f_chk, f_raw] = paired_median_us([&] { plan.forward(x); g_sink = x[1]; },
                                                  [&] { raw.forward_unchecked(x); g_sink = x[1]; }, warm, reps, inner);
     const auto [i_chk, i_raw] = paired_median_us([&] { plan.inverse(x); g_sink = x[1]; },

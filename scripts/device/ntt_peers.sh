@@ -7,8 +7,9 @@
 # run HEXL first, even rounds tempo first, so the host's drift falls on both sides; every
 # ratio is taken inside one round. Many short rounds (the defaults: 15 rounds of 301 runs)
 # rather than a few long ones: the host's per-core speed jumps by up to 2x from one moment
-# to the next (docs/benchmarks.md, "The host"), and the median of many per-round ratios
-# stands still where a median of five does not. About 1 minute with the defaults.
+# to the next (docs/benchmarks.md, "The host"), which a median of five per-round ratios
+# does not absorb; a median of many does better, though it still moves with the host's
+# state between calls. About 1 minute with the defaults.
 #
 #   bash scripts/device/ntt_peers.sh [CARRY]     CARRY: default .carry/dev (pack.sh BUILD ntt)
 #

@@ -146,10 +146,12 @@ void check_transforms(const detail::EvalData& d, const cuda::DeviceParams& p, co
   want = orig;
   d.ring.plan.forward(std::span<u64>(want.data(), p.N));
   d.ring.plan.forward(std::span<u64>(want.data() + p.N, p.N));
-  // The radix passes over two swizzled rows, as the kernel runs them.
+  // The radix passes over two swizzled rows, as the kernel runs them. 32-bit words: every
+  // other input as its representative in [Q, 2Q) (the digits enter the forward below 2Q).
   constexpr u32 S = dev::kPassBits<W>;
   std::vector<W> rows(2 * p.N);
-  for (u32 j = 0; j < 2 * p.N; ++j) rows[(j & ~(p.N - 1)) + dev::swz(j & (p.N - 1))] = static_cast<W>(orig[j]);
+  for (u32 j = 0; j < 2 * p.N; ++j)
+    rows[(j & ~(p.N - 1)) + dev::swz(j & (p.N - 1))] = static_cast<W>(orig[j] + (sizeof(W) == 4 && j % 2 == 1 ? Q : 0));
   auto unswizzled = [&] {
     std::vector<u64> v(2 * p.N);
     for (u32 j = 0; j < 2 * p.N; ++j) v[j] = rows[(j & ~(p.N - 1)) + dev::swz(j & (p.N - 1))];
@@ -244,7 +246,16 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
       for (u32 r = 0; r < p.levels; ++r) {
         dig[r * p.N + j] = dev::digit<u64>(v, r, p);
         REQUIRE(dig[r * p.N + j] == cpu_dig[r * p.N + j]);
-        if (p.word32) REQUIRE(dev::digit<u32>(static_cast<u32>(v), r, p) == cpu_dig[r * p.N + j]);
+        if (p.word32) {
+          REQUIRE(dev::digit<u32>(static_cast<u32>(v), r, p) == cpu_dig[r * p.N + j]);
+          // The forward pass's form: from ACC's centered word, not reduced, in [Q - B/2, Q + B/2).
+          const u32 raw = dev::digit_at<u32, false, true>(dev::acc_store<u32>(v, p), dev::DigitLevel<u32>(r, p), p);
+          const u64 half_b = u64{1} << (prm.log_bg - 1);
+          REQUIRE(raw + half_b >= Q);
+          REQUIRE(raw < Q + half_b);
+          REQUIRE(raw % Q == cpu_dig[r * p.N + j]);
+          REQUIRE(dev::acc_word<u32>(dev::acc_store<u32>(v, p), p) == v);
+        }
       }
       u64 sum = 0, pw = u64{1} << drop;
       for (u32 r = 0; r < p.levels; ++r) {

@@ -10,9 +10,9 @@
 //
 // Passes. Stages with len >= 16 broadcast one twiddle per block and run two at a time
 // (radix 4). When their count is odd, the forward runs the first three as one radix-8 pass
-// (fwd_passes; one memory pass fewer, measured faster than the lone stage at n = 2048 and
-// slower than radix 4 where it would replace two radix-4 passes), and the inverse runs the
-// last one, len 16, in its small-stage pass (inv_small's Lone).
+// (fwd_passes; one memory pass fewer, measured faster than the lone stage at n = 2048), and
+// the inverse runs the last one, len 16, in its small-stage pass (inv_small's Lone). At
+// n = 1024 the forward runs its six as two radix-8 passes (see fwd_passes).
 // The four stages with len 8, 4, 2, 1 run in one pass over 32-coefficient blocks held in
 // two registers: before each stage one two-source permute per register puts the pairs
 // (i, i + len) into matching lanes, and the last permute also widens to uint64 for the
@@ -372,12 +372,11 @@ void fwd_small_any(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& 
 // an odd count of stages with len >= 16, more than one.
 bool lone_in_small(unsigned log_n) { return log_n >= 7 && (log_n - 4) % 2 == 1; }
 
-// The forward's passes over the stages with len >= 16: a count divisible by three runs as
-// radix-8 passes only (n = 1024: two passes instead of three radix-4 ones, 11% faster on the
-// device host's Xeon, 2% on an AMD EPYC); otherwise an odd count starts with one radix-8
+// The forward's passes over the stages with len >= 16: an odd count starts with one radix-8
 // pass and the rest run as radix-4 passes; a single stage alone (n = 32) is a pass of its
-// own. (Radix 8 wherever three stages are left, with a lone stage in the small-stage pass,
-// measured 4% slower at n = 1024.)
+// own. n = 1024 (six stages) runs two radix-8 passes instead of three radix-4 ones: on the
+// device host's Xeon its forward is 11% faster so (one memory pass fewer), on an AMD EPYC
+// within 3% either way. Other sizes keep radix 4 (not measured with radix 8 on the Xeon).
 struct FwdPasses {
   unsigned r8, r4;
   bool single;
@@ -385,7 +384,7 @@ struct FwdPasses {
 FwdPasses fwd_passes(unsigned log_n) {
   const unsigned large = log_n - 4;
   if (large < 2) return {0, 0, large == 1};
-  if (large % 3 == 0) return {large / 3, 0, false};
+  if (large == 6) return {2, 0, false};
   if (large % 2 == 1) return {1, (large - 3) / 2, false};
   return {0, large / 2, false};
 }

@@ -45,7 +45,7 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.key32 = !d.bk32.empty();
   // 32-bit words: Q < 2^27 keeps the 2L key products of a coefficient (< 2^54 each) summed
   // below 2^(k+31), the bound of reduce_wide, and the forward passes' growing values below
-  // (2 log N + 1) Q < 2^32 with N <= 2^15; levels log_bg <= 30 keeps dev::digit_at's centered
+  // (2 log N + 2) Q <= 32 Q < 2^32 with N <= 2^15; levels log_bg <= 30 keeps dev::digit_at's centered
   // value plus its offset (below 2^max(k, levels log_bg)) inside an int32.
   dp.word32 = dp.key32 && m.k <= 27 && p.N <= (std::size_t{1} << 15) && 2 * p.levels <= 16 &&
               p.levels * p.log_bg <= 30;
