@@ -72,6 +72,16 @@ __attribute__((target("avx2"))) u64 avx2_mul(u64 iters, u64 seed) {
   for (int k = 1; k < 8; ++k) r = _mm256_xor_si256(r, x[k]);
   return static_cast<u64>(_mm256_extract_epi64(r, 0));
 }
+// The 512-bit kernels' eight chains: seeded apart, folded into one word at the end.
+__attribute__((target("avx512f"))) inline void seed512(__m512i (&x)[8], u64 seed) {
+  for (int k = 0; k < 8; ++k) x[k] = _mm512_set1_epi64(static_cast<long long>(seed) + k);
+}
+__attribute__((target("avx512f"))) inline u64 fold512(const __m512i (&x)[8]) {
+  __m512i r = x[0];
+  for (int k = 1; k < 8; ++k) r = _mm512_xor_si512(r, x[k]);
+  return static_cast<u64>(_mm_cvtsi128_si64(_mm512_castsi512_si128(r)));
+}
+
 __attribute__((target("avx512f"))) u64 avx512_mul(u64 iters, u64 seed) {
   __m512i x[8];
   const __m512i m = _mm512_set1_epi32(0x3B9ACA07);
@@ -81,40 +91,32 @@ __attribute__((target("avx512f"))) u64 avx512_mul(u64 iters, u64 seed) {
       const __m512i p = _mm512_mul_epu32(x[k], m);  // the Shoup product's pair: one 64-bit, one low 32-bit
       x[k] = _mm512_add_epi32(_mm512_mullo_epi32(x[k], m), p);
     }
-  __m512i r = x[0];
-  for (int k = 1; k < 8; ++k) r = _mm512_xor_si512(r, x[k]);
-  return static_cast<u64>(_mm_cvtsi128_si64(_mm512_castsi512_si128(r)));
+  return fold512(x);
 }
 __attribute__((target("avx512f,avx512ifma"))) u64 avx512_ifma(u64 iters, u64 seed) {
   __m512i x[8];
   const __m512i m = _mm512_set1_epi64(0x000FEDCBA9876543ll);
-  for (int k = 0; k < 8; ++k) x[k] = _mm512_set1_epi64(static_cast<long long>(seed) + k);
+  seed512(x, seed);
   for (u64 i = 0; i < iters; ++i)
     for (int k = 0; k < 8; ++k) x[k] = _mm512_madd52lo_epu64(m, x[k], m);
-  __m512i r = x[0];
-  for (int k = 1; k < 8; ++k) r = _mm512_xor_si512(r, x[k]);
-  return static_cast<u64>(_mm_cvtsi128_si64(_mm512_castsi512_si128(r)));
+  return fold512(x);
 }
 
 __attribute__((target("avx512f,vaes"))) u64 vaes512(u64 iters, u64 seed) {
   __m512i x[8];
   const __m512i k = _mm512_set1_epi64(0x0F1E2D3C4B5A6978ll);
-  for (int j = 0; j < 8; ++j) x[j] = _mm512_set1_epi64(static_cast<long long>(seed) + j);
+  seed512(x, seed);
   for (u64 i = 0; i < iters; ++i)
     for (int j = 0; j < 8; ++j) x[j] = _mm512_aesenc_epi128(x[j], k);
-  __m512i r = x[0];
-  for (int j = 1; j < 8; ++j) r = _mm512_xor_si512(r, x[j]);
-  return static_cast<u64>(_mm_cvtsi128_si64(_mm512_castsi512_si128(r)));
+  return fold512(x);
 }
 __attribute__((target("avx512f,vpclmulqdq"))) u64 vpclmul512(u64 iters, u64 seed) {
   __m512i x[8];
   const __m512i k = _mm512_set1_epi64(0x0F1E2D3C4B5A6978ll);
-  for (int j = 0; j < 8; ++j) x[j] = _mm512_set1_epi64(static_cast<long long>(seed) + j);
+  seed512(x, seed);
   for (u64 i = 0; i < iters; ++i)
     for (int j = 0; j < 8; ++j) x[j] = _mm512_xor_si512(_mm512_clmulepi64_epi128(x[j], k, 0x01), k);
-  __m512i r = x[0];
-  for (int j = 1; j < 8; ++j) r = _mm512_xor_si512(r, x[j]);
-  return static_cast<u64>(_mm_cvtsi128_si64(_mm512_castsi512_si128(r)));
+  return fold512(x);
 }
 
 struct Kernel {
