@@ -276,14 +276,21 @@ struct DigitLevel {
     shift = p.drop + level * p.log_bg;
   }
 };
+// The centered representative of v (mod Q, v in (-Q/2, 3Q/2) as a signed word): minus Q above
+// Q/2, so in (-Q/2, Q/2] (decompose_impl's convention).
+template <typename I>
+TEMPO_TFHE_HD I center(I v, const DeviceParams& p) {
+  return v - (v > static_cast<I>(p.Q >> 1) ? static_cast<I>(p.Q) : 0);
+}
+
 // Reduced = false: t + Q - B/2 as it is, in [Q - B/2, Q + B/2) below 2Q (the 32-bit forward
 // pass takes inputs below 2Q: see fwd_pass), one conditional subtraction fewer per digit.
 // Centered: v is already the centered value (kCenteredAcc's ACC), as a signed word.
 template <typename W, bool Reduced = true, bool Centered = false>
 TEMPO_TFHE_HD W digit_at(W v, const DigitLevel<W>& l, const DeviceParams& p) {
   using I = typename DigitLevel<W>::I;
-  const I Q = static_cast<I>(p.Q), half_q = static_cast<I>(p.Q >> 1);
-  const I centered = Centered ? static_cast<I>(v) : static_cast<I>(v) - (static_cast<I>(v) > half_q ? Q : 0);
+  const I Q = static_cast<I>(p.Q);
+  const I centered = Centered ? static_cast<I>(v) : center<I>(static_cast<I>(v), p);
   const I t = ((centered + l.offset) >> l.shift) & ((I{1} << p.log_bg) - 1);  // the digit + B/2, in [0, B)
   // t - B/2 mod Q: t + Q - B/2 is in [Q - B/2, Q + B/2)
   const W d = static_cast<W>(t + Q - (I{1} << (p.log_bg - 1)));
@@ -304,7 +311,7 @@ inline constexpr bool kCenteredAcc = sizeof(W) == 4;
 // ACC's stored word for a value in [0, Q) (centered where kCenteredAcc), and back.
 template <typename W>
 TEMPO_TFHE_HD W acc_store(u64 v, const DeviceParams& p) {
-  if constexpr (kCenteredAcc<W>) return static_cast<W>(v > (p.Q >> 1) ? v - p.Q : v);
+  if constexpr (kCenteredAcc<W>) return static_cast<W>(center<std::int32_t>(static_cast<std::int32_t>(v), p));
   else return static_cast<W>(v);
 }
 template <typename W>
@@ -450,10 +457,9 @@ TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& 
     for (u32 k = 0; k < R; ++k) {
       const W m = mul_shoup<W>(x[k], ni, ni_s, Q);  // [0, Q)
       if constexpr (kCenteredAcc<W>) {
-        // (-Q/2, Q/2] + [0, Q), centered again: minus Q above Q/2 (the digits' convention)
+        // (-Q/2, Q/2] + [0, Q), centered again
         using I = std::int32_t;
-        const I sum = static_cast<I>(dst[k << lo]) + static_cast<I>(m);
-        dst[k << lo] = static_cast<W>(sum - (sum > static_cast<I>(p.Q >> 1) ? static_cast<I>(p.Q) : 0));
+        dst[k << lo] = static_cast<W>(center<I>(static_cast<I>(dst[k << lo]) + static_cast<I>(m), p));
       } else {
         dst[k << lo] = add_mod<W>(dst[k << lo], m, Q);
       }
