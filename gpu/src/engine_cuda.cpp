@@ -144,6 +144,7 @@ class Lane {
     Chunk c;
     c.begin = r.begin;
     c.count = n;
+    c.batch = v.n;
     c.inputs = v.inputs;
     c.out_stride = v.out_stride;
     // Plan first (sizes, offsets, skipped items), allocate, then copy: nothing is

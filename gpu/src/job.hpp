@@ -64,6 +64,7 @@ struct BatchView {
     Chunk c;
     c.begin = r.begin;
     c.count = r.size();
+    c.batch = n;
     c.inputs = inputs;
     for (std::size_t k = 0; k < inputs; ++k) {
       const Operand& o = in[k];

@@ -179,6 +179,7 @@ BatchReport Engine::run_resident(Task& t, const BatchOp& op, std::initializer_li
                                 std::to_string(op.out_stride()));
   Chunk c;
   c.count = o.count;
+  c.batch = o.count;
   c.inputs = inputs.size();
   c.out_stride = o.stride;
   std::size_t k = 0;

@@ -3,6 +3,8 @@
 // device stages, each run through the engine), on simulated devices.
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -148,4 +150,44 @@ TEST_CASE("one backend parser: case-insensitive, gpu is cuda, bad names named", 
   CHECK(tempo::parse_backend("AUTO") == tempo::Backend::auto_select);
   CHECK_THROWS_WITH(tempo::parse_backend("tpu"), Catch::Contains("'tpu'") && Catch::Contains("cpu, cuda, gpu, auto"));
   CHECK(tempo::backend_name(tempo::Backend::auto_select) == "auto");
+}
+
+namespace {
+// Records every chunk's (count, batch) and copies its input: for Chunk::batch.
+class ChunkLog final : public gpu::BatchOp {
+ public:
+  std::string key() const override { return "test-chunk-log"; }
+  std::size_t out_stride() const override { return 8; }
+  std::size_t min_device_chunk() const override { return 16; }
+  void cpu(const gpu::Chunk& c) const override {
+    std::memcpy(c.out, c.in[0].data, c.count * 8);
+    std::lock_guard lock(m);
+    chunks.emplace_back(c.count, c.batch);
+  }
+  mutable std::mutex m;
+  mutable std::vector<std::pair<std::size_t, std::size_t>> chunks;
+};
+}  // namespace
+
+TEST_CASE("every chunk knows its whole batch's size (Chunk::batch), on every placement", "[engine][chunk]") {
+  ThreadPool pool(Options{.threads = 2});
+  gpu::EngineOptions eo;
+  eo.simulated_devices = 2;
+  gpu::Engine e(eo);
+  for (const tempo::Backend b : {tempo::Backend::cpu, tempo::Backend::cuda, tempo::Backend::auto_select}) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{40}, std::size_t{5000}}) {
+      INFO("backend " << static_cast<int>(b) << ", " << n << " items");
+      ChunkLog op;
+      std::vector<std::uint8_t> in(n * 8), out(n * 8, 0);
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 13 + 1);
+      pool.run([&](Task& t) { e.run(t, op, {Operand::fixed(in, 8)}, out, b); });
+      CHECK(out == in);
+      std::size_t items = 0;
+      for (const auto& [count, batch] : op.chunks) {
+        items += count;
+        CHECK(batch == n);
+      }
+      CHECK(items == n);
+    }
+  }
 }

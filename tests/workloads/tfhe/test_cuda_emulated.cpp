@@ -65,13 +65,14 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, b
 // what is left) sharing each step's key reads, p.threads per bootstrap, as the launcher
 // sets them up for batches of more than one per SM (32-bit words).
 // in_place: the outputs overwrite the inputs (the gate kernel bootstraps its combined sums
-// in place).
+// in place). doubled: twice p.threads per bootstrap (the launcher's shape for batches of a
+// few items per SM).
 std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group,
-                                       bool stage_key, bool in_place = false, bool wide = false) {
+                                       bool stage_key, bool in_place = false, bool wide = false, bool doubled = false) {
   cuda::DeviceParams p = detail::device_params(d);
   REQUIRE(p.word32);
   p.group = group;
-  p.threads *= group;
+  p.threads *= group * (doubled ? 2u : 1u);
   p.stage_key = stage_key;
   const std::vector<u64> tables = detail::device_tables(d);
   const std::size_t stride = p.n + 1;
@@ -372,6 +373,12 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
       for (std::size_t i = 0; i < d.params.n; i += 2) x.a[i] = 0;
     const std::vector<Ciphertext> got = emulated_group(d, pair, 2, true);
     for (std::size_t i = 0; i < 2; ++i) REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(d, pair[i])));
+    // Twice the threads per bootstrap, groups of one and two (odd count: a last block of one).
+    for (u32 group = 1; group <= 2; ++group) {
+      INFO("doubled threads, group " << group);
+      const std::vector<Ciphertext> dbl = emulated_group(d, xs, group, false, false, false, true);
+      for (std::size_t i = 0; i < xs.size(); ++i) REQUIRE(to_bytes(dbl[i]) == want[i]);
+    }
   }
   if (!tfhe_test::real_sets()) return;
   const Keys& k = tfhe_test::keys("PN10QP27L3", 0);

@@ -195,7 +195,7 @@ int run_cuda(const OpState& s, const gpu::Chunk& c, const gpu::DeviceContext& ct
   return cuda::gate(p, lin, key->tables.on(ctx), key->bk.on(ctx), static_cast<const std::uint16_t*>(key->ks.on(ctx)),
                     reinterpret_cast<const std::uint32_t*>(c.in[0].data),
                     s.arity > 1 ? reinterpret_cast<const std::uint32_t*>(c.in[1].data) : nullptr,
-                    reinterpret_cast<std::uint32_t*>(c.out), c.count, ctx.stream);
+                    reinterpret_cast<std::uint32_t*>(c.out), c.count, c.batch, ctx.stream);
 }
 #else
 constexpr bool kHaveCuda = false;

@@ -71,6 +71,10 @@ struct ChunkInput {
 struct Chunk {
   std::size_t begin = 0;  // index of the chunk's first item in the whole batch
   std::size_t count = 0;
+  // Items in the whole batch (0: unknown). A batch's device chunks run side by side on
+  // several streams, so a kernel that picks its launch shape by how many items share the
+  // device looks at this, not at count.
+  std::size_t batch = 0;
   std::array<ChunkInput, kMaxInputs> in{};
   std::size_t inputs = 0;
   std::uint8_t* out = nullptr;

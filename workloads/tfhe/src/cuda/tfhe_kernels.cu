@@ -75,31 +75,42 @@ int launch(const DeviceParams& p, int optin, const void* tables, const void* bk,
   return 0;
 }
 
-// The shape of a batch. 32-bit keys with TEMPO_TFHE_GPU_STAGE_KEY=1 (off by default: slower
-// on an H200): each step's key staged in shared memory (when the device has room for it).
+// The shape of a batch, chosen for the whole batch (`batch` items; its chunks share the
+// device). 32-bit keys with TEMPO_TFHE_GPU_STAGE_KEY=1 (off by default: slower on an H200):
+// each step's key staged in shared memory (when the device has room for it).
 // At most one item per SM: one bootstrap per block on latency_threads (every block has an
 // SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
-// 32-bit words, groups of bootstraps per block, p.threads threads each: kMaxGroup in the
-// wide block where that many fit the device's shared memory, else up to kNarrowGroup; as
-// few waves of blocks as that allows, the groups as even as can be. The group's bootstraps
-// share each step's key reads (the key is tens of megabytes, more than L2, and every block
-// walks all of it). 64-bit words: one bootstrap per block.
+// 32-bit words, groups of bootstraps per block, `item` threads each: p.threads, or twice that
+// for batches of at most p.double_per_sm items per SM (TEMPO_TFHE_GPU_DOUBLE_PER_SM, off by
+// default: see workloads/tfhe/README.md, "Shapes"); kMaxGroup in the wide block where that
+// many fit the device's shared memory, else up to kNarrowGroup (and 512 threads); as few
+// waves of blocks as that allows, the groups as even as can be. The group's bootstraps share
+// each step's key reads (the key is tens of megabytes, more than L2, and every block walks
+// all of it). 64-bit words: one bootstrap per block.
 template <typename W>
 int launch_shape(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
-                 const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
+                 const std::uint32_t* in, std::uint32_t* out, std::size_t count, std::size_t batch,
+                 cudaStream_t stream) {
   int device = 0, sms = 0, optin = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
   if (e != cudaSuccess) return static_cast<int>(e);
+  const std::size_t sm_count = static_cast<std::size_t>(sms);
+  batch = std::max(batch, count);
   DeviceParams shape = p;
   shape.group = 1;
   shape.stage_key = p.key32 && p.word32 && p.allow_stage_key;
   if (block_smem_bytes(shape) > static_cast<std::size_t>(optin)) shape.stage_key = false;
-  if (p.latency_threads > p.threads && count <= static_cast<std::size_t>(sms)) {
+  if (p.latency_threads > p.threads && batch <= sm_count) {
     shape.threads = p.latency_threads;
   } else if (p.word32) {
-    const std::size_t per_sm = (count + static_cast<std::size_t>(sms) - 1) / static_cast<std::size_t>(sms);
+    const bool doubled = batch <= std::size_t{p.double_per_sm} * sm_count;
+    const std::uint32_t item = doubled ? 2 * p.threads : p.threads;
+    // Items per SM: the chunk's (the chunks of a large batch fill the device in turn), or,
+    // with doubled items, the whole batch's: its few chunks run side by side, and the blocks
+    // of two chunks that share an SM ran at about half the speed of one block of both.
+    const std::size_t per_sm = ((doubled ? batch : count) + sm_count - 1) / sm_count;
     // Per block: the key buffer and the tables' copy once, the items' words per item.
     const std::size_t fixed = (shape.stage_key ? key_buffer_words(shape) * 4 : 0) + table_smem_words(shape) * 4;
     const std::size_t fit = (static_cast<std::size_t>(optin) - fixed) / (block_smem_bytes(shape) - fixed);
@@ -111,13 +122,13 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
       return (per_sm + waves - 1) / waves;
     };
     std::size_t group = 0;
-    if (room >= kMaxGroup && kMaxGroup * p.threads <= kWideThreads && even(kMaxGroup) == kMaxGroup)
+    if (room >= kMaxGroup && kMaxGroup * item <= kWideThreads && even(kMaxGroup) == kMaxGroup)
       group = kMaxGroup;  // the wide kernel pays at six only (see kWideThreads)
     else
-      group = even(std::max<std::size_t>(1, std::min({room, std::size_t{kNarrowGroup},
-                                                      std::size_t{kNarrowThreads / p.threads}})));
+      group = even(std::max<std::size_t>(
+          1, std::min({room, std::size_t{kNarrowGroup}, std::size_t{kNarrowThreads / item}})));
     shape.group = static_cast<std::uint32_t>(group);
-    shape.threads = p.threads * shape.group;
+    shape.threads = item * shape.group;
   }
   if constexpr (sizeof(W) == 4)
     if (shape.group > kNarrowGroup) return launch<W, true>(shape, optin, tables, bk, ks, in, out, count, stream);
@@ -127,7 +138,8 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
 }  // namespace
 
 int gate(const DeviceParams& p, const Combination& lin, const void* tables, const void* bk, const std::uint16_t* ks,
-         const std::uint32_t* x, const std::uint32_t* y, std::uint32_t* out, std::size_t count, void* stream) {
+         const std::uint32_t* x, const std::uint32_t* y, std::uint32_t* out, std::size_t count, std::size_t batch,
+         void* stream) {
   if (count == 0) return 0;
   const auto s = static_cast<cudaStream_t>(stream);
   // A grid-stride loop: a few thousand blocks cover any chunk, and the work is a copy's.
@@ -137,7 +149,7 @@ int gate(const DeviceParams& p, const Combination& lin, const void* tables, cons
   const unsigned blocks = want < kMaxBlocks ? static_cast<unsigned>(want) : kMaxBlocks;
   combine_kernel<<<blocks, kThreads, 0, s>>>(lin, p, x, y, out, words);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return static_cast<int>(e);
-  return bootstrap(p, tables, bk, ks, out, out, count, stream);
+  return bootstrap(p, tables, bk, ks, out, out, count, batch, stream);
 }
 
 int block_limits(int device, std::size_t* smem_optin) {
@@ -149,11 +161,11 @@ int block_limits(int device, std::size_t* smem_optin) {
 }
 
 int bootstrap(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
-              const std::uint32_t* in, std::uint32_t* out, std::size_t count, void* stream) {
+              const std::uint32_t* in, std::uint32_t* out, std::size_t count, std::size_t batch, void* stream) {
   if (count == 0) return 0;
   const auto s = static_cast<cudaStream_t>(stream);
-  return p.word32 ? launch_shape<std::uint32_t>(p, tables, bk, ks, in, out, count, s)
-                  : launch_shape<std::uint64_t>(p, tables, bk, ks, in, out, count, s);
+  return p.word32 ? launch_shape<std::uint32_t>(p, tables, bk, ks, in, out, count, batch, s)
+                  : launch_shape<std::uint64_t>(p, tables, bk, ks, in, out, count, batch, s);
 }
 
 }  // namespace tempo::tfhe::cuda

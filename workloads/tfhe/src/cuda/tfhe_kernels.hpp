@@ -31,6 +31,9 @@ struct DeviceParams {
   std::uint32_t log_qks = 0, log_bks = 0, ks_levels = 0;
   std::uint32_t threads = 0;               // threads per block
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
+  std::uint32_t double_per_sm = 0;         // batches of at most this many items per SM (above one)
+                                           // run 2 x threads per bootstrap, at most two to a block
+                                           // (TEMPO_TFHE_GPU_DOUBLE_PER_SM; 0: never)
   std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
   bool stage_key = false;                  // 32-bit keys: each step's key copied into shared memory
                                            // ahead of its use (the launcher's choice)
@@ -103,13 +106,16 @@ struct Combination {
 // tables: fwd, fwd_s, inv, inv_s (N each), psi_pow (2N), slot (N), uint64 words (the
 // Shoup companions for 32-bit words when p.word32);
 // bk: the EvalData's bootstrapping key (bk32 or bk, by p.key32); ks: its key-switching key.
+// batch: the items of the whole batch (gpu::Chunk::batch; at least count), which the launch
+// shape is chosen for: a batch's chunks share the device.
 int bootstrap(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
-              const std::uint32_t* in, std::uint32_t* out, std::size_t count, void* stream);
+              const std::uint32_t* in, std::uint32_t* out, std::size_t count, std::size_t batch, void* stream);
 
 // The combination of x and y into out (out may be x), then its bootstrap in place: a gate
 // (or, with w0 = 1, w1 = 0 and -q/8, a refresh) on `count` items, all on `stream`.
 int gate(const DeviceParams& p, const Combination& lin, const void* tables, const void* bk, const std::uint16_t* ks,
-         const std::uint32_t* x, const std::uint32_t* y, std::uint32_t* out, std::size_t count, void* stream);
+         const std::uint32_t* x, const std::uint32_t* y, std::uint32_t* out, std::size_t count, std::size_t batch,
+         void* stream);
 
 // The device's limits for one block, for a clear error before a launch that cannot run.
 // Returns a cudaError_t; *smem_optin receives the opt-in shared memory per block in bytes.
