@@ -273,6 +273,16 @@ struct ZkHash3 {
   }
 };
 
+// Bit b (< 32) of every word of the expanded key's tags (prover) or keys (verifier), k[32 j
+// + b] for j < 44, from those of the witness w: the key schedule's linear part (words 0 .. 3
+// the witness's first 128 elements, every fourth word after them the next 32, the others
+// k[j - 4] + k[j - 1]). The device runs the 32 bits on 32 threads.
+TEMPO_FAEST_HD void expand_key_bit(gf128* k, const gf128* w, unsigned b) {
+  for (unsigned j = 0; j < 4; ++j) k[32 * j + b] = w[32 * j + b];
+  for (unsigned j = 4; j < 44; ++j)
+    k[32 * j + b] = j % 4 == 0 ? w[128 + 8 * (j - 4) + b] : k[32 * (j - 4) + b] ^ k[32 * (j - 1) + b];
+}
+
 // ---- prover ---------------------------------------------------------------------------------
 template <class B>
 struct AesProver {
@@ -285,50 +295,60 @@ struct AesProver {
     for (int b = 0; b < 8; ++b) y_tag[b] = x_tag[(b + 7) % 8] ^ x_tag[(b + 5) % 8] ^ x_tag[(b + 2) % 8];
   }
 
-  // Key schedule constraints; fills the expanded key k (176 bytes) and its tags.
-  TEMPO_FAEST_HD void expkey(std::uint8_t k[176], gf128 k_tag[1408], const std::uint8_t* w, const gf128* w_tag) {
+  // The expanded key's bytes (176): words 0 .. 3 the witness's first 128 bits, every fourth
+  // word after them the witness's next 32 bits (the S-box outputs of the key schedule), the
+  // others k[j - 4] + k[j - 1]. Its tags: expand_key_bit.
+  TEMPO_FAEST_HD static void expand_key_bytes(std::uint8_t k[176], const std::uint8_t* w) {
     std::memcpy(k, w, 16);
-    std::memcpy(k_tag, w_tag, 128 * sizeof(gf128));
     for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
       if (j % 4 == 0) {
         std::memcpy(k + 4 * j, w + i_wd / 8, 4);
-        std::memcpy(k_tag + 32 * j, w_tag + i_wd, 32 * sizeof(gf128));
         i_wd += 32;
       } else {
         for (unsigned b = 0; b < 4; ++b) k[4 * j + b] = std::uint8_t(k[4 * (j - 4) + b] ^ k[4 * (j - 1) + b]);
-        for (unsigned b = 0; b < 32; ++b) k_tag[32 * j + b] = k_tag[32 * (j - 4) + b] ^ k_tag[32 * (j - 1) + b];
       }
     }
-    std::uint8_t w_flat[40];
-    gf128 w_flat_tag[320];
+  }
+
+  // Key schedule constraints of round key t (t < 10: its four S-boxes, 8 updates), from
+  // the expanded key k and its tags.
+  TEMPO_FAEST_HD void key_sboxes(unsigned t, const std::uint8_t* w, const gf128* w_tag, const std::uint8_t k[176],
+                                 const gf128* k_tag) {
+    std::uint8_t w_flat[4];
+    gf128 w_flat_tag[32];
     const std::uint8_t* x = w + 16;
     const gf128* x_tag = w_tag + 128;
-    for (unsigned j = 0, iwd = 0; j < 40; ++j) {
-      std::uint8_t xt = std::uint8_t(x[j] ^ k[(iwd + (j % 4) * 8) / 8]);
+    for (unsigned r = 0; r < 4; ++r) {
+      const unsigned j = 4 * t + r;
+      std::uint8_t xt = std::uint8_t(x[j] ^ k[16 * t + r]);
       gf128 xt_tag[8];
-      for (unsigned b = 0; b < 8; ++b) xt_tag[b] = x_tag[j * 8 + b] ^ k_tag[iwd + (j % 4) * 8 + b];
-      if (j % 4 == 0) xt ^= owf_consts().rcon[j / 4];
-      inverse_affine_byte(w_flat[j], w_flat_tag + 8 * j, xt, xt_tag);
-      if (j % 4 == 3) iwd += 128;
+      for (unsigned b = 0; b < 8; ++b) xt_tag[b] = x_tag[j * 8 + b] ^ k_tag[128 * t + 8 * r + b];
+      if (r == 0) xt ^= owf_consts().rcon[t];
+      inverse_affine_byte(w_flat[r], w_flat_tag + 8 * r, xt, xt_tag);
     }
-    for (unsigned j = 0, iwd = 96; j < 40; j += 4, iwd += 128) {
-      for (unsigned r = 0; r < 4; ++r) {
-        const unsigned rp = (r + 1) % 4;
-        const std::uint8_t kb = k[(iwd + 8 * rp) / 8], wb = w_flat[j + r];
-        const gf128 k_hat = G::byte_combine_bits(kb), k_hat_sq = G::byte_combine_bits_sq(kb);
-        const gf128 w_hat = G::byte_combine_bits(wb), w_hat_sq = G::byte_combine_bits_sq(wb);
-        const gf128 k_hat_tag = G::byte_combine(k_tag + iwd + 8 * rp);
-        const gf128 k_hat_tag_sq = G::byte_combine_sq(k_tag + iwd + 8 * rp);
-        const gf128 w_hat_tag = G::byte_combine(w_flat_tag + 8 * (j + r));
-        const gf128 w_hat_tag_sq = G::byte_combine_sq(w_flat_tag + 8 * (j + r));
-        gf128 v1 = B::mul(k_hat_sq, w_hat_tag) ^ k_hat_tag ^ B::mul(k_hat_tag_sq, w_hat);
-        hs.raise_and_update(B::mul(k_hat_tag_sq, w_hat_tag), v1);
-        v1 = B::mul(k_hat, w_hat_tag_sq) ^ w_hat_tag ^ B::mul(k_hat_tag, w_hat_sq);
-        hs.raise_and_update(B::mul(k_hat_tag, w_hat_tag_sq), v1);
-      }
+    const unsigned iwd = 96 + 128 * t;
+    for (unsigned r = 0; r < 4; ++r) {
+      const unsigned rp = (r + 1) % 4;
+      const std::uint8_t kb = k[(iwd + 8 * rp) / 8], wb = w_flat[r];
+      const gf128 k_hat = G::byte_combine_bits(kb), k_hat_sq = G::byte_combine_bits_sq(kb);
+      const gf128 w_hat = G::byte_combine_bits(wb), w_hat_sq = G::byte_combine_bits_sq(wb);
+      const gf128 k_hat_tag = G::byte_combine(k_tag + iwd + 8 * rp);
+      const gf128 k_hat_tag_sq = G::byte_combine_sq(k_tag + iwd + 8 * rp);
+      const gf128 w_hat_tag = G::byte_combine(w_flat_tag + 8 * r);
+      const gf128 w_hat_tag_sq = G::byte_combine_sq(w_flat_tag + 8 * r);
+      gf128 v1 = B::mul(k_hat_sq, w_hat_tag) ^ k_hat_tag ^ B::mul(k_hat_tag_sq, w_hat);
+      hs.raise_and_update(B::mul(k_hat_tag_sq, w_hat_tag), v1);
+      v1 = B::mul(k_hat, w_hat_tag_sq) ^ w_hat_tag ^ B::mul(k_hat_tag, w_hat_sq);
+      hs.raise_and_update(B::mul(k_hat_tag, w_hat_tag_sq), v1);
     }
     wipe(w_flat, sizeof w_flat);
     wipe(w_flat_tag, sizeof w_flat_tag);
+  }
+
+  // The keygen rule's constraint (bit 0 * bit 1 of the key = 0): the first update.
+  TEMPO_FAEST_HD void keygen_rule(const std::uint8_t* w, const gf128* w_tag) {
+    const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
+    hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
   }
 
   TEMPO_FAEST_HD static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16],
@@ -510,9 +530,10 @@ struct AesProver {
   // The constraints before the encryption's (81 updates): keygen's rule (bit 0 *
   // bit 1 of the key = 0) and the key schedule, which fills k and k_tag.
   TEMPO_FAEST_HD void keys(const std::uint8_t* w, const gf128* w_tag, std::uint8_t k[176], gf128* k_tag) {
-    const gf128 v1 = gf_mask(w_tag[0], get_bit(w, 1)) ^ gf_mask(w_tag[1], get_bit(w, 0));
-    hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
-    expkey(k, k_tag, w, w_tag);
+    keygen_rule(w, w_tag);
+    expand_key_bytes(k, w);
+    for (unsigned b = 0; b < 32; ++b) expand_key_bit(k_tag, w_tag, b);
+    for (unsigned t = 0; t < 10; ++t) key_sboxes(t, w, w_tag, k, k_tag);
   }
 };
 
@@ -534,37 +555,30 @@ struct AesVerifier {
     y[2] ^= delta;
   }
 
-  TEMPO_FAEST_HD void expkey(gf128 k[1408], const gf128* w) {
-    std::memcpy(k, w, 128 * sizeof(gf128));
-    for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
-      if (j % 4 == 0) {
-        std::memcpy(k + 32 * j, w + i_wd, 32 * sizeof(gf128));
-        i_wd += 32;
-      } else {
-        for (unsigned b = 0; b < 32; ++b) k[32 * j + b] = k[32 * (j - 4) + b] ^ k[32 * (j - 1) + b];
-      }
-    }
-    gf128 w_flat[320];
+  // Key schedule constraints of round key t (as the prover's key_sboxes), from the expanded
+  // key's keys k (expand_key_bit).
+  TEMPO_FAEST_HD void key_sboxes(unsigned t, const gf128* w, const gf128* k) {
+    gf128 w_flat[32];
     const gf128* x = w + 128;
-    for (unsigned j = 0, iwd = 0; j < 40; ++j) {
+    for (unsigned r = 0; r < 4; ++r) {
+      const unsigned j = 4 * t + r;
       gf128 xt[8];
       for (unsigned b = 0; b < 8; ++b) {
-        xt[b] = x[j * 8 + b] ^ k[iwd + (j % 4) * 8 + b];
-        if (j % 4 == 0) xt[b] ^= cst(unsigned(owf_consts().rcon[j / 4] >> b));
+        xt[b] = x[j * 8 + b] ^ k[128 * t + 8 * r + b];
+        if (r == 0) xt[b] ^= cst(unsigned(owf_consts().rcon[t] >> b));
       }
-      inverse_affine_byte(w_flat + 8 * j, xt);
-      if (j % 4 == 3) iwd += 128;
+      inverse_affine_byte(w_flat + 8 * r, xt);
     }
-    for (unsigned j = 0, iwd = 96; j < 40; j += 4, iwd += 128) {
-      for (unsigned r = 0; r < 4; ++r) {
-        const unsigned rp = (r + 1) % 4;
-        const gf128 kh = G::byte_combine(k + iwd + 8 * rp), kh_sq = G::byte_combine_sq(k + iwd + 8 * rp);
-        const gf128 wh = G::byte_combine(w_flat + 8 * (j + r)), wh_sq = G::byte_combine_sq(w_flat + 8 * (j + r));
-        h.update(B::mul(B::mul(kh_sq, wh) ^ B::mul(delta, kh), delta));
-        h.update(B::mul(B::mul(kh, wh_sq) ^ B::mul(delta, wh), delta));
-      }
+    const unsigned iwd = 96 + 128 * t;
+    for (unsigned r = 0; r < 4; ++r) {
+      const unsigned rp = (r + 1) % 4;
+      const gf128 kh = G::byte_combine(k + iwd + 8 * rp), kh_sq = G::byte_combine_sq(k + iwd + 8 * rp);
+      const gf128 wh = G::byte_combine(w_flat + 8 * r), wh_sq = G::byte_combine_sq(w_flat + 8 * r);
+      h.update(B::mul(B::mul(kh_sq, wh) ^ B::mul(delta, kh), delta));
+      h.update(B::mul(B::mul(kh, wh_sq) ^ B::mul(delta, wh), delta));
     }
   }
+  TEMPO_FAEST_HD void keygen_rule(const gf128* w) { h.update(B::mul(B::mul(w[0], w[1]), delta)); }
 
   // Round r (as the prover's enc_round: independent of the other rounds); in and out: the
   // public AES input and output, whose keys are delta times their bits.
@@ -633,8 +647,9 @@ struct AesVerifier {
   }
   // The constraints before the encryption's (81 updates); fills k.
   TEMPO_FAEST_HD void keys(const gf128* w, gf128* k) {
-    h.update(B::mul(B::mul(w[0], w[1]), delta));
-    expkey(k, w);
+    keygen_rule(w);
+    for (unsigned b = 0; b < 32; ++b) expand_key_bit(k, w, b);
+    for (unsigned t = 0; t < 10; ++t) key_sboxes(t, w, k);
   }
 };
 
@@ -679,6 +694,20 @@ TEMPO_FAEST_HD void vole_hash(std::uint8_t out[utilde_bytes], const std::uint8_t
   vole_hash_n<B, 1>(o, chall1, in);
 }
 
+// Rows 8 rb .. 8 rb + 7 of the ell_hat x lambda bit matrix given by its 128 columns: one
+// byte of every column, transposed (the device runs one rb per thread: Stage::rows).
+inline constexpr unsigned row_bytes = (ell + 2 * lambda) / 8;  // 192
+TEMPO_FAEST_HD void columns_to_rows_byte(const std::uint8_t* cols, gf128* rows, unsigned rb) {
+  std::uint8_t rowbytes[8][16];
+  for (unsigned g = 0; g < 16; ++g) {
+    std::uint64_t x = 0;
+    for (unsigned c = 0; c < 8; ++c) x |= std::uint64_t(cols[std::size_t(8 * g + c) * ell_hat_bytes + rb]) << (8 * c);
+    x = voleith::dev::transpose8(x);
+    for (unsigned b = 0; b < 8; ++b) rowbytes[b][g] = std::uint8_t(x >> (8 * b));
+  }
+  for (unsigned b = 0; b < 8; ++b) rows[8 * rb + b] = gf_load(rowbytes[b]);
+}
+
 // Rows 0 .. ell + 2 lambda of the ell_hat x lambda bit matrix given by its 128 columns
 // (B::columns_to_rows where the backend has one).
 template <class B>
@@ -686,28 +715,18 @@ TEMPO_FAEST_HD void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
   if constexpr (requires { B::columns_to_rows(cols, rows); }) {
     if (B::fused()) return B::columns_to_rows(cols, rows);
   }
-  constexpr unsigned nrow_bytes = (ell + 2 * lambda) / 8;  // 192
-  for (unsigned rb = 0; rb < nrow_bytes; ++rb) {
-    std::uint8_t rowbytes[8][16];
-    for (unsigned g = 0; g < 16; ++g) {
-      std::uint64_t x = 0;
-      for (unsigned c = 0; c < 8; ++c) x |= std::uint64_t(cols[std::size_t(8 * g + c) * ell_hat_bytes + rb]) << (8 * c);
-      x = voleith::dev::transpose8(x);
-      for (unsigned b = 0; b < 8; ++b) rowbytes[b][g] = std::uint8_t(x >> (8 * b));
-    }
-    for (unsigned b = 0; b < 8; ++b) rows[8 * rb + b] = gf_load(rowbytes[b]);
-  }
+  for (unsigned rb = 0; rb < row_bytes; ++rb) columns_to_rows_byte(cols, rows, rb);
 }
 
 // The scratch of the QuickSilver functions below, in field elements: the 1536 rows (tags or
 // keys of the witness and masks), the expanded key's 1408 tags or keys, the prover's
-// expanded key bytes (176), and the hash states of the parts (device: six parts, six
+// expanded key bytes (176), and the hash states of the parts (device: fifteen parts, six
 // elements each).
 inline constexpr unsigned qs_rows = ell + 2 * lambda;
 inline constexpr unsigned qs_key = qs_rows;
 inline constexpr unsigned qs_key_bytes = qs_key + 1408;
 inline constexpr unsigned qs_parts = qs_key_bytes + 11;
-inline constexpr unsigned qs_scratch_gf = qs_parts + 36;
+inline constexpr unsigned qs_scratch_gf = qs_parts + 90;
 
 // The prover's a0, a1, a2 from its hashes, the masks' tags (rows ell .. ell + 2 lambda) and
 // the masks u_star.
@@ -771,23 +790,48 @@ TEMPO_FAEST_HD void aes_verify_core(const std::uint8_t* d, const std::uint8_t* q
   verify_outputs(zh, q, delta, a1, a2, a0);
 }
 
-// The same proofs in parts, for the device: part 0 (the rows, the key constraints) and
-// parts 1 .. 5 (round part - 1), each hashed from zero into its own state in the scratch;
-// parts 1 .. 5 need part 0's rows and key and are independent of one another. The join
-// chains the states (ZkHash::then: h * s^n + h_next) into the sequential run's hashes.
+// The same proofs in parts, for the device, each step on threads of its own:
+//   rows        prove_rows_byte / verify_rows_byte: 8 rows from one byte of every column;
+//   key         prove_key_bit / verify_key_bit: bit b of every word of the expanded key;
+//   parts       prove_part / verify_part: parts 0 .. 9 the key schedule's constraints of round
+//               key `part` (part 0 opens with keygen's rule), parts 10 .. 14 the constraints
+//               of round part - 10; each hashed from zero into its own state in the scratch,
+//               independent of one another;
+//   join        prove_join / verify_join: the states chained (ZkHash::then: h * s^n + h_next)
+//               into the sequential run's hashes.
+inline constexpr unsigned qs_key_parts = 10, qs_all_parts = qs_key_parts + 5;
+inline constexpr unsigned key_part_updates = 8;  // part 0: one more, first
+static_assert(qs_scratch_gf - qs_parts >= 6 * qs_all_parts);
+
+TEMPO_FAEST_HD void prove_rows_byte(const std::uint8_t* cols, gf128* scratch, unsigned rb) {
+  columns_to_rows_byte(cols, scratch, rb);
+}
+TEMPO_FAEST_HD void verify_rows_byte(const std::uint8_t* qcols, const std::uint8_t* d, const std::uint8_t* chall3,
+                                     gf128* scratch, unsigned rb) {
+  columns_to_rows_byte(qcols, scratch, rb);
+  const gf128 delta = gf_load(chall3);
+  for (unsigned i = 8 * rb; i < 8 * rb + 8 && i < ell; ++i) scratch[i] ^= gf_mask(delta, get_bit(d, i));
+}
 template <class B>
-TEMPO_FAEST_HD void prove_part(unsigned part, const std::uint8_t* w, const std::uint8_t* cols, const std::uint8_t* pk,
-                               const std::uint8_t* chall2, gf128* scratch) {
-  gf128* const rows = scratch;
-  gf128* const k_tag = scratch + qs_key;
-  auto* const k = reinterpret_cast<std::uint8_t*>(scratch + qs_key_bytes);
+TEMPO_FAEST_HD void prove_key_bit(const std::uint8_t* w, gf128* scratch, unsigned b) {
+  expand_key_bit(scratch + qs_key, scratch, b);
+  if (b == 0) AesProver<B>::expand_key_bytes(reinterpret_cast<std::uint8_t*>(scratch + qs_key_bytes), w);
+}
+TEMPO_FAEST_HD void verify_key_bit(gf128* scratch, unsigned b) { expand_key_bit(scratch + qs_key, scratch, b); }
+
+template <class B>
+TEMPO_FAEST_HD void prove_part(unsigned part, const std::uint8_t* w, const std::uint8_t* pk, const std::uint8_t* chall2,
+                               gf128* scratch) {
+  const gf128* const rows = scratch;
+  const gf128* const k_tag = scratch + qs_key;
+  const auto* const k = reinterpret_cast<const std::uint8_t*>(scratch + qs_key_bytes);
   ZkHash3<B> hs(chall2);
   AesProver<B> prover{hs};
-  if (part == 0) {
-    columns_to_rows<B>(cols, rows);
-    prover.keys(w, rows, k, k_tag);
+  if (part < qs_key_parts) {
+    if (part == 0) prover.keygen_rule(w, rows);
+    prover.key_sboxes(part, w, rows, k, k_tag);
   } else {
-    prover.enc_round(part - 1, pk, pk + 16, w + lke_bytes, rows + 448, k, k_tag);
+    prover.enc_round(part - qs_key_parts, pk, pk + 16, w + lke_bytes, rows + 448, k, k_tag);
   }
   hs.save(scratch + qs_parts + 6 * part);
 }
@@ -797,26 +841,29 @@ TEMPO_FAEST_HD void prove_join(const std::uint8_t* u_star, const std::uint8_t* c
   const gf128* rows = scratch;
   {
     ZkHash3<B> hs(chall2);
-    const gf128 sn = gf_pow<B>(hs.h[0].s, round_updates), tn = gf_pow<B>(hs.h[0].t, round_updates);
-    for (unsigned part = 0; part < 6; ++part) hs.then(scratch + qs_parts + 6 * part, sn, tn);  // part 0: from zero
+    const gf128 s = hs.h[0].s, t = hs.h[0].t;
+    const gf128 sk = gf_pow<B>(s, key_part_updates), tk = gf_pow<B>(t, key_part_updates);
+    const gf128 sn = gf_pow<B>(s, round_updates), tn = gf_pow<B>(t, round_updates);
+    for (unsigned part = 0; part < qs_all_parts; ++part)  // part 0: from zero
+      hs.then(scratch + qs_parts + 6 * part, part < qs_key_parts ? sk : sn, part < qs_key_parts ? tk : tn);
     prove_outputs(hs, rows, u_star, a0, a1, a2);
   }
   wipe(scratch, qs_scratch_gf * sizeof(gf128));
 }
 
 template <class B>
-TEMPO_FAEST_HD void verify_part(unsigned part, const std::uint8_t* d, const std::uint8_t* qcols, const std::uint8_t* pk,
-                                const std::uint8_t* chall2, const std::uint8_t* chall3, gf128* scratch) {
+TEMPO_FAEST_HD void verify_part(unsigned part, const std::uint8_t* pk, const std::uint8_t* chall2,
+                                const std::uint8_t* chall3, gf128* scratch) {
   const gf128 delta = gf_load(chall3);
-  gf128* const q = scratch;
-  gf128* const k = scratch + qs_key;
+  const gf128* const q = scratch;
+  const gf128* const k = scratch + qs_key;
   ZkHash<B> zh(chall2);
   AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
-  if (part == 0) {
-    verify_rows<B>(qcols, d, delta, q);
-    verifier.keys(q, k);
+  if (part < qs_key_parts) {
+    if (part == 0) verifier.keygen_rule(q);
+    verifier.key_sboxes(part, q, k);
   } else {
-    verifier.enc_round(part - 1, pk, pk + 16, q + 448, k);
+    verifier.enc_round(part - qs_key_parts, pk, pk + 16, q + 448, k);
   }
   scratch[qs_parts + 6 * part] = zh.h0;
   scratch[qs_parts + 6 * part + 1] = zh.h1;
@@ -825,9 +872,11 @@ template <class B>
 TEMPO_FAEST_HD void verify_join(const std::uint8_t* chall2, const std::uint8_t* chall3, const std::uint8_t* a1,
                                 const std::uint8_t* a2, std::uint8_t a0[16], const gf128* scratch) {
   ZkHash<B> zh(chall2);
+  const gf128 sk = gf_pow<B>(zh.s, key_part_updates), tk = gf_pow<B>(zh.t, key_part_updates);
   const gf128 sn = gf_pow<B>(zh.s, round_updates), tn = gf_pow<B>(zh.t, round_updates);
-  for (unsigned part = 0; part < 6; ++part)
-    zh.then(scratch[qs_parts + 6 * part], scratch[qs_parts + 6 * part + 1], sn, tn);
+  for (unsigned part = 0; part < qs_all_parts; ++part)
+    zh.then(scratch[qs_parts + 6 * part], scratch[qs_parts + 6 * part + 1], part < qs_key_parts ? sk : sn,
+            part < qs_key_parts ? tk : tn);
   verify_outputs(zh, scratch, gf_load(chall3), a1, a2, a0);
 }
 

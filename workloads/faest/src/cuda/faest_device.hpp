@@ -18,10 +18,14 @@
 //                    where delta's bit is set; its VOLEHash (verify: + u_tilde where
 //                    chall3's bit is set)
 //   chall2           thread per signature: chall2 = H2_2(chall1, u_tilde, hashes, d)
-//   prove_keys       thread per signature: QuickSilver's rows (from the columns) and its key
-//                    constraints, hashed into the signature's part 0
+//   rows             thread per (signature, row byte): 8 of QuickSilver's rows (tags or keys)
+//                    from one byte of every column (verify: corrected by delta * d)
+//   key_schedule     thread per (signature, bit of a word): that bit of every word of the
+//                    expanded key's tags or keys (the key schedule's linear part)
+//   prove_keys       thread per (signature, round key): QuickSilver's constraints of the
+//                    round key's four S-boxes, hashed into the signature's part = round key
 //   prove_rounds     thread per (signature, AES round): the round's constraints, hashed into
-//                    part 1 + round (the rounds' inputs come from the witness: independent)
+//                    part 10 + round (the rounds' inputs come from the witness: independent)
 //   prove_join       thread per signature: the parts' hashes chained; prover (a0, a1, a2) or
 //                    verifier (a0)
 //   grind            sign: kGrindLanes threads per signature, lane r trying counters r,
@@ -212,7 +216,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
   root, scatter, expand, leaves, hash_instances, hash_final, reduce,
-  chall1, col_hash, chall2, prove_keys, prove_rounds, prove_join, grind, grind_pick
+  chall1, col_hash, chall2, rows, key_schedule, prove_keys, prove_rounds, prove_join, grind, grind_pick
 };
 
 // Counters tried side by side per signature by the signer's grinding (a warp).
@@ -242,7 +246,9 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::chall1, 0, 0, 1});
   f(Launch{Stage::col_hash, 0, 0, lambda});
   f(Launch{Stage::chall2, 0, 0, 1});
-  f(Launch{Stage::prove_keys, 0, 0, 1});
+  f(Launch{Stage::rows, 0, 0, detail::row_bytes});
+  f(Launch{Stage::key_schedule, 0, 0, 32});
+  f(Launch{Stage::prove_keys, 0, 0, detail::qs_key_parts});
   f(Launch{Stage::prove_rounds, 0, 0, 5});
   f(Launch{Stage::prove_join, 0, 0, 1});
   f(Launch{Stage::grind, 0, 0, lay.verifier ? 1 : kGrindLanes});
@@ -401,15 +407,30 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       h.squeeze(chall2, 56);
       break;
     }
+    case Stage::rows: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      if (lay.verifier)
+        detail::verify_rows_byte(cols, sigf + s.off_d(), in + lay.sig_chall3(), scratch, r);
+      else
+        detail::prove_rows_byte(cols, scratch, r);
+      break;
+    }
+    case Stage::key_schedule: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      if (lay.verifier)
+        detail::verify_key_bit(scratch, r);
+      else
+        detail::prove_key_bit<DeviceField>(in + lay.w(), scratch, r);
+      break;
+    }
     case Stage::prove_keys:
     case Stage::prove_rounds: {
       auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
-      const u32 part = stage == Stage::prove_keys ? 0 : 1 + r;
+      const u32 part = stage == Stage::prove_keys ? r : detail::qs_key_parts + r;
       if (lay.verifier)
-        detail::verify_part<DeviceField>(part, sigf + s.off_d(), cols, in + lay.pk(), chall2, in + lay.sig_chall3(),
-                                         scratch);
+        detail::verify_part<DeviceField>(part, in + lay.pk(), chall2, in + lay.sig_chall3(), scratch);
       else
-        detail::prove_part<DeviceField>(part, in + lay.w(), cols, in + lay.pk(), chall2, scratch);
+        detail::prove_part<DeviceField>(part, in + lay.w(), in + lay.pk(), chall2, scratch);
       break;
     }
     case Stage::prove_join: {
@@ -483,6 +504,8 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::chall1:
     case Stage::col_hash:
     case Stage::chall2:
+    case Stage::rows:
+    case Stage::key_schedule:
     case Stage::prove_keys:
     case Stage::prove_rounds:
     case Stage::prove_join:

@@ -46,7 +46,7 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 // The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
 const char* const stage_names[] = {"root",       "scatter",      "expand",     "leaves", "hash_instances",
                                    "hash_final", "reduce",       "chall1",     "col_hash", "chall2",
-                                   "prove_keys", "prove_rounds", "prove_join", "grind",
+                                   "rows",       "key_schedule", "prove_keys", "prove_rounds", "prove_join", "grind",
                                    "grind_pick"};
 static_assert(std::size(stage_names) == kStages);
 
