@@ -139,7 +139,7 @@ inline R csub(R x, R m) { return _mm512_min_epu32(x, _mm512_sub_epi32(x, m)); }
 // ws for a broadcast twiddle).
 inline R mul_lazy(R y, R w, R ws, R wso, const Mod& m) {
   const R pe = _mm512_mul_epu32(y, ws);
-  const R po = _mm512_mul_epu32(_mm512_srli_epi64(y, 32), wso);
+  const R po = _mm512_mul_epu32(_mm512_shuffle_epi32(y, _MM_PERM_CDAB), wso);
   const R hi = _mm512_mask_shuffle_epi32(po, kEven, pe, _MM_PERM_CDAB);
   return _mm512_sub_epi32(_mm512_mullo_epi32(w, y), _mm512_mullo_epi32(hi, m.q));
 }
