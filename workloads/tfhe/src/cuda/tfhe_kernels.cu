@@ -81,7 +81,7 @@ int launch(const DeviceParams& p, int optin, const void* tables, const void* bk,
 // At most one item per SM: one bootstrap per block on latency_threads (every block has an
 // SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
 // 32-bit words, groups of bootstraps per block, `item` threads each: p.threads, or twice that
-// for batches of at most p.double_per_sm items per SM (TEMPO_TFHE_GPU_DOUBLE_PER_SM, off by
+// for batches of at most p.double_per_sm items per SM (TEMPO_TFHE_GPU_DOUBLE_PER_SM, 2 by
 // default: see workloads/tfhe/README.md, "Shapes"); kMaxGroup in the wide block where that
 // many fit the device's shared memory, else up to kNarrowGroup (and 512 threads); as few
 // waves of blocks as that allows, the groups as even as can be. The group's bootstraps share

@@ -33,7 +33,7 @@ struct DeviceParams {
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
   std::uint32_t double_per_sm = 0;         // batches of at most this many items per SM (above one)
                                            // run 2 x threads per bootstrap, at most two to a block
-                                           // (TEMPO_TFHE_GPU_DOUBLE_PER_SM; 0: never)
+                                           // (TEMPO_TFHE_GPU_DOUBLE_PER_SM, default 2; 0: never)
   std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
   bool stage_key = false;                  // 32-bit keys: each step's key copied into shared memory
                                            // ahead of its use (the launcher's choice)
