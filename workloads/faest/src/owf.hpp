@@ -740,12 +740,16 @@ TEMPO_FAEST_HD void prove_outputs(ZkHash3<B>& hs, const gf128* rows, const std::
   gf_store(a2, hs.finalize(2, u1));
 }
 
-// The verifier's rows: the keys of q from its columns, the witness rows (i < ell)
-// corrected by delta * d_i (the mask rows stay as they are).
+// The verifier's correction of rows [i0, i1) of q: the witness rows (i < ell) get
+// delta * d_i (the mask rows stay as they are).
+TEMPO_FAEST_HD void correct_rows(gf128* q, const std::uint8_t* d, gf128 delta, unsigned i0, unsigned i1) {
+  for (unsigned i = i0; i < i1 && i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+}
+// The verifier's rows: the keys of q from its columns, corrected (correct_rows).
 template <class B>
 TEMPO_FAEST_HD void verify_rows(const std::uint8_t* qcols, const std::uint8_t* d, gf128 delta, gf128* q) {
   columns_to_rows<B>(qcols, q);
-  for (unsigned i = 0; i < ell; ++i) q[i] ^= gf_mask(delta, get_bit(d, i));
+  correct_rows(q, d, delta, 0, ell);
 }
 // The verifier's a0 = a1 delta + a2 delta^2 + q_tilde, q_tilde = the hash finalized with the
 // masks' key q_star (from rows ell .. ell + 2 lambda).
@@ -791,7 +795,7 @@ TEMPO_FAEST_HD void aes_verify_core(const std::uint8_t* d, const std::uint8_t* q
 }
 
 // The same proofs in parts, for the device, each step on threads of its own:
-//   rows        prove_rows_byte / verify_rows_byte: 8 rows from one byte of every column;
+//   rows        columns_to_rows_byte / verify_rows_byte: 8 rows from one byte of every column;
 //   key         prove_key_bit / verify_key_bit: bit b of every word of the expanded key;
 //   parts       prove_part / verify_part: parts 0 .. 9 the key schedule's constraints of round
 //               key `part` (part 0 opens with keygen's rule), parts 10 .. 14 the constraints
@@ -803,14 +807,10 @@ inline constexpr unsigned qs_key_parts = 10, qs_all_parts = qs_key_parts + 5;
 inline constexpr unsigned key_part_updates = 8;  // part 0: one more, first
 static_assert(qs_scratch_gf - qs_parts >= 6 * qs_all_parts);
 
-TEMPO_FAEST_HD void prove_rows_byte(const std::uint8_t* cols, gf128* scratch, unsigned rb) {
-  columns_to_rows_byte(cols, scratch, rb);
-}
 TEMPO_FAEST_HD void verify_rows_byte(const std::uint8_t* qcols, const std::uint8_t* d, const std::uint8_t* chall3,
                                      gf128* scratch, unsigned rb) {
   columns_to_rows_byte(qcols, scratch, rb);
-  const gf128 delta = gf_load(chall3);
-  for (unsigned i = 8 * rb; i < 8 * rb + 8 && i < ell; ++i) scratch[i] ^= gf_mask(delta, get_bit(d, i));
+  correct_rows(scratch, d, gf_load(chall3), 8 * rb, 8 * rb + 8);
 }
 template <class B>
 TEMPO_FAEST_HD void prove_key_bit(const std::uint8_t* w, gf128* scratch, unsigned b) {

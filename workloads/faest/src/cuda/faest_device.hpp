@@ -412,7 +412,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       if (lay.verifier)
         detail::verify_rows_byte(cols, sigf + s.off_d(), in + lay.sig_chall3(), scratch, r);
       else
-        detail::prove_rows_byte(cols, scratch, r);
+        detail::columns_to_rows_byte(cols, scratch, r);
       break;
     }
     case Stage::key_schedule: {
