@@ -273,15 +273,22 @@ struct ZkHash3 {
   }
 };
 
-// Bit b (< 32) of every word of the expanded key's tags (prover) or keys (verifier), k[32 j
+// Bits b (< 32) of every word of the expanded key's tags (prover) or keys (verifier), k[32 j
 // + b] for j < 44, from those of the witness w: the key schedule's linear part (words 0 .. 3
 // the witness's first 128 elements, every fourth word after them the next 32, the others
 // k[j - 4] + k[j - 1]). The device runs the 32 bits on 32 threads.
-TEMPO_FAEST_HD void expand_key_bit(gf128* k, const gf128* w, unsigned b) {
-  for (unsigned j = 0; j < 4; ++j) k[32 * j + b] = w[32 * j + b];
+// Bits [b0, b1) at a time, word by word (the host runs all 32: contiguous rows).
+TEMPO_FAEST_HD void expand_key_bits(gf128* k, const gf128* w, unsigned b0, unsigned b1) {
+  for (unsigned j = 0; j < 4; ++j)
+    for (unsigned b = b0; b < b1; ++b) k[32 * j + b] = w[32 * j + b];
   for (unsigned j = 4; j < 44; ++j)
-    k[32 * j + b] = j % 4 == 0 ? w[128 + 8 * (j - 4) + b] : k[32 * (j - 4) + b] ^ k[32 * (j - 1) + b];
+    for (unsigned b = b0; b < b1; ++b)
+      k[32 * j + b] = j % 4 == 0 ? w[128 + 8 * (j - 4) + b] : k[32 * (j - 4) + b] ^ k[32 * (j - 1) + b];
 }
+
+// Per state byte, round_byte's S-box input: (d0, d1, d2) for the S-box, then for its square
+// (the verifier's: one value for each).
+inline constexpr unsigned round_byte_gf = 6;
 
 // ---- prover ---------------------------------------------------------------------------------
 template <class B>
@@ -297,7 +304,7 @@ struct AesProver {
 
   // The expanded key's bytes (176): words 0 .. 3 the witness's first 128 bits, every fourth
   // word after them the witness's next 32 bits (the S-box outputs of the key schedule), the
-  // others k[j - 4] + k[j - 1]. Its tags: expand_key_bit.
+  // others k[j - 4] + k[j - 1]. Its tags: expand_key_bits.
   TEMPO_FAEST_HD static void expand_key_bytes(std::uint8_t k[176], const std::uint8_t* w) {
     std::memcpy(k, w, 16);
     for (unsigned j = 4, i_wd = 128; j < 44; ++j) {
@@ -351,168 +358,153 @@ struct AesProver {
     hs.raise_and_update(B::mul(w_tag[0], w_tag[1]), v1);
   }
 
-  TEMPO_FAEST_HD static void conjugates(gf128 y[128], gf128 y_tag[128], const std::uint8_t st[16],
-                                        const gf128 st_tag[128]) {
-    for (unsigned i = 0; i < 16; ++i) {
-      std::uint8_t x0 = st[i];
-      for (unsigned j = 0; j < 7; ++j) {
-        y[8 * i + j] = G::byte_combine_bits(x0);
-        x0 = bits_sq(x0);
-      }
-      y[8 * i + 7] = G::byte_combine_bits(x0);
-      dot8x8<B>(st_tag + 8 * i, owf_consts().conj, y_tag + 8 * i);
-    }
-  }
-
-  // 3-coefficient (deg0 = tag part, deg2 = value part) state of 16 bytes.
-  struct Deg2 {
-    gf128 d0[16], d1[16], d2[16];
-  };
-
-  TEMPO_FAEST_HD static void sbox_affine(Deg2& out, const gf128* in0, const gf128* in1, const gf128* in2, bool sq) {
-    const gf128* C = sq ? owf_consts().c_squares : owf_consts().c;
-    const gf128* coef = owf_consts().sbox[sq ? 1 : 0];  // C[c] for in[8i + (c + sq) % 8]
-    for (unsigned i = 0; i < 16; ++i) {
-      out.d0[i] = dot8<B>(in0 + 8 * i, coef);
-      out.d1[i] = dot8<B>(in1 + 8 * i, coef);
-      out.d2[i] = dot8<B>(in2 + 8 * i, coef) ^ C[8];
-    }
-  }
-  TEMPO_FAEST_HD static void shiftrows(gf128* out, const gf128* in) {
-    for (unsigned r = 0; r < 4; ++r)
-      for (unsigned c = 0; c < 4; ++c) out[4 * c + r] = in[4 * ((c + r) % 4) + r];
-  }
-  TEMPO_FAEST_HD static void mix_columns(gf128* y, const gf128* in, bool sq) {
-    const gf128 v2 = sq ? owf_consts().bc_2_sq : owf_consts().bc_2, v3 = sq ? owf_consts().bc_3_sq : owf_consts().bc_3;
-    for (unsigned c = 0; c < 4; ++c) mix_column<B>(in + 4 * c, v2, v3, y + 4 * c);
-  }
-
   // Round r of the encryption's constraints (round_updates updates). Its input state comes
   // from the witness and the key alone (the previous round's s_tilde through MixColumns,
-  // plus round key 2r), so the rounds are independent: the device runs each on a thread of
-  // its own and joins their hashes (ZkHash3::then).
+  // plus round key 2r), so the rounds are independent, and within a round the bytes are
+  // independent up to the S-box outputs' MixColumns: round_byte (per state byte: its norm's
+  // constraint and the S-box's affine input), then round_column (per column: ShiftRows,
+  // MixColumns, the round key and the S-box outputs' constraints). The device runs each
+  // byte and each column on a thread of its own and joins their hashes (ZkHash3::then).
   TEMPO_FAEST_HD void enc_round(unsigned r, const std::uint8_t in[16], const std::uint8_t out[16],
                                 const std::uint8_t* w, const gf128* w_tag, const std::uint8_t k[176],
                                 const gf128 k_tag[1408]) {
-    std::uint8_t state[16], s_tilde[16], s_dd[16], s[16];
-    gf128 state_tag[128], conj[128], conj_tag[128], sd2[128], sd1[128], sd0[128];
-    gf128 s_tilde_tag[128], s_dd_tag[128], s_tag[128];
-    Deg2 st[2], tmp;
-    if (r == 0) {
-      xor_bytes(state, in, k, 16);  // the input's tags are 0
-      std::memcpy(state_tag, k_tag, sizeof state_tag);
-    } else {
-      bitwise_mix_column(s, s_tag, w + (64 + 192 * (r - 1)) / 8, w_tag + 64 + 192 * (r - 1));
-      xor_bytes(state, s, k + 2 * r * 16, 16);
-      for (unsigned i = 0; i < 128; ++i) state_tag[i] = s_tag[i] ^ k_tag[2 * r * 128 + i];
+    gf128 st[16][round_byte_gf];
+    std::uint8_t sb[4];
+    gf128 sb_tag[32];
+    for (unsigned c = 0; c < 4; ++c) {
+      round_state_column(r, c, in, w, w_tag, k, k_tag, sb, sb_tag);
+      for (unsigned rr = 0; rr < 4; ++rr) round_byte(r, 4 * c + rr, w, w_tag, sb[rr], sb_tag + 8 * rr, st[4 * c + rr]);
     }
-    {
-      conjugates(conj, conj_tag, state, state_tag);
-      const gf128* norm_tags = w_tag + 192 * r;
-      gf128 y[4], y_tag[4];  // the witness's norm bits, wiped after the loop
-      for (unsigned i = 0; i < 16; ++i) {
-        const unsigned norm = unsigned(w[(192 * r + 4 * i) / 8] >> ((i % 2) * 4)) & 0xf;
-        const gf128* xt = norm_tags + 4 * i;
-        for (unsigned q = 0; q < 4; ++q)
-          y[q] = gf_mask(owf_consts().beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
-                 gf_mask(owf_consts().beta_squares[q + 1], norm >> 2) ^ gf_mask(owf_consts().beta_cubes[q], norm >> 3);
-        norm_conj4<B>(xt, y_tag);
-        const gf128* c = conj + 8 * i;
-        const gf128* ct = conj_tag + 8 * i;
-        const gf128 c1t4 = B::mul(c[1], ct[4]), c4t1 = B::mul(c[4], ct[1]), t14 = B::mul(ct[1], ct[4]);
-        const gf128 v1 = B::mul(y[0], t14) ^ B::mul(y_tag[0], c4t1) ^ B::mul(y_tag[0], c1t4);
-        const gf128 v2 = B::mul(y[0], c1t4) ^ B::mul(y[0], c4t1) ^ B::mul(B::mul(y_tag[0], c[1]), c[4]) ^ ct[0];
-        hs.update(B::mul(y_tag[0], t14), v1, v2);
-        rot_mul8<B>(c, y, nullptr, nullptr, sd2 + 8 * i);
-        rot_mul8<B>(c, y_tag, ct, y, sd1 + 8 * i);
-        rot_mul8<B>(ct, y_tag, nullptr, nullptr, sd0 + 8 * i);
-      }
-      wipe(y, sizeof y), wipe(y_tag, sizeof y_tag);
-      gf128 k0v[16], k0t[16], k1t[16], k1v[16];
-      for (unsigned i = 0; i < 16; ++i) {
-        k0v[i] = G::byte_combine_bits(k[(2 * r + 1) * 16 + i]);
-        k0t[i] = G::byte_combine(k_tag + (2 * r + 1) * 128 + 8 * i);
-        k1t[i] = B::mul(k0t[i], k0t[i]);
-        k1v[i] = B::mul(k0v[i], k0v[i]);
-      }
-      for (unsigned b = 0; b < 2; ++b) {
-        sbox_affine(st[b], sd0, sd1, sd2, b == 1);
-        shiftrows(tmp.d0, st[b].d0);
-        shiftrows(tmp.d1, st[b].d1);
-        shiftrows(tmp.d2, st[b].d2);
-        mix_columns(st[b].d0, tmp.d0, b == 1);
-        mix_columns(st[b].d1, tmp.d1, b == 1);
-        mix_columns(st[b].d2, tmp.d2, b == 1);
-        for (unsigned i = 0; i < 16; ++i) {
-          if (b == 0) {  // the round key as a degree-1 value
-            st[b].d2[i] ^= k0v[i];
-            st[b].d1[i] ^= k0t[i];
-          } else {  // its square, degree 2
-            st[b].d0[i] ^= k1t[i];
-            st[b].d2[i] ^= k1v[i];
-          }
-        }
-      }
-      wipe(k0v, sizeof k0v), wipe(k0t, sizeof k0t), wipe(k1t, sizeof k1t), wipe(k1v, sizeof k1v);  // round key
-      if (r == 4) {
-        xor_bytes(s_tilde, out, k + 160, 16);  // the output's tags are 0
-        std::memcpy(s_tilde_tag, k_tag + 1280, sizeof s_tilde_tag);
-      } else {
-        std::memcpy(s_tilde, w + (64 + 192 * r) / 8, 16);
-        std::memcpy(s_tilde_tag, w_tag + 64 + 192 * r, sizeof s_tilde_tag);
-      }
-      for (unsigned rr = 0; rr < 4; ++rr)
-        for (unsigned c = 0; c < 4; ++c) {
-          const unsigned i = 4 * ((c + 4 - rr) % 4) + rr;
-          s_dd[4 * c + rr] = s_tilde[i];
-          // Element by element, not memcpy: see the verifier's ShiftRows copy below.
-          for (unsigned b = 0; b < 8; ++b) s_dd_tag[8 * (4 * c + rr) + b] = s_tilde_tag[8 * i + b];
-        }
-      for (unsigned i = 0; i < 16; ++i) inverse_affine_byte(s[i], s_tag + 8 * i, s_dd[i], s_dd_tag + 8 * i);
-      for (unsigned i = 0; i < 16; ++i) {
-        const gf128 s1 = G::byte_combine_bits(s[i]), s0 = G::byte_combine(s_tag + 8 * i);
-        const gf128 ss1 = G::byte_combine_bits_sq(s[i]), ss0 = G::byte_combine_sq(s_tag + 8 * i);
-        gf128 v1 = B::mul(ss0, st[0].d1[i]) ^ B::mul(ss1, st[0].d0[i]);
-        gf128 v2 = B::mul(ss0, st[0].d2[i]) ^ B::mul(ss1, st[0].d1[i]) ^ s0;
-        hs.update(B::mul(ss0, st[0].d0[i]), v1, v2);
-        v1 = B::mul(s0, st[1].d1[i]) ^ B::mul(s1, st[1].d0[i]) ^ st[0].d0[i];
-        v2 = B::mul(s0, st[1].d2[i]) ^ B::mul(s1, st[1].d1[i]) ^ st[0].d1[i];
-        hs.update(B::mul(s0, st[1].d0[i]), v1, v2);
-      }
-    }
-    wipe(state, sizeof state), wipe(s_tilde, sizeof s_tilde), wipe(s_dd, sizeof s_dd);
-    wipe(s, sizeof s), wipe(conj, sizeof conj), wipe(sd2, sizeof sd2);
-    wipe(st, sizeof st), wipe(&tmp, sizeof tmp), wipe(sd1, sizeof sd1);
-    wipe(state_tag, sizeof state_tag), wipe(conj_tag, sizeof conj_tag), wipe(sd0, sizeof sd0);
-    wipe(s_tilde_tag, sizeof s_tilde_tag), wipe(s_dd_tag, sizeof s_dd_tag), wipe(s_tag, sizeof s_tag);
+    for (unsigned c = 0; c < 4; ++c) round_column(r, c, out, w, w_tag, k, k_tag, st);
+    wipe(sb, sizeof sb), wipe(sb_tag, sizeof sb_tag), wipe(st, sizeof st);
   }
 
-  TEMPO_FAEST_HD static void bitwise_mix_column(std::uint8_t out[16], gf128 out_tag[128], const std::uint8_t s[16],
-                                                const gf128 s_tag[128]) {
+  // Column c of round r's input state: bytes sb[0 .. 4) (state bytes 4c .. 4c + 3) and
+  // their tags. Round 0: input + key 0 (the input's tags are 0); round r > 0: MixColumns of
+  // the previous round's s_tilde (from the witness) + round key 2r.
+  TEMPO_FAEST_HD static void round_state_column(unsigned r, unsigned c, const std::uint8_t in[16],
+                                                const std::uint8_t* w, const gf128* w_tag, const std::uint8_t k[176],
+                                                const gf128 k_tag[1408], std::uint8_t sb[4], gf128 sb_tag[32]) {
+    if (r == 0) {
+      for (unsigned rr = 0; rr < 4; ++rr) sb[rr] = std::uint8_t(in[4 * c + rr] ^ k[4 * c + rr]);
+      for (unsigned b = 0; b < 32; ++b) sb_tag[b] = k_tag[32 * c + b];
+      return;
+    }
+    bitwise_mix_one_column(sb, sb_tag, w + (64 + 192 * (r - 1)) / 8 + 4 * c, w_tag + 64 + 192 * (r - 1) + 32 * c);
+    for (unsigned rr = 0; rr < 4; ++rr) sb[rr] = std::uint8_t(sb[rr] ^ k[2 * r * 16 + 4 * c + rr]);
+    for (unsigned b = 0; b < 32; ++b) sb_tag[b] ^= k_tag[2 * r * 128 + 32 * c + b];
+  }
+
+  // State byte i of round r (value x, tags x_tag): its conjugates, its norm's constraint
+  // (one update) and the S-box's affine input, st = (d0, d1, d2) for the S-box and then
+  // for its square.
+  TEMPO_FAEST_HD void round_byte(unsigned r, unsigned i, const std::uint8_t* w, const gf128* w_tag, std::uint8_t x,
+                                 const gf128 x_tag[8], gf128 st[round_byte_gf]) {
+    struct {
+      gf128 c[8], ct[8], y[4], y_tag[4], sd0[8], sd1[8], sd2[8];
+    } l;  // wiped at the end, in one call
+    auto& [c, ct, y, y_tag, sd0, sd1, sd2] = l;
+    for (unsigned j = 0; j < 7; ++j) {
+      c[j] = G::byte_combine_bits(x);
+      x = bits_sq(x);
+    }
+    c[7] = G::byte_combine_bits(x);
+    dot8x8<B>(x_tag, owf_consts().conj, ct);
+    const unsigned norm = unsigned(w[(192 * r + 4 * i) / 8] >> ((i % 2) * 4)) & 0xf;
+    for (unsigned q = 0; q < 4; ++q)
+      y[q] = gf_mask(owf_consts().beta_squares[q], norm >> 1) ^ gf_from_bit(norm) ^
+             gf_mask(owf_consts().beta_squares[q + 1], norm >> 2) ^ gf_mask(owf_consts().beta_cubes[q], norm >> 3);
+    norm_conj4<B>(w_tag + 192 * r + 4 * i, y_tag);
+    const gf128 c1t4 = B::mul(c[1], ct[4]), c4t1 = B::mul(c[4], ct[1]), t14 = B::mul(ct[1], ct[4]);
+    const gf128 v1 = B::mul(y[0], t14) ^ B::mul(y_tag[0], c4t1) ^ B::mul(y_tag[0], c1t4);
+    const gf128 v2 = B::mul(y[0], c1t4) ^ B::mul(y[0], c4t1) ^ B::mul(B::mul(y_tag[0], c[1]), c[4]) ^ ct[0];
+    hs.update(B::mul(y_tag[0], t14), v1, v2);
+    rot_mul8<B>(c, y, nullptr, nullptr, sd2);
+    rot_mul8<B>(c, y_tag, ct, y, sd1);
+    rot_mul8<B>(ct, y_tag, nullptr, nullptr, sd0);
+    for (unsigned b = 0; b < 2; ++b) {
+      const gf128* coef = owf_consts().sbox[b];  // C[c] for in[8i + (c + sq) % 8]
+      st[3 * b] = dot8<B>(sd0, coef);
+      st[3 * b + 1] = dot8<B>(sd1, coef);
+      st[3 * b + 2] = dot8<B>(sd2, coef) ^ (b ? owf_consts().c_squares : owf_consts().c)[8];
+    }
+    wipe(&l, sizeof l);
+  }
+
+  // Column c of round r: ShiftRows and MixColumns of the S-box inputs st (all 16 bytes'
+  // round_byte outputs; the column reads four of them), the round key 2r + 1, and the
+  // constraints of the S-box outputs of bytes 4c .. 4c + 3 (8 updates).
+  TEMPO_FAEST_HD void round_column(unsigned r, unsigned c, const std::uint8_t out[16], const std::uint8_t* w,
+                                   const gf128* w_tag, const std::uint8_t k[176], const gf128 k_tag[1408],
+                                   const gf128 (*st)[round_byte_gf]) {
+    gf128 m[2][3][4];  // [S-box or its square][degree 0, 1, 2][row]
+    for (unsigned b = 0; b < 2; ++b) {
+      const gf128 v2 = b ? owf_consts().bc_2_sq : owf_consts().bc_2, v3 = b ? owf_consts().bc_3_sq : owf_consts().bc_3;
+      for (unsigned d = 0; d < 3; ++d) {
+        gf128 col[4];
+        for (unsigned rr = 0; rr < 4; ++rr) col[rr] = st[4 * ((c + rr) % 4) + rr][3 * b + d];  // ShiftRows
+        mix_column<B>(col, v2, v3, m[b][d]);
+        wipe(col, sizeof col);
+      }
+    }
+    for (unsigned rr = 0; rr < 4; ++rr) {
+      const unsigned i = 4 * c + rr;
+      const gf128 k0v = G::byte_combine_bits(k[(2 * r + 1) * 16 + i]);
+      const gf128 k0t = G::byte_combine(k_tag + (2 * r + 1) * 128 + 8 * i);
+      m[0][2][rr] ^= k0v;  // the round key as a degree-1 value
+      m[0][1][rr] ^= k0t;
+      m[1][0][rr] ^= B::mul(k0t, k0t);  // its square, degree 2
+      m[1][2][rr] ^= B::mul(k0v, k0v);
+    }
+    std::uint8_t sdd, s;
+    gf128 sdd_tag[8], s_tag[8];
+    for (unsigned rr = 0; rr < 4; ++rr) {
+      // s_tilde's byte at the inverse ShiftRows position of byte i, then the inverse affine map.
+      const unsigned j = 4 * ((c + 4 - rr) % 4) + rr;
+      if (r == 4) {
+        sdd = std::uint8_t(out[j] ^ k[160 + j]);  // the output's tags are 0
+        for (unsigned b = 0; b < 8; ++b) sdd_tag[b] = k_tag[1280 + 8 * j + b];
+      } else {
+        sdd = w[(64 + 192 * r) / 8 + j];
+        for (unsigned b = 0; b < 8; ++b) sdd_tag[b] = w_tag[64 + 192 * r + 8 * j + b];
+      }
+      inverse_affine_byte(s, s_tag, sdd, sdd_tag);
+      const gf128 s1 = G::byte_combine_bits(s), s0 = G::byte_combine(s_tag);
+      const gf128 ss1 = G::byte_combine_bits_sq(s), ss0 = G::byte_combine_sq(s_tag);
+      gf128 v1 = B::mul(ss0, m[0][1][rr]) ^ B::mul(ss1, m[0][0][rr]);
+      gf128 v2 = B::mul(ss0, m[0][2][rr]) ^ B::mul(ss1, m[0][1][rr]) ^ s0;
+      hs.update(B::mul(ss0, m[0][0][rr]), v1, v2);
+      v1 = B::mul(s0, m[1][1][rr]) ^ B::mul(s1, m[1][0][rr]) ^ m[0][0][rr];
+      v2 = B::mul(s0, m[1][2][rr]) ^ B::mul(s1, m[1][1][rr]) ^ m[0][1][rr];
+      hs.update(B::mul(s0, m[1][0][rr]), v1, v2);
+    }
+    wipe(&sdd, 1), wipe(&s, 1), wipe(sdd_tag, sizeof sdd_tag), wipe(s_tag, sizeof s_tag), wipe(m, sizeof m);
+  }
+
+  // MixColumns on one column in bits: bytes a[0 .. 4) with their tags at (8 per byte) ->
+  // out and out_tag.
+  TEMPO_FAEST_HD static void bitwise_mix_one_column(std::uint8_t out[4], gf128 out_tag[32], const std::uint8_t a[4],
+                                                    const gf128 at[32]) {
     std::uint8_t b[4];
     gf128 bt[32];
-    for (unsigned c = 0; c < 4; ++c) {
-      const std::uint8_t* a = s + 4 * c;
-      const gf128* at = s_tag + 32 * c;
-      for (unsigned r = 0; r < 4; ++r) {
-        const unsigned x = a[r], hi = (x >> 7) & 1;
-        b[r] = std::uint8_t(hi | (((x & 1) ^ hi) << 1) | (((x >> 1) & 1) << 2) | ((((x >> 2) & 1) ^ hi) << 3) |
-                            ((((x >> 3) & 1) ^ hi) << 4) | (((x >> 4) & 7) << 5));
-        const gf128* t = at + 8 * r;
-        gf128* o = bt + 8 * r;
-        o[0] = t[7], o[1] = t[0] ^ t[7], o[2] = t[1], o[3] = t[2] ^ t[7], o[4] = t[3] ^ t[7];
-        o[5] = t[4], o[6] = t[5], o[7] = t[6];
-      }
-      out[4 * c] = std::uint8_t(b[0] ^ a[3] ^ a[2] ^ b[1] ^ a[1]);
-      out[4 * c + 1] = std::uint8_t(b[1] ^ a[0] ^ a[3] ^ b[2] ^ a[2]);
-      out[4 * c + 2] = std::uint8_t(b[2] ^ a[1] ^ a[0] ^ b[3] ^ a[3]);
-      out[4 * c + 3] = std::uint8_t(b[3] ^ a[2] ^ a[1] ^ b[0] ^ a[0]);
-      for (unsigned i = 0; i < 8; ++i) {
-        out_tag[8 * (4 * c) + i] = bt[i] ^ at[24 + i] ^ at[16 + i] ^ bt[8 + i] ^ at[8 + i];
-        out_tag[8 * (4 * c + 1) + i] = bt[8 + i] ^ at[i] ^ at[24 + i] ^ bt[16 + i] ^ at[16 + i];
-        out_tag[8 * (4 * c + 2) + i] = bt[16 + i] ^ at[8 + i] ^ at[i] ^ bt[24 + i] ^ at[24 + i];
-        out_tag[8 * (4 * c + 3) + i] = bt[24 + i] ^ at[16 + i] ^ at[8 + i] ^ bt[i] ^ at[i];
-      }
+    for (unsigned r = 0; r < 4; ++r) {
+      const unsigned x = a[r], hi = (x >> 7) & 1;
+      b[r] = std::uint8_t(hi | (((x & 1) ^ hi) << 1) | (((x >> 1) & 1) << 2) | ((((x >> 2) & 1) ^ hi) << 3) |
+                          ((((x >> 3) & 1) ^ hi) << 4) | (((x >> 4) & 7) << 5));
+      const gf128* t = at + 8 * r;
+      gf128* o = bt + 8 * r;
+      o[0] = t[7], o[1] = t[0] ^ t[7], o[2] = t[1], o[3] = t[2] ^ t[7], o[4] = t[3] ^ t[7];
+      o[5] = t[4], o[6] = t[5], o[7] = t[6];
+    }
+    out[0] = std::uint8_t(b[0] ^ a[3] ^ a[2] ^ b[1] ^ a[1]);
+    out[1] = std::uint8_t(b[1] ^ a[0] ^ a[3] ^ b[2] ^ a[2]);
+    out[2] = std::uint8_t(b[2] ^ a[1] ^ a[0] ^ b[3] ^ a[3]);
+    out[3] = std::uint8_t(b[3] ^ a[2] ^ a[1] ^ b[0] ^ a[0]);
+    for (unsigned i = 0; i < 8; ++i) {
+      out_tag[i] = bt[i] ^ at[24 + i] ^ at[16 + i] ^ bt[8 + i] ^ at[8 + i];
+      out_tag[8 + i] = bt[8 + i] ^ at[i] ^ at[24 + i] ^ bt[16 + i] ^ at[16 + i];
+      out_tag[16 + i] = bt[16 + i] ^ at[8 + i] ^ at[i] ^ bt[24 + i] ^ at[24 + i];
+      out_tag[24 + i] = bt[24 + i] ^ at[16 + i] ^ at[8 + i] ^ bt[i] ^ at[i];
     }
     wipe(b, sizeof b), wipe(bt, sizeof bt);
   }
@@ -532,7 +524,7 @@ struct AesProver {
   TEMPO_FAEST_HD void keys(const std::uint8_t* w, const gf128* w_tag, std::uint8_t k[176], gf128* k_tag) {
     keygen_rule(w, w_tag);
     expand_key_bytes(k, w);
-    for (unsigned b = 0; b < 32; ++b) expand_key_bit(k_tag, w_tag, b);
+    expand_key_bits(k_tag, w_tag, 0, 32);
     for (unsigned t = 0; t < 10; ++t) key_sboxes(t, w, w_tag, k, k_tag);
   }
 };
@@ -556,7 +548,7 @@ struct AesVerifier {
   }
 
   // Key schedule constraints of round key t (as the prover's key_sboxes), from the expanded
-  // key's keys k (expand_key_bit).
+  // key's keys k (expand_key_bits).
   TEMPO_FAEST_HD void key_sboxes(unsigned t, const gf128* w, const gf128* k) {
     gf128 w_flat[32];
     const gf128* x = w + 128;
@@ -580,63 +572,73 @@ struct AesVerifier {
   }
   TEMPO_FAEST_HD void keygen_rule(const gf128* w) { h.update(B::mul(B::mul(w[0], w[1]), delta)); }
 
-  // Round r (as the prover's enc_round: independent of the other rounds); in and out: the
-  // public AES input and output, whose keys are delta times their bits.
+  // Round r (as the prover's enc_round: independent of the other rounds, in bytes and then
+  // columns); in and out: the public AES input and output, whose keys are delta times their
+  // bits.
   TEMPO_FAEST_HD void enc_round(unsigned r, const std::uint8_t in[16], const std::uint8_t out[16], const gf128* w,
                                 const gf128* k) {
-    gf128 state[128], conj[128], sdash[128], s_tilde[128], s_dd[128], s[128];
-    if (r == 0) {
-      for (unsigned i = 0; i < 128; ++i) state[i] = cst(get_bit(in, i)) ^ k[i];
-    } else {
-      gf128 mixed[128];
-      std::uint8_t zero[16] = {}, dummy[16];
-      AesProver<B>::bitwise_mix_column(dummy, mixed, zero, w + 64 + 192 * (r - 1));
-      for (unsigned i = 0; i < 128; ++i) state[i] = mixed[i] ^ k[2 * r * 128 + i];
+    gf128 st[16][round_byte_gf];
+    for (unsigned c = 0; c < 4; ++c) {
+      gf128 sb[32];
+      round_state_column(r, c, in, w, k, sb);
+      for (unsigned rr = 0; rr < 4; ++rr) round_byte(r, 4 * c + rr, w, sb + 8 * rr, st[4 * c + rr]);
     }
-    {
-      for (unsigned i = 0; i < 16; ++i)  // conjugates of the key values
-        dot8x8<B>(state + 8 * i, owf_consts().conj, conj + 8 * i);
-      const gf128* norms = w + 192 * r;
-      for (unsigned i = 0; i < 16; ++i) {
-        const gf128* xe = norms + 4 * i;
-        gf128 y[4];
-        norm_conj4<B>(xe, y);
-        const gf128* c = conj + 8 * i;
-        h.update(B::mul(B::mul(y[0], c[1]), c[4]) ^ B::mul(B::mul(c[0], delta), delta));
-        rot_mul8<B>(c, y, nullptr, nullptr, sdash + 8 * i);
-      }
-      gf128 k0[16], k1[16], st[2][16], tmp[16];
-      for (unsigned i = 0; i < 16; ++i) {
-        k0[i] = G::byte_combine(k + (2 * r + 1) * 128 + 8 * i);
-        k1[i] = B::mul(k0[i], k0[i]);
-      }
-      for (unsigned b = 0; b < 2; ++b) {
-        const gf128* C = b ? owf_consts().c_squares : owf_consts().c;
-        const gf128 dc = B::mul(C[8], delta_sq);
-        for (unsigned i = 0; i < 16; ++i) st[b][i] = dot8<B>(sdash + 8 * i, owf_consts().sbox[b]) ^ dc;
-        AesProver<B>::shiftrows(tmp, st[b]);
-        AesProver<B>::mix_columns(st[b], tmp, b == 1);
-        for (unsigned i = 0; i < 16; ++i) st[b][i] ^= b == 0 ? B::mul(k0[i], delta) : k1[i];
-      }
-      if (r == 4) {
-        for (unsigned i = 0; i < 128; ++i) s_tilde[i] = cst(get_bit(out, i)) ^ k[1280 + i];
-      } else {
-        std::memcpy(s_tilde, w + 64 + 192 * r, sizeof s_tilde);
-      }
-      // Inverse ShiftRows, element by element. nvcc 13.0 (V13.0.88, its NVVM optimizer at -O2
-      // and -O3) miscompiles this loop written as 16 memcpy calls of 8 elements: the PTX
-      // forwards s_tilde into the affine map below with, in 15 of the 16 copies, seven of the
-      // eight elements taken as zero, so the device verifier rejected every signature while
-      // the host emulation, built by g++, matched. Plain assignments compile right.
-      for (unsigned rr = 0; rr < 4; ++rr)
-        for (unsigned c = 0; c < 4; ++c)
-          for (unsigned b = 0; b < 8; ++b) s_dd[8 * (4 * c + rr) + b] = s_tilde[8 * (4 * ((c + 4 - rr) % 4) + rr) + b];
-      for (unsigned i = 0; i < 16; ++i) inverse_affine_byte(s + 8 * i, s_dd + 8 * i);
-      for (unsigned i = 0; i < 16; ++i) {
-        const gf128 sk = G::byte_combine(s + 8 * i), ssk = G::byte_combine_sq(s + 8 * i);
-        h.update(B::mul(ssk, st[0][i]) ^ B::mul(delta_sq, sk));
-        h.update(B::mul(sk, st[1][i]) ^ B::mul(delta, st[0][i]));
-      }
+    for (unsigned c = 0; c < 4; ++c) round_column(r, c, out, w, k, st);
+  }
+
+  // The keys of column c of round r's input state (as the prover's round_state_column).
+  TEMPO_FAEST_HD void round_state_column(unsigned r, unsigned c, const std::uint8_t in[16], const gf128* w,
+                                         const gf128* k, gf128 sb[32]) const {
+    if (r == 0) {
+      for (unsigned b = 0; b < 32; ++b) sb[b] = cst(get_bit(in, 32 * c + b)) ^ k[32 * c + b];
+      return;
+    }
+    const std::uint8_t zero[4] = {};
+    std::uint8_t dummy[4];
+    AesProver<B>::bitwise_mix_one_column(dummy, sb, zero, w + 64 + 192 * (r - 1) + 32 * c);
+    for (unsigned b = 0; b < 32; ++b) sb[b] ^= k[2 * r * 128 + 32 * c + b];
+  }
+
+  // State byte i of round r (keys x): its norm's constraint (one update) and the S-box's
+  // affine input, st[0] for the S-box and st[1] for its square.
+  TEMPO_FAEST_HD void round_byte(unsigned r, unsigned i, const gf128* w, const gf128 x[8], gf128 st[round_byte_gf]) {
+    gf128 c[8], y[4], sdash[8];
+    dot8x8<B>(x, owf_consts().conj, c);  // conjugates of the key values
+    norm_conj4<B>(w + 192 * r + 4 * i, y);
+    h.update(B::mul(B::mul(y[0], c[1]), c[4]) ^ B::mul(B::mul(c[0], delta), delta));
+    rot_mul8<B>(c, y, nullptr, nullptr, sdash);
+    for (unsigned b = 0; b < 2; ++b) {
+      const gf128* C = b ? owf_consts().c_squares : owf_consts().c;
+      st[b] = dot8<B>(sdash, owf_consts().sbox[b]) ^ B::mul(C[8], delta_sq);
+    }
+  }
+
+  // Column c of round r (as the prover's round_column): 8 updates.
+  TEMPO_FAEST_HD void round_column(unsigned r, unsigned c, const std::uint8_t out[16], const gf128* w, const gf128* k,
+                                   const gf128 (*st)[round_byte_gf]) {
+    gf128 m[2][4];
+    for (unsigned b = 0; b < 2; ++b) {
+      const gf128 v2 = b ? owf_consts().bc_2_sq : owf_consts().bc_2, v3 = b ? owf_consts().bc_3_sq : owf_consts().bc_3;
+      gf128 col[4];
+      for (unsigned rr = 0; rr < 4; ++rr) col[rr] = st[4 * ((c + rr) % 4) + rr][b];  // ShiftRows
+      mix_column<B>(col, v2, v3, m[b]);
+    }
+    for (unsigned rr = 0; rr < 4; ++rr) {
+      const gf128 k0 = G::byte_combine(k + (2 * r + 1) * 128 + 8 * (4 * c + rr));
+      m[0][rr] ^= B::mul(k0, delta);
+      m[1][rr] ^= B::mul(k0, k0);
+    }
+    for (unsigned rr = 0; rr < 4; ++rr) {
+      // s_tilde's byte at the inverse ShiftRows position of byte 4c + rr, then the inverse
+      // affine map.
+      const unsigned j = 4 * ((c + 4 - rr) % 4) + rr;
+      gf128 sdd[8], s[8];
+      for (unsigned b = 0; b < 8; ++b)
+        sdd[b] = r == 4 ? cst(get_bit(out, 8 * j + b)) ^ k[1280 + 8 * j + b] : w[64 + 192 * r + 8 * j + b];
+      inverse_affine_byte(s, sdd);
+      const gf128 sk = G::byte_combine(s), ssk = G::byte_combine_sq(s);
+      h.update(B::mul(ssk, m[0][rr]) ^ B::mul(delta_sq, sk));
+      h.update(B::mul(sk, m[1][rr]) ^ B::mul(delta, m[0][rr]));
     }
   }
 
@@ -648,7 +650,7 @@ struct AesVerifier {
   // The constraints before the encryption's (81 updates); fills k.
   TEMPO_FAEST_HD void keys(const gf128* w, gf128* k) {
     keygen_rule(w);
-    for (unsigned b = 0; b < 32; ++b) expand_key_bit(k, w, b);
+    expand_key_bits(k, w, 0, 32);
     for (unsigned t = 0; t < 10; ++t) key_sboxes(t, w, k);
   }
 };
@@ -720,13 +722,15 @@ TEMPO_FAEST_HD void columns_to_rows(const std::uint8_t* cols, gf128* rows) {
 
 // The scratch of the QuickSilver functions below, in field elements: the 1536 rows (tags or
 // keys of the witness and masks), the expanded key's 1408 tags or keys, the prover's
-// expanded key bytes (176), and the hash states of the parts (device: fifteen parts, six
-// elements each).
+// expanded key bytes (176), and on the device the hash states of the parts (six elements
+// each: 15 parts, then 20 per round) and the rounds' S-box inputs (round_byte's outputs).
 inline constexpr unsigned qs_rows = ell + 2 * lambda;
 inline constexpr unsigned qs_key = qs_rows;
 inline constexpr unsigned qs_key_bytes = qs_key + 1408;
 inline constexpr unsigned qs_parts = qs_key_bytes + 11;
-inline constexpr unsigned qs_scratch_gf = qs_parts + 90;
+inline constexpr unsigned qs_round_subs = qs_parts + 6 * 15;
+inline constexpr unsigned qs_st = qs_round_subs + 6 * 5 * 20;
+inline constexpr unsigned qs_scratch_gf = qs_st + 5 * 16 * round_byte_gf;
 
 // The prover's a0, a1, a2 from its hashes, the masks' tags (rows ell .. ell + 2 lambda) and
 // the masks u_star.
@@ -795,17 +799,31 @@ TEMPO_FAEST_HD void aes_verify_core(const std::uint8_t* d, const std::uint8_t* q
 }
 
 // The same proofs in parts, for the device, each step on threads of its own:
-//   rows        columns_to_rows_byte / verify_rows_byte: 8 rows from one byte of every column;
-//   key         prove_key_bit / verify_key_bit: bit b of every word of the expanded key;
-//   parts       prove_part / verify_part: parts 0 .. 9 the key schedule's constraints of round
-//               key `part` (part 0 opens with keygen's rule), parts 10 .. 14 the constraints
-//               of round part - 10; each hashed from zero into its own state in the scratch,
-//               independent of one another;
-//   join        prove_join / verify_join: the states chained (ZkHash::then: h * s^n + h_next)
-//               into the sequential run's hashes.
+//   rows         columns_to_rows_byte / verify_rows_byte: 8 rows from one byte of every column;
+//   key          prove_key_bit / verify_key_bit: bit b of every word of the expanded key;
+//   key parts    prove_key_part / verify_key_part (t < 10): the key schedule's constraints of
+//                round key t (part 0 opens with keygen's rule);
+//   round bytes  prove_round_byte / verify_round_byte (round r, byte i): the norm's
+//                constraint and the S-box input, kept in the scratch for
+//   round columns prove_round_column / verify_round_column (round r, column c): the S-box
+//                outputs' constraints;
+//   round join   prove_round_join / verify_round_join: round r's 20 parts chained into one;
+//   join         prove_join / verify_join: the 15 parts (key parts, rounds) chained into the
+//                sequential run's hashes.
+// Every part is hashed from zero into its own state; a join chains states in the sequential
+// order (ZkHash::then: h * s^n + h_next, n the next part's update count).
 inline constexpr unsigned qs_key_parts = 10, qs_all_parts = qs_key_parts + 5;
 inline constexpr unsigned key_part_updates = 8;  // part 0: one more, first
-static_assert(qs_scratch_gf - qs_parts >= 6 * qs_all_parts);
+inline constexpr unsigned round_sub_parts = 20;  // 16 bytes (1 update each), 4 columns (8)
+static_assert(qs_round_subs == qs_parts + 6 * qs_all_parts && qs_st == qs_round_subs + 6 * 5 * round_sub_parts);
+
+TEMPO_FAEST_HD gf128* part_state(gf128* scratch, unsigned part) { return scratch + qs_parts + 6 * part; }
+TEMPO_FAEST_HD gf128* round_sub_state(gf128* scratch, unsigned r, unsigned x) {
+  return scratch + qs_round_subs + 6 * (round_sub_parts * r + x);
+}
+TEMPO_FAEST_HD gf128 (*round_st(gf128* scratch, unsigned r))[round_byte_gf] {
+  return reinterpret_cast<gf128(*)[round_byte_gf]>(scratch + qs_st + 16 * round_byte_gf * r);
+}
 
 TEMPO_FAEST_HD void verify_rows_byte(const std::uint8_t* qcols, const std::uint8_t* d, const std::uint8_t* chall3,
                                      gf128* scratch, unsigned rb) {
@@ -814,26 +832,52 @@ TEMPO_FAEST_HD void verify_rows_byte(const std::uint8_t* qcols, const std::uint8
 }
 template <class B>
 TEMPO_FAEST_HD void prove_key_bit(const std::uint8_t* w, gf128* scratch, unsigned b) {
-  expand_key_bit(scratch + qs_key, scratch, b);
+  expand_key_bits(scratch + qs_key, scratch, b, b + 1);
   if (b == 0) AesProver<B>::expand_key_bytes(reinterpret_cast<std::uint8_t*>(scratch + qs_key_bytes), w);
 }
-TEMPO_FAEST_HD void verify_key_bit(gf128* scratch, unsigned b) { expand_key_bit(scratch + qs_key, scratch, b); }
+TEMPO_FAEST_HD void verify_key_bit(gf128* scratch, unsigned b) { expand_key_bits(scratch + qs_key, scratch, b, b + 1); }
 
+// ---- prover's parts
 template <class B>
-TEMPO_FAEST_HD void prove_part(unsigned part, const std::uint8_t* w, const std::uint8_t* pk, const std::uint8_t* chall2,
-                               gf128* scratch) {
-  const gf128* const rows = scratch;
-  const gf128* const k_tag = scratch + qs_key;
+TEMPO_FAEST_HD void prove_key_part(unsigned t, const std::uint8_t* w, const std::uint8_t* chall2, gf128* scratch) {
   const auto* const k = reinterpret_cast<const std::uint8_t*>(scratch + qs_key_bytes);
   ZkHash3<B> hs(chall2);
   AesProver<B> prover{hs};
-  if (part < qs_key_parts) {
-    if (part == 0) prover.keygen_rule(w, rows);
-    prover.key_sboxes(part, w, rows, k, k_tag);
-  } else {
-    prover.enc_round(part - qs_key_parts, pk, pk + 16, w + lke_bytes, rows + 448, k, k_tag);
-  }
-  hs.save(scratch + qs_parts + 6 * part);
+  if (t == 0) prover.keygen_rule(w, scratch);
+  prover.key_sboxes(t, w, scratch, k, scratch + qs_key);
+  hs.save(part_state(scratch, t));
+}
+template <class B>
+TEMPO_FAEST_HD void prove_round_byte(unsigned r, unsigned i, const std::uint8_t* w, const std::uint8_t* pk,
+                                     const std::uint8_t* chall2, gf128* scratch) {
+  const auto* const k = reinterpret_cast<const std::uint8_t*>(scratch + qs_key_bytes);
+  const unsigned c = i / 4;
+  std::uint8_t sb[4];
+  gf128 sb_tag[32];
+  AesProver<B>::round_state_column(r, c, pk, w + lke_bytes, scratch + 448, k, scratch + qs_key, sb, sb_tag);
+  ZkHash3<B> hs(chall2);
+  AesProver<B> prover{hs};
+  prover.round_byte(r, i, w + lke_bytes, scratch + 448, sb[i % 4], sb_tag + 8 * (i % 4), round_st(scratch, r)[i]);
+  hs.save(round_sub_state(scratch, r, i));
+  wipe(sb, sizeof sb), wipe(sb_tag, sizeof sb_tag);
+}
+template <class B>
+TEMPO_FAEST_HD void prove_round_column(unsigned r, unsigned c, const std::uint8_t* w, const std::uint8_t* pk,
+                                       const std::uint8_t* chall2, gf128* scratch) {
+  const auto* const k = reinterpret_cast<const std::uint8_t*>(scratch + qs_key_bytes);
+  ZkHash3<B> hs(chall2);
+  AesProver<B> prover{hs};
+  prover.round_column(r, c, pk + 16, w + lke_bytes, scratch + 448, k, scratch + qs_key, round_st(scratch, r));
+  hs.save(round_sub_state(scratch, r, 16 + c));
+}
+template <class B>
+TEMPO_FAEST_HD void prove_round_join(unsigned r, const std::uint8_t* chall2, gf128* scratch) {
+  ZkHash3<B> hs(chall2);
+  const gf128 s = hs.h[0].s, t = hs.h[0].t;
+  const gf128 s8 = gf_pow<B>(s, 8), t8 = gf_pow<B>(t, 8);
+  for (unsigned x = 0; x < round_sub_parts; ++x)  // x = 0: from zero
+    hs.then(round_sub_state(scratch, r, x), x < 16 ? s : s8, x < 16 ? t : t8);
+  hs.save(part_state(scratch, qs_key_parts + r));
 }
 template <class B>
 TEMPO_FAEST_HD void prove_join(const std::uint8_t* u_star, const std::uint8_t* chall2, std::uint8_t a0[16],
@@ -845,38 +889,66 @@ TEMPO_FAEST_HD void prove_join(const std::uint8_t* u_star, const std::uint8_t* c
     const gf128 sk = gf_pow<B>(s, key_part_updates), tk = gf_pow<B>(t, key_part_updates);
     const gf128 sn = gf_pow<B>(s, round_updates), tn = gf_pow<B>(t, round_updates);
     for (unsigned part = 0; part < qs_all_parts; ++part)  // part 0: from zero
-      hs.then(scratch + qs_parts + 6 * part, part < qs_key_parts ? sk : sn, part < qs_key_parts ? tk : tn);
+      hs.then(part_state(scratch, part), part < qs_key_parts ? sk : sn, part < qs_key_parts ? tk : tn);
     prove_outputs(hs, rows, u_star, a0, a1, a2);
   }
   wipe(scratch, qs_scratch_gf * sizeof(gf128));
 }
 
+// ---- verifier's parts (a ZkHash's state: two elements of the part's six)
 template <class B>
-TEMPO_FAEST_HD void verify_part(unsigned part, const std::uint8_t* pk, const std::uint8_t* chall2,
-                                const std::uint8_t* chall3, gf128* scratch) {
-  const gf128 delta = gf_load(chall3);
-  const gf128* const q = scratch;
-  const gf128* const k = scratch + qs_key;
+struct PartVerifier {
+  ZkHash<B> zh;
+  AesVerifier<B> v;
+  TEMPO_FAEST_HD PartVerifier(const std::uint8_t* chall2, const std::uint8_t* chall3)
+      : zh(chall2), v{zh, gf_load(chall3), B::mul(gf_load(chall3), gf_load(chall3))} {}
+  TEMPO_FAEST_HD void save(gf128* st) const { st[0] = zh.h0, st[1] = zh.h1; }
+};
+template <class B>
+TEMPO_FAEST_HD void verify_key_part(unsigned t, const std::uint8_t* chall2, const std::uint8_t* chall3,
+                                    gf128* scratch) {
+  PartVerifier<B> p(chall2, chall3);
+  if (t == 0) p.v.keygen_rule(scratch);
+  p.v.key_sboxes(t, scratch, scratch + qs_key);
+  p.save(part_state(scratch, t));
+}
+template <class B>
+TEMPO_FAEST_HD void verify_round_byte(unsigned r, unsigned i, const std::uint8_t* pk, const std::uint8_t* chall2,
+                                      const std::uint8_t* chall3, gf128* scratch) {
+  PartVerifier<B> p(chall2, chall3);
+  gf128 sb[32];
+  p.v.round_state_column(r, i / 4, pk, scratch + 448, scratch + qs_key, sb);
+  p.v.round_byte(r, i, scratch + 448, sb + 8 * (i % 4), round_st(scratch, r)[i]);
+  p.save(round_sub_state(scratch, r, i));
+}
+template <class B>
+TEMPO_FAEST_HD void verify_round_column(unsigned r, unsigned c, const std::uint8_t* pk, const std::uint8_t* chall2,
+                                        const std::uint8_t* chall3, gf128* scratch) {
+  PartVerifier<B> p(chall2, chall3);
+  p.v.round_column(r, c, pk + 16, scratch + 448, scratch + qs_key, round_st(scratch, r));
+  p.save(round_sub_state(scratch, r, 16 + c));
+}
+template <class B>
+TEMPO_FAEST_HD void verify_round_join(unsigned r, const std::uint8_t* chall2, gf128* scratch) {
   ZkHash<B> zh(chall2);
-  AesVerifier<B> verifier{zh, delta, B::mul(delta, delta)};
-  if (part < qs_key_parts) {
-    if (part == 0) verifier.keygen_rule(q);
-    verifier.key_sboxes(part, q, k);
-  } else {
-    verifier.enc_round(part - qs_key_parts, pk, pk + 16, q + 448, k);
+  const gf128 s8 = gf_pow<B>(zh.s, 8), t8 = gf_pow<B>(zh.t, 8);
+  for (unsigned x = 0; x < round_sub_parts; ++x) {
+    const gf128* st = round_sub_state(scratch, r, x);
+    zh.then(st[0], st[1], x < 16 ? zh.s : s8, x < 16 ? zh.t : t8);
   }
-  scratch[qs_parts + 6 * part] = zh.h0;
-  scratch[qs_parts + 6 * part + 1] = zh.h1;
+  gf128* out = part_state(scratch, qs_key_parts + r);
+  out[0] = zh.h0, out[1] = zh.h1;
 }
 template <class B>
 TEMPO_FAEST_HD void verify_join(const std::uint8_t* chall2, const std::uint8_t* chall3, const std::uint8_t* a1,
-                                const std::uint8_t* a2, std::uint8_t a0[16], const gf128* scratch) {
+                                const std::uint8_t* a2, std::uint8_t a0[16], gf128* scratch) {
   ZkHash<B> zh(chall2);
   const gf128 sk = gf_pow<B>(zh.s, key_part_updates), tk = gf_pow<B>(zh.t, key_part_updates);
   const gf128 sn = gf_pow<B>(zh.s, round_updates), tn = gf_pow<B>(zh.t, round_updates);
-  for (unsigned part = 0; part < qs_all_parts; ++part)
-    zh.then(scratch[qs_parts + 6 * part], scratch[qs_parts + 6 * part + 1], part < qs_key_parts ? sk : sn,
-            part < qs_key_parts ? tk : tn);
+  for (unsigned part = 0; part < qs_all_parts; ++part) {
+    const gf128* st = part_state(scratch, part);
+    zh.then(st[0], st[1], part < qs_key_parts ? sk : sn, part < qs_key_parts ? tk : tn);
+  }
   verify_outputs(zh, scratch, gf_load(chall3), a1, a2, a0);
 }
 

@@ -24,8 +24,13 @@
 //                    expanded key's tags or keys (the key schedule's linear part)
 //   prove_keys       thread per (signature, round key): QuickSilver's constraints of the
 //                    round key's four S-boxes, hashed into the signature's part = round key
-//   prove_rounds     thread per (signature, AES round): the round's constraints, hashed into
-//                    part 10 + round (the rounds' inputs come from the witness: independent)
+//   round_bytes      thread per (signature, AES round, state byte): the byte's norm constraint
+//                    (hashed into a part of its own) and its S-box input, kept in the scratch
+//                    (the rounds' inputs come from the witness: independent)
+//   round_columns    thread per (signature, AES round, column): ShiftRows, MixColumns, the
+//                    round key and the column's S-box output constraints (a part of its own)
+//   round_join       thread per (signature, AES round): the round's 20 parts chained into
+//                    part 10 + round
 //   prove_join       thread per signature: the parts' hashes chained; prover (a0, a1, a2) or
 //                    verifier (a0)
 //   grind            sign: kGrindLanes threads per signature, lane r trying counters r,
@@ -216,7 +221,8 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
   root, scatter, expand, leaves, hash_instances, hash_final, reduce,
-  chall1, col_hash, chall2, rows, key_schedule, prove_keys, prove_rounds, prove_join, grind, grind_pick
+  chall1, col_hash, chall2, rows, key_schedule, prove_keys, round_bytes, round_columns, round_join,
+  prove_join, grind, grind_pick
 };
 
 // Counters tried side by side per signature by the signer's grinding (a warp).
@@ -249,7 +255,9 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::rows, 0, 0, detail::row_bytes});
   f(Launch{Stage::key_schedule, 0, 0, 32});
   f(Launch{Stage::prove_keys, 0, 0, detail::qs_key_parts});
-  f(Launch{Stage::prove_rounds, 0, 0, 5});
+  f(Launch{Stage::round_bytes, 0, 0, 5 * 16});
+  f(Launch{Stage::round_columns, 0, 0, 5 * 4});
+  f(Launch{Stage::round_join, 0, 0, 5});
   f(Launch{Stage::prove_join, 0, 0, 1});
   f(Launch{Stage::grind, 0, 0, lay.verifier ? 1 : kGrindLanes});
   if (!lay.verifier) f(Launch{Stage::grind_pick, 0, 0, 1});
@@ -423,14 +431,36 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
         detail::prove_key_bit<DeviceField>(in + lay.w(), scratch, r);
       break;
     }
-    case Stage::prove_keys:
-    case Stage::prove_rounds: {
+    case Stage::prove_keys: {
       auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
-      const u32 part = stage == Stage::prove_keys ? r : detail::qs_key_parts + r;
       if (lay.verifier)
-        detail::verify_part<DeviceField>(part, in + lay.pk(), chall2, in + lay.sig_chall3(), scratch);
+        detail::verify_key_part<DeviceField>(r, chall2, in + lay.sig_chall3(), scratch);
       else
-        detail::prove_part<DeviceField>(part, in + lay.w(), in + lay.pk(), chall2, scratch);
+        detail::prove_key_part<DeviceField>(r, in + lay.w(), chall2, scratch);
+      break;
+    }
+    case Stage::round_bytes: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      if (lay.verifier)
+        detail::verify_round_byte<DeviceField>(r / 16, r % 16, in + lay.pk(), chall2, in + lay.sig_chall3(), scratch);
+      else
+        detail::prove_round_byte<DeviceField>(r / 16, r % 16, in + lay.w(), in + lay.pk(), chall2, scratch);
+      break;
+    }
+    case Stage::round_columns: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      if (lay.verifier)
+        detail::verify_round_column<DeviceField>(r / 4, r % 4, in + lay.pk(), chall2, in + lay.sig_chall3(), scratch);
+      else
+        detail::prove_round_column<DeviceField>(r / 4, r % 4, in + lay.w(), in + lay.pk(), chall2, scratch);
+      break;
+    }
+    case Stage::round_join: {
+      auto* scratch = reinterpret_cast<detail::gf128*>(back + Layout::back_qs);
+      if (lay.verifier)
+        detail::verify_round_join<DeviceField>(r, chall2, scratch);
+      else
+        detail::prove_round_join<DeviceField>(r, chall2, scratch);
       break;
     }
     case Stage::prove_join: {
@@ -507,7 +537,9 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::rows:
     case Stage::key_schedule:
     case Stage::prove_keys:
-    case Stage::prove_rounds:
+    case Stage::round_bytes:
+    case Stage::round_columns:
+    case Stage::round_join:
     case Stage::prove_join:
     case Stage::grind:
     case Stage::grind_pick: run_back(a, l.stage, sig, r); break;
