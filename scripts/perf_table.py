@@ -280,7 +280,7 @@ def headline():
          f"{kilo(row(fb, 'BM_Batch_Sign/0/16/256/real_time')['sigs/s'])} / "
          f"{kilo(row(fb, 'BM_Batch_Verify/0/16/256/real_time')['sigs/s'])}",
          "faest", ["faest_batch16.json"]),
-        ("FAEST-128f signatures / verifications per second, H200, batches of 65,536",
+        (f"FAEST-128f signatures / verifications per second, {device_of('faest', 'faest_gpu.json')}, batches of 65,536",
          " / ".join("failed" if r.get("error_occurred") else kilo(r["sigs/s"]) for r in
                     (row(fg, f"BM_Gpu_{op}/0/65536/1/iterations:3/real_time") for op in ("Sign", "Verify"))),
          "faest", ["faest_gpu.json"]),
@@ -761,7 +761,8 @@ def faest():
                     cells.append(f"{kilo(g['sigs/s'])} ({g['sigs/s'] / c['sigs/s']:.2f})")
             if any(cells[1:]):
                 rows.append(cells)
-    out += [table(["H200, per second (H200 / CPU path of the same run)", "batch 256", "1,024", "4,096", "16,384",
+    gpu = device_of("faest", "faest_gpu.json")
+    out += [table([f"{gpu}, per second ({gpu} / CPU path of the same run)", "batch 256", "1,024", "4,096", "16,384",
                    "65,536"], rows), "", source("faest", "faest_gpu.json"), ""]
     out += signature_peers("faest", "faest-avx (the FAEST authors' AVX2 code; FAEST v1.0, the only optimized code "
                            "public)")
