@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <new>
 
+#include <unistd.h>
+
 #include "simd_ntt.hpp"
 
 // GCC 12 warns inside its own avx512fintrin.h (_mm512_undefined_epi32) where the kernels
@@ -41,11 +43,32 @@ u64* scratch(std::size_t n) {
   return b.p;
 }
 
-// The checked forms (Into: simd::forward_into or inverse_into with Check): the first pass
-// checks while it moves a into the scratch, so that a rejected input leaves a untouched;
-// the scratch then holds that pass's output (wiped).
-template <bool (*Into)(const Tables&, u64*, u64*)>
+// This core's L1 data cache in bytes (32 KiB where the system does not say).
+std::size_t l1d_bytes() {
+  static const std::size_t bytes = [] {
+#if defined(_SC_LEVEL1_DCACHE_SIZE)
+    const long v = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+    if (v > 0) return static_cast<std::size_t>(v);
+#endif
+    return std::size_t{32} << 10;
+  }();
+  return bytes;
+}
+
+// The checked forms, both leaving a rejected input untouched. Where a, the scratch and the
+// twiddles with their companions (4 n words) fit the L1 data cache, the first pass checks
+// while it moves a into the scratch (Into: simd::forward_into or inverse_into with Check;
+// the scratch then holds that pass's output, wiped), which costs no pass of its own. Above
+// that the scratch evicts the twiddles, so a scan comes first and the transform runs in
+// place; below it the scan costs more than the scratch (measured: workloads/ntt/README.md,
+// "Performance").
+template <class V, bool (*Into)(const Tables&, u64*, u64*), void (*InPlace)(const Tables&, u64*)>
 bool checked(const Tables& t, u64* a) {
+  if (4 * t.n * sizeof(u64) > l1d_bytes()) {
+    if (simd::any_at_least_q<V>(a, t.n, V::set1(t.q))) return false;
+    InPlace(t, a);
+    return true;
+  }
   u64* s = scratch(t.n);
   if (Into(t, a, s)) return true;
   wipe(s, t.n);
@@ -55,8 +78,14 @@ bool checked(const Tables& t, u64* a) {
 template <int S, bool Approx = false>
 Kernels make(const char* name, unsigned bits) {
   using V = avx512::Ops512<S, Approx>;
-  return Kernels{name, simd::forward<V>, simd::inverse<V>, simd::pointwise<V>, simd::prepare<V>, bits,
-                 checked<simd::forward_into<V, true>>, checked<simd::inverse_into<V, true>>};
+  return Kernels{name,
+                 simd::forward<V>,
+                 simd::inverse<V>,
+                 simd::pointwise<V>,
+                 simd::prepare<V>,
+                 bits,
+                 checked<V, simd::forward_into<V, true>, simd::forward<V>>,
+                 checked<V, simd::inverse_into<V, true>, simd::inverse<V>>};
 }
 
 // The 32-bit-word path (kernels_avx512_w32.cpp) for n >= 32; n = 16 (one register) takes

@@ -206,11 +206,20 @@ void forward_small(u64* in, u64* out, std::size_t n, const u64* w, const u64* ws
 }
 
 // Whether some a[i] >= q (the checked forward's scan where no pass precedes the last).
+// Four running maxima, so that the loads, not one chain of maxima, set the pace.
 template <class V>
 bool any_at_least_q(const u64* a, std::size_t n, typename V::reg q) {
-  typename V::reg m = V::set1(0);
-  for (std::size_t i = 0; i < n; i += V::L) m = V::max(m, V::load(a + i));
-  return V::any_ge(m, q);
+  constexpr std::size_t L = V::L;
+  typename V::reg m0 = V::set1(0), m1 = m0, m2 = m0, m3 = m0;
+  std::size_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    m0 = V::max(m0, V::load(a + i));
+    m1 = V::max(m1, V::load(a + i + L));
+    m2 = V::max(m2, V::load(a + i + 2 * L));
+    m3 = V::max(m3, V::load(a + i + 3 * L));
+  }
+  for (; i < n; i += L) m0 = V::max(m0, V::load(a + i));
+  return V::any_ge(V::max(V::max(m0, m1), V::max(m2, m3)), q);
 }
 
 // Ranges: mul_lazy's results are below C q (C = V::mul_bound, 2 or 4). The forward keeps
