@@ -95,6 +95,26 @@ TEST_CASE("eval_bootstraps: cuda byte-equal to cpu", "[gpu]") {
   WARN("gpu: " << equal << " bootstraps byte-equal between cpu and cuda");
 }
 
+TEST_CASE("eval_bootstraps: small batches (one cluster of blocks per item) byte-equal to cpu", "[gpu]") {
+  if (!have_device()) return;
+  for (const auto& name : gpu_sets())
+    for (const std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{16}}) {
+      const Keys& k = tfhe_test::keys(name, 2);
+      std::vector<bool> bits;
+      const std::vector<Ciphertext> cs = encrypt_many(k, count, 0x51 + count, &bits);
+      std::vector<Ciphertext> on_cpu(count), on_gpu(count);
+      tfhe_test::pool().run([&](tempo::Task& t) {
+        eval_bootstraps(t, k.evaluation, cs, on_cpu, Backend::cpu);
+        eval_bootstraps(t, k.evaluation, cs, on_gpu, Backend::cuda);
+      });
+      for (std::size_t i = 0; i < count; ++i) {
+        INFO(name << " batch " << count << " item " << i);
+        REQUIRE(to_bytes(on_gpu[i]) == to_bytes(on_cpu[i]));
+        REQUIRE(decrypt_bit(k.secret, on_gpu[i]) == bits[i]);
+      }
+    }
+}
+
 TEST_CASE("eval_gates: every gate on cuda byte-equal to cpu", "[gpu]") {
   if (!have_device()) return;
   for (const auto& name : gpu_sets()) {

@@ -60,6 +60,7 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.max_group = static_cast<std::uint32_t>(
       tempo::env_integer("TEMPO_TFHE_GPU_MAX_GROUP", 1, cuda::kMaxGroup).value_or(cuda::kMaxGroup));
   dp.allow_stage_key = tempo::env_flag("TEMPO_TFHE_GPU_STAGE_KEY").value_or(false);
+  dp.allow_cluster = tempo::env_flag("TEMPO_TFHE_GPU_CLUSTER").value_or(true);
   dp.double_per_sm = static_cast<std::uint32_t>(tempo::env_integer("TEMPO_TFHE_GPU_DOUBLE_PER_SM", 0, 64).value_or(2));
   dp.n_inv = pow_mod(m, p.N, p.Q - 2);
   dp.n_inv_s = shoup(dp.n_inv, p.Q, word_bits(dp));

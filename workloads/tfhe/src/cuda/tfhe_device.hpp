@@ -369,9 +369,11 @@ struct PassGroup {
 // one Barrett step (exact to 2Q below 32Q) and one
 // conditional subtraction per coefficient instead of one per butterfly (log N / 2 per
 // coefficient and transform). The Shoup product is exact for any 32-bit input.
-template <typename W, u32 S, int LO = -1, class Tw>
+// T: the pass's coefficients per group, 2^T (kPassBits by default; the cluster shape's
+// passes hold fewer, see bootstrap_cluster).
+template <typename W, u32 S, int LO = -1, u32 T = kPassBits<W>, class Tw>
 TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
-  constexpr u32 T = kPassBits<W>, R = 1u << T;
+  constexpr u32 R = 1u << T;
   constexpr bool kGrow = sizeof(W) == 4;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
   const PassGroup<T> at(g, lo, p.log_n);
@@ -426,9 +428,9 @@ TEMPO_TFHE_HD void fwd_pass(W* sm, W* rows, const W* acc, u32 g, u32 lo_rt, cons
 // in [0, 2Q) (the first pass's from the multiply, fully reduced). With acc
 // (the last pass, lo + S = log N), the results are scaled by N^-1 and added to ACC (row 0 to
 // ACC a, row 1 to ACC b) instead of being stored.
-template <typename W, u32 S, int LO = -1, class Tw>
+template <typename W, u32 S, int LO = -1, u32 T = kPassBits<W>, class Tw>
 TEMPO_TFHE_HD void inv_pass(W* sm, W* rows, W* acc, u32 g, u32 lo_rt, const Tw& tw, const DeviceParams& p) {
-  constexpr u32 T = kPassBits<W>, R = 1u << T;
+  constexpr u32 R = 1u << T;
   const u32 lo = LO >= 0 ? static_cast<u32>(LO) : opaque(lo_rt);
   const PassGroup<T> at(g, lo, p.log_n);
   const u32 row = at.row, hi = at.hi, base = at.base, sbase = swz(base);
@@ -484,28 +486,35 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
 // with lo at run time (same bytes). The dispatch on bits and lo runs once, outside
 // for_groups' loop over a thread's groups (inside it, it cost a tenth of the kernel's
 // instructions).
-template <typename W, u32 S, class Tw, class ForGroups>
+// T: as fwd_pass's (2^T coefficients per group); with T = 2 (the cluster shape's passes of
+// N = 256 and 1024: lo = 0 .. 8) lo is a constant too.
+template <typename W, u32 S, u32 T = kPassBits<W>, class Tw, class ForGroups>
 TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
   if constexpr (S > 1)
-    if (bits < S) return fwd_pass_bits<W, S - 1>(bits, lo, sm, tw, p, for_groups);
+    if (bits < S) return fwd_pass_bits<W, S - 1, T>(bits, lo, sm, tw, p, for_groups);
   auto run = [&](auto c) {
-    for_groups([&](W* rows, const W* acc, u32 g) { fwd_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); });
+    for_groups(
+        [&](W* rows, const W* acc, u32 g) { fwd_pass<W, S, decltype(c)::value, T>(sm, rows, acc, g, lo, tw, p); });
   };
-  if constexpr (sizeof(W) == 4 && S == 4)
+  if constexpr (sizeof(W) == 4 && T == 2 && S == 2)
+    with_const_lo<0, 2, 4, 6, 8>(lo, run);
+  else if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
     with_const_lo<0>(lo, run);
   else
     run(std::integral_constant<int, -1>{});
 }
-template <typename W, u32 S, class Tw, class ForGroups>
+template <typename W, u32 S, u32 T = kPassBits<W>, class Tw, class ForGroups>
 TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
   if constexpr (S > 1)
-    if (bits < S) return inv_pass_bits<W, S - 1>(bits, lo, sm, tw, p, for_groups);
+    if (bits < S) return inv_pass_bits<W, S - 1, T>(bits, lo, sm, tw, p, for_groups);
   auto run = [&](auto c) {
-    for_groups([&](W* rows, W* acc, u32 g) { inv_pass<W, S, decltype(c)::value>(sm, rows, acc, g, lo, tw, p); });
+    for_groups([&](W* rows, W* acc, u32 g) { inv_pass<W, S, decltype(c)::value, T>(sm, rows, acc, g, lo, tw, p); });
   };
-  if constexpr (sizeof(W) == 4 && S == 4)
+  if constexpr (sizeof(W) == 4 && T == 2 && S == 2)
+    with_const_lo<0, 2, 4, 6, 8>(lo, run);
+  else if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
     with_const_lo<0>(lo, run);
@@ -903,6 +912,184 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     for (u32 w = t; w < items * static_cast<u32>(stride); w += T) {
       const u32 b = w / static_cast<u32>(stride), c = w % static_cast<u32>(stride);
       out[b * stride + c] = ks_round(ks_acc(b)[c], p);
+    }
+  });
+}
+
+// 16 bytes from src to dst (both 16-byte aligned; on the device either may be another
+// block's shared memory): one vector load and store.
+TEMPO_TFHE_HD void copy16(u32* dst, const u32* src) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+#else
+  std::memcpy(dst, src, 16);
+#endif
+}
+
+// The cluster shape's radix passes: 4 coefficients per group, so that a rank's one row per
+// pass spreads over N / 4 threads (16 coefficients per thread left 64 threads working and
+// each pass bound by one thread's chain of 32 butterflies).
+inline constexpr u32 kClusterPassBits = 2;
+
+// One bootstrap on a cluster of 2L blocks (32-bit words and keys, 2L <= 8): the latency
+// shape. A lone bootstrap on one block runs each step's 2L forward transforms one after
+// another on one SM; here rank r of the cluster owns digit row r (ACC column c(r) = [r >= L]:
+// the row's digits read that column only) and a slice of the coefficients (cluster_slice),
+// and each step runs as
+//   forward   row r's passes, from the rank's copy of ACC column c(r)       (block barriers)
+//   ---- cluster barrier
+//   gather    the slice's words of the other 2L - 1 rows, from their owners (distributed
+//             shared memory)
+//   multiply  the slice's external products: u_a, u_b into rows 0 and 1 at the slice
+//   scatter   u_c's slice into row c of every other rank of column c (c = 0, 1)
+//   ---- cluster barrier
+//   inverse   row c(r)'s passes, the last adding N^-1 u_c to ACC column c(r)
+// Every rank of column c runs the same inverse on the same u_c, so each holds ACC column c
+// for its next forward without a third exchange. Between the two barriers slice k of any
+// rank's rows is read and written by rank k alone (reading before writing), so the gather,
+// multiply and scatter need only block barriers; outside them every rank touches its own
+// shared memory only. The step's key: each rank stages its slice's words a step ahead
+// (cp.async, issued with the first inverse pass, awaited at the end of the forward) into a
+// key buffer laid out as a whole step's (key_slot), so the multiply is multiply_coeff's.
+// At the end each rank takes the ACC column it lacks from rank 0 (a) or L (b), extracts,
+// and sums its share of the key switch into its own partial sums; rank 0 adds the ranks'
+// sums and writes the output, and the last barrier keeps every rank's shared memory alive
+// until then. Same phases for every rank (roles differ inside them), so the host runs them
+// rank after rank, thread after thread (test_cuda_emulated.cpp).
+//
+// Cluster: ex(f) runs f(rank, t) on every thread of every rank, then a barrier of each
+// block; ex.cluster(f) the same, then a barrier of the whole cluster; ex.smem(r) is rank r's
+// shared memory (block_smem_bytes with group 1 and stage_key: ACC, the 2L rows, the key
+// buffer, the tables) and p.threads the threads per block.
+template <class Cluster>
+TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u64* tables, const void* bk,
+                                     const u16* ks, const u32* in, u32* out) {
+  using W = u32;
+  constexpr u32 S = kClusterPassBits;
+  const u32 N = p.N, T = p.threads, L = p.levels, ranks = 2 * L, two_n_mask = 2 * N - 1;
+  const u32 row_groups = N >> S;  // radix groups per row and pass
+  const std::size_t item_words = item_smem_words(p), stride = p.n + 1;
+  const Tables tw(tables, N);
+  auto dig = [&](W* sm) { return sm + 2 * N; };  // ACC (a, b) at sm, then the 2L rows
+  auto kbuf = [&](W* sm) { return sm + item_words; };
+  auto tabs = [&](W* sm) { return SharedTables(sm + item_words + key_buffer_words(p), N, p.log_n); };
+  auto col_of = [&](u32 r) { return r >= L ? 1u : 0u; };
+  // Rank r's slice of step i's key: whole key blocks of 32 L 16-byte chunks, block B at
+  // B (128 L + kKeyBlock) words in the buffer (key_slot's layout, without its division).
+  auto stage_slice = [&](W* sm, u32 r, u32 t, u32 i) {
+    const Slice s = cluster_slice(r, ranks, N);
+    const u32 per_block = 32 * L, b0 = s.lo / kKeyBlock, chunks = (s.hi - s.lo) / kKeyBlock * per_block;
+    const u32* src = static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p);
+    for (u32 c = t; c < chunks; c += T) {
+      const u32 b = b0 + c / per_block, x = c % per_block;
+      copy16_async(kbuf(sm) + b * (4 * per_block + kKeyBlock) + 4 * x, src + (std::size_t{b} * per_block + x) * 4);
+    }
+  };
+  auto next_step = [&](u32 i) {
+    for (; i < p.n; ++i)
+      if (step_alpha(in, i, p) != 0) return i;
+    return p.n;
+  };
+  u32 i = next_step(0);
+  ex([&](u32 r, u32 t) {
+    W* sm = ex.smem(r);
+    tabs(sm).load(tw, N, t, T);
+    if (i < p.n) stage_slice(sm, r, t, i);
+    const u32 beta = (in[p.n] << (p.log_n + 1 - p.log_q)) & two_n_mask;
+    for (u32 j = t; j < N; j += T) {
+      sm[j] = 0;
+      sm[N + j] = acc_store<W>(acc_init(beta, j, p), p);
+    }
+  });
+  while (i < p.n) {
+    for (u32 h = p.log_n; h > 0;) {
+      const u32 bits = h < S ? h : S, lo = h - bits;
+      const bool first = h == p.log_n;
+      auto forward = [&](u32 r, u32 t) {
+        W* sm = ex.smem(r);
+        const SharedTables tv = tabs(sm);
+        if (first && t == 0) tv.alpha[0] = step_alpha(in, i, p);
+        fwd_pass_bits<W, S, S>(bits, lo, sm, tv, p, [&](auto&& pass) {
+          for (u32 g = t; g < row_groups; g += T) pass(dig(sm), first ? sm : nullptr, r * row_groups + g);
+        });
+        if (lo == 0) copies_wait();
+      };
+      if (lo == 0) ex.cluster(forward);
+      else ex(forward);
+      h = lo;
+    }
+    ex([&](u32 r, u32 t) {  // gather, 16 bytes a move
+      W* sm = ex.smem(r);
+      const Slice s = cluster_slice(r, ranks, N);
+      const u32 width = (s.hi - s.lo) / 4;
+      for (u32 w = t; w < (ranks - 1) * width; w += T) {
+        const u32 k = w / width, owner = k < r ? k : k + 1, at = owner * N + s.lo + 4 * (w % width);
+        copy16(dig(sm) + at, dig(ex.smem(owner)) + at);
+      }
+    });
+    ex([&](u32 r, u32 t) {  // multiply
+      W* sm = ex.smem(r);
+      const SharedTables tv = tabs(sm);
+      const Slice s = cluster_slice(r, ranks, N);
+      for (u32 j = s.lo + t; j < s.hi; j += T)
+        multiply_coeff<W, true, 1>(dig(sm), item_words, 1, in, stride, tv.alpha, j, i, bk, kbuf(sm), tv, p);
+    });
+    ex.cluster([&](u32 r, u32 t) {  // scatter, 16 bytes a move
+      W* sm = ex.smem(r);
+      const Slice s = cluster_slice(r, ranks, N);
+      const u32 width = (s.hi - s.lo) / 4;
+      for (u32 w = t; w < (ranks - 1) * width; w += T) {
+        const u32 k = w / width, to = k < r ? k : k + 1, at = col_of(to) * N + s.lo + 4 * (w % width);
+        copy16(dig(ex.smem(to)) + at, dig(sm) + at);
+      }
+    });
+    const u32 next = next_step(i + 1);
+    for (u32 lo = 0; lo < p.log_n;) {
+      const u32 bits = lo == 0 && p.log_n % S != 0 ? p.log_n % S : S;
+      const bool last = lo + bits == p.log_n;
+      ex([&](u32 r, u32 t) {
+        W* sm = ex.smem(r);
+        if (lo == 0 && next < p.n) stage_slice(sm, r, t, next);
+        const u32 c = col_of(r);
+        inv_pass_bits<W, S, S>(bits, lo, sm, tabs(sm), p, [&](auto&& pass) {
+          for (u32 g = t; g < row_groups; g += T) pass(dig(sm), last ? sm : nullptr, c * row_groups + g);
+        });
+      });
+      lo += bits;
+    }
+    i = next;
+  }
+  ex.cluster([](u32, u32) {});  // every rank's ACC column final
+  auto ks_acc = [&](W* sm) { return dig(sm) + N; };
+  ex([&](u32 r, u32 t) {  // the other column, then the extraction into row 0
+    W* sm = ex.smem(r);
+    const u32 c = 1 - col_of(r);
+    const W* from = ex.smem(c == 0 ? 0 : L);
+    for (u32 j = t; j < N; j += T) sm[c * N + j] = from[c * N + j];
+  });
+  ex([&](u32 r, u32 t) {
+    W* sm = ex.smem(r);
+    for (u32 j = t; j < N; j += T) dig(sm)[j] = static_cast<W>(extract_coeff<W>(sm, j, p));
+    for (u32 c = t; c < stride; c += T)
+      ks_acc(sm)[c] = c == p.n && r == 0 ? switch_to_ks(add_mod<u64>(acc_word<W>(sm[N], p), p.Q / 8, p.Q), p) : 0;
+  });
+  const u32 chunks = (p.n + 32) / 32, slices = (N + kKsSlice - 1) / kKsSlice, per_item = chunks * slices * 32;
+  ex.cluster([&](u32 r, u32 t) {  // rank r's share of the key switch
+    W* sm = ex.smem(r);
+    for (u32 w = r * T + t; w < per_item; w += ranks * T) {
+      const u32 item = w / 32, c = (item % chunks) * 32 + w % 32;
+      if (c > p.n) continue;
+      const u32 i0 = (item / chunks) * kKsSlice;
+      shared_add(&ks_acc(sm)[c], p.ks_levels == 3 ? key_switch_partial<W, 3>(dig(sm), c, i0, ks, p)
+                                                  : key_switch_partial<W>(dig(sm), c, i0, ks, p));
+    }
+  });
+  ex.cluster([&](u32 r, u32 t) {  // rank 0 adds the ranks' sums (mod 2^32, any order)
+    if (r != 0) return;
+    for (u32 c = t; c < stride; c += T) {
+      u32 sum = 0;
+      for (u32 k = 0; k < ranks; ++k) sum += ks_acc(ex.smem(k))[c];
+      out[c] = ks_round(sum, p);
     }
   });
 }

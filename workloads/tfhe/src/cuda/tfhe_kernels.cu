@@ -1,4 +1,5 @@
 // The TFHE bootstrap kernel and its launcher; the per-thread code is in tfhe_device.hpp.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -46,6 +47,40 @@ __global__ void __launch_bounds__(Wide ? kWideThreads : kNarrowThreads, 1)
                                                      reinterpret_cast<W*>(smem), items);
 }
 
+// The cluster's phases (dev::bootstrap_cluster) on the device: this block's rank, its shared
+// memory through its own address, the others' through distributed shared memory.
+struct ClusterExec {
+  std::uint32_t* sm;
+  std::uint32_t rank;
+  __device__ __forceinline__ std::uint32_t* smem(std::uint32_t r) const {
+    return r == rank ? sm : cooperative_groups::this_cluster().map_shared_rank(sm, r);
+  }
+  template <class F>
+  __device__ __forceinline__ void operator()(F&& f) {
+    f(rank, threadIdx.x);
+    __syncthreads();
+  }
+  template <class F>
+  __device__ __forceinline__ void cluster(F&& f) {
+    f(rank, threadIdx.x);
+    cooperative_groups::this_cluster().sync();
+  }
+};
+
+// One bootstrap per cluster of 2L blocks of kClusterThreads (32-bit words): the latency shape.
+constexpr unsigned kClusterThreads = 256, kMaxClusterRanks = 8;
+__global__ void __launch_bounds__(kClusterThreads, 1)
+    bootstrap_cluster_kernel(DeviceParams p, const std::uint64_t* tables, const void* bk, const std::uint16_t* ks,
+                             const std::uint32_t* in, std::uint32_t* out) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ __align__(16) std::uint64_t smem[];  // cp.async writes 16-byte chunks
+  const auto cluster = cooperative_groups::this_cluster();
+  const std::size_t item = blockIdx.x / cluster.num_blocks(), stride = p.n + 1;
+  ClusterExec ex{reinterpret_cast<std::uint32_t*>(smem), cluster.block_rank()};
+  dev::bootstrap_cluster(ex, p, tables, bk, ks, in + item * stride, out + item * stride);
+#endif
+}
+
 __global__ void combine_kernel(Combination lin, DeviceParams p, const std::uint32_t* x, const std::uint32_t* y,
                                std::uint32_t* out, std::size_t words) {
   const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -75,6 +110,65 @@ int launch(const DeviceParams& p, int optin, const void* tables, const void* bk,
   return 0;
 }
 
+// The launch of `count` clusters of 2L blocks for shape p (cluster_shape's), attr its
+// cluster dimension.
+cudaLaunchConfig_t cluster_config(const DeviceParams& p, std::size_t count, cudaStream_t stream,
+                                  cudaLaunchAttribute* attr) {
+  const unsigned ranks = 2 * p.levels;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(static_cast<unsigned>(count) * ranks);
+  cfg.blockDim = dim3(p.threads);
+  cfg.dynamicSmemBytes = block_smem_bytes(p);
+  cfg.stream = stream;
+  attr->id = cudaLaunchAttributeClusterDimension;
+  attr->val.clusterDim.x = ranks;
+  attr->val.clusterDim.y = 1;
+  attr->val.clusterDim.z = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+// Whether a batch of `batch` items runs on clusters (one bootstrap per cluster of 2L blocks,
+// dev::bootstrap_cluster), with the shape in *shape: 32-bit words and keys, 2L <=
+// kMaxClusterRanks, a device with cluster launch (sm_90) and room for a block's rows, key
+// buffer and tables, and every item's cluster resident at once (the device places clusters
+// within its GPCs, so fewer fit than SMs / 2L: 16 clusters of 8 on an H100's 132 SMs run
+// in two waves, slower than one block per item). TEMPO_TFHE_GPU_CLUSTER=0 turns it off.
+bool cluster_shape(const DeviceParams& p, std::size_t batch, std::size_t sm_count, int device, int optin,
+                   DeviceParams* shape) {
+  const std::uint32_t ranks = 2 * p.levels;
+  if (!p.allow_cluster || !p.word32 || !p.key32 || ranks > kMaxClusterRanks || batch * ranks > sm_count) return false;
+  int can = 0;
+  if (cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, device) != cudaSuccess || can == 0) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  *shape = p;
+  shape->group = 1;
+  shape->stage_key = true;
+  shape->threads = kClusterThreads;
+  if (block_smem_bytes(*shape) > static_cast<std::size_t>(optin)) return false;
+  int clusters = 0;
+  cudaLaunchAttribute attr[1];
+  const cudaLaunchConfig_t cfg = cluster_config(*shape, 1, nullptr, attr);
+  if (cudaFuncSetAttribute(bootstrap_cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin) !=
+          cudaSuccess ||
+      cudaOccupancyMaxActiveClusters(&clusters, bootstrap_cluster_kernel, &cfg) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return batch <= static_cast<std::size_t>(clusters);
+}
+
+int launch_cluster(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
+                   const std::uint32_t* in, std::uint32_t* out, std::size_t count, cudaStream_t stream) {
+  cudaLaunchAttribute attr[1];
+  const cudaLaunchConfig_t cfg = cluster_config(p, count, stream, attr);
+  return static_cast<int>(
+      cudaLaunchKernelEx(&cfg, bootstrap_cluster_kernel, p, static_cast<const std::uint64_t*>(tables), bk, ks, in, out));
+}
+
 // The shape of a batch, chosen for the whole batch (`batch` items; its chunks share the
 // device). 32-bit keys with TEMPO_TFHE_GPU_STAGE_KEY=1 (off by default: slower on an H200):
 // each step's key staged in shared memory (when the device has room for it).
@@ -99,6 +193,9 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
   const std::size_t sm_count = static_cast<std::size_t>(sms);
   batch = std::max(batch, count);
   DeviceParams shape = p;
+  if (cluster_shape(p, batch, sm_count, device, optin, &shape))
+    return launch_cluster(shape, tables, bk, ks, in, out, count, stream);
+  shape = p;
   shape.group = 1;
   shape.stage_key = p.key32 && p.word32 && p.allow_stage_key;
   if (block_smem_bytes(shape) > static_cast<std::size_t>(optin)) shape.stage_key = false;

@@ -39,6 +39,9 @@ struct DeviceParams {
                                            // ahead of its use (the launcher's choice)
   std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
   bool allow_stage_key = false;            // TEMPO_TFHE_GPU_STAGE_KEY (off: measured slower); for measuring the shapes)
+  bool allow_cluster = true;               // TEMPO_TFHE_GPU_CLUSTER: a batch of a few items per 2L SMs
+                                           // runs each bootstrap on a cluster of 2L blocks
+                                           // (dev::bootstrap_cluster; 32-bit words, 2L <= 8)
   std::uint64_t Q = 0;
   std::uint64_t Q2 = 0;                    // 2 Q
   std::uint64_t Q_neg = 0;                 // 2^64 - Q (its low word: 2^32 - Q); Q2 and Q_neg are
@@ -91,6 +94,17 @@ inline TEMPO_TFHE_SHARED_HD std::size_t table_smem_words(const DeviceParams& p) 
 inline std::size_t block_smem_bytes(const DeviceParams& p) {
   return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u) + (p.stage_key ? key_buffer_words(p) * 4 : 0) +
          table_smem_words(p) * 4;
+}
+
+// Rank k's coefficients [lo, hi) in a cluster of `ranks` blocks (dev::bootstrap_cluster):
+// whole runs of 32, which the rows' swizzle permutes among themselves, so a slice is the
+// same words in every row; runs of 32 are whole blocks of the 32-bit key too (kKeyBlock).
+struct Slice {
+  std::uint32_t lo, hi;
+};
+inline TEMPO_TFHE_SHARED_HD Slice cluster_slice(std::uint32_t k, std::uint32_t ranks, std::uint32_t N) {
+  const std::uint32_t runs = N / 32;
+  return {k * runs / ranks * 32, (k + 1) * runs / ranks * 32};
 }
 
 // A gate's weighted sum of one or two ciphertexts plus a constant:
