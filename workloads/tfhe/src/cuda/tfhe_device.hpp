@@ -954,8 +954,8 @@ inline constexpr u32 kClusterPassBits = 2;
 // At the end each rank takes the ACC column it lacks from rank 0 (a) or L (b), extracts,
 // and sums its share of the key switch into its own partial sums; rank 0 adds the ranks'
 // sums and writes the output, and the last barrier keeps every rank's shared memory alive
-// until then. Same phases for every rank (roles differ inside them), so the host runs them
-// rank after rank, thread after thread (test_cuda_emulated.cpp).
+// until then. Same phases for every rank (roles differ inside them); the host runs each rank
+// on a thread of its own, meeting at the cluster barriers (test_cuda_emulated.cpp).
 //
 // Cluster: ex(f) runs f(rank, t) on every thread of every rank, then a barrier of each
 // block; ex.cluster(f) the same, then a barrier of the whole cluster; ex.smem(r) is rank r's
