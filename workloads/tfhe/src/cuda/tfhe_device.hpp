@@ -486,8 +486,8 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
 // with lo at run time (same bytes). The dispatch on bits and lo runs once, outside
 // for_groups' loop over a thread's groups (inside it, it cost a tenth of the kernel's
 // instructions).
-// T: as fwd_pass's (2^T coefficients per group); with T = 2 (the cluster shape's passes of
-// N = 256 and 1024: lo = 0 .. 8) lo is a constant too.
+// T: as fwd_pass's (2^T coefficients per group); with T = 3 (the cluster shape's passes of
+// N = 1024: three of 3 stages at lo = 7, 4, 1 and one of 1 at lo = 0) lo is a constant too.
 template <typename W, u32 S, u32 T = kPassBits<W>, class Tw, class ForGroups>
 TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
   if constexpr (S > 1)
@@ -496,8 +496,10 @@ TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const De
     for_groups(
         [&](W* rows, const W* acc, u32 g) { fwd_pass<W, S, decltype(c)::value, T>(sm, rows, acc, g, lo, tw, p); });
   };
-  if constexpr (sizeof(W) == 4 && T == 2 && S == 2)
-    with_const_lo<0, 2, 4, 6, 8>(lo, run);
+  if constexpr (sizeof(W) == 4 && T == 3 && S == 3)
+    with_const_lo<1, 4, 7>(lo, run);
+  else if constexpr (sizeof(W) == 4 && T == 3 && S == 1)
+    with_const_lo<0>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
@@ -512,8 +514,10 @@ TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const De
   auto run = [&](auto c) {
     for_groups([&](W* rows, W* acc, u32 g) { inv_pass<W, S, decltype(c)::value, T>(sm, rows, acc, g, lo, tw, p); });
   };
-  if constexpr (sizeof(W) == 4 && T == 2 && S == 2)
-    with_const_lo<0, 2, 4, 6, 8>(lo, run);
+  if constexpr (sizeof(W) == 4 && T == 3 && S == 3)
+    with_const_lo<1, 4, 7>(lo, run);
+  else if constexpr (sizeof(W) == 4 && T == 3 && S == 1)
+    with_const_lo<0>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 4)
     with_const_lo<0, 2, 4, 6>(lo, run);
   else if constexpr (sizeof(W) == 4 && S == 2)
@@ -926,10 +930,10 @@ TEMPO_TFHE_HD void copy16(u32* dst, const u32* src) {
 #endif
 }
 
-// The cluster shape's radix passes: 4 coefficients per group, so that a rank's one row per
-// pass spreads over N / 4 threads (16 coefficients per thread left 64 threads working and
-// each pass bound by one thread's chain of 32 butterflies).
-inline constexpr u32 kClusterPassBits = 2;
+// The cluster shape's radix passes: 8 coefficients per group, so that a rank's one row per
+// pass spreads over N / 8 threads (16 coefficients per thread left 64 threads working and
+// each pass bound by one thread's chain of 32 butterflies; 4 per thread took five passes).
+inline constexpr u32 kClusterPassBits = 3;
 
 // One bootstrap on a cluster of 2L blocks (32-bit words and keys, 2L <= 8): the latency
 // shape. A lone bootstrap on one block runs each step's 2L forward transforms one after
