@@ -121,7 +121,7 @@ void run_forked(Task& t, const OpState& s, const gpu::Chunk& c) {
 std::string op_key(const OpState& s) { return "tfhe-bootstrap/" + std::string(s.ek.params().name); }
 
 // Measured on the device host (bench/results/tfhe): a PN10QP27 bootstrap takes 30-40 ms on
-// one core; an H100 runs ~30k per second, and one gate takes 4 ms host to host (its 556
+// one core; an H100 runs ~30k per second, and one gate takes 3.4 ms host to host (its 556
 // blind-rotation steps in a row, on a cluster of 2L blocks). Other sets scale with n N L, twice with 64-bit words
 // (PN11QP54 on an H200: 72 ms for one gate, ~2k per second). The engine refines these per key.
 gpu::CostPrior op_prior(const OpState& s) {
@@ -134,7 +134,7 @@ gpu::CostPrior op_prior(const OpState& s) {
   c.cpu_per_byte = 0;            // the bytes are noise beside the bootstrap
   c.gpu_fixed = 0.06;
   c.gpu_per_work = 1e3 / 30000.0 * size;
-  c.gpu_item_latency_per_work = 4.0 * size;  // a bootstrap is a chain of steps on one cluster
+  c.gpu_item_latency_per_work = 3.5 * size;  // a bootstrap is a chain of steps on one cluster
   return c;
 }
 

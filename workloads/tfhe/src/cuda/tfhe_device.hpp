@@ -930,6 +930,9 @@ TEMPO_TFHE_HD void copy16(u32* dst, const u32* src) {
 #endif
 }
 
+// The most ranks of a cluster (2L; the launcher's bound).
+inline constexpr u32 kMaxRanks = 8;
+
 // The cluster shape's radix passes: 8 coefficients per group, so that a rank's one row per
 // pass spreads over N / 8 threads (16 coefficients per thread left 64 threads working and
 // each pass bound by one thread's chain of 32 butterflies; 4 per thread took five passes).
@@ -942,19 +945,18 @@ inline constexpr u32 kClusterPassBits = 3;
 // and each step runs as
 //   forward   row r's passes, from the rank's copy of ACC column c(r)       (block barriers)
 //   ---- cluster barrier
-//   gather    the slice's words of the other 2L - 1 rows, from their owners (distributed
-//             shared memory)
-//   multiply  the slice's external products: u_a, u_b into rows 0 and 1 at the slice
-//   scatter   u_c's slice into row c of every other rank of column c (c = 0, 1)
+//   multiply  per coefficient j of the slice: the 2L rows' words at j from their owners
+//             (distributed shared memory), the external products with the slice's key,
+//             u_a[j] into row 0 of every rank of column 0, u_b[j] into row 1 of column 1's
 //   ---- cluster barrier
 //   inverse   row c(r)'s passes, the last adding N^-1 u_c to ACC column c(r)
 // Every rank of column c runs the same inverse on the same u_c, so each holds ACC column c
-// for its next forward without a third exchange. Between the two barriers slice k of any
-// rank's rows is read and written by rank k alone (reading before writing), so the gather,
-// multiply and scatter need only block barriers; outside them every rank touches its own
+// for its next forward without a third exchange. Between the two barriers coefficient j of
+// any rank's rows is read and written by the one thread of the rank whose slice holds j
+// (reading all rows at j before writing any); outside them every rank touches its own
 // shared memory only. The step's key: each rank stages its slice's words a step ahead
 // (cp.async, issued with the first inverse pass, awaited at the end of the forward) into a
-// key buffer laid out as a whole step's (key_slot), so the multiply is multiply_coeff's.
+// key buffer laid out as a whole step's (key_slot; multiply_coeff's layout).
 // At the end each rank takes the ACC column it lacks from rank 0 (a) or L (b), extracts,
 // and sums its share of the key switch into its own partial sums; rank 0 adds the ranks'
 // sums and writes the output, and the last barrier keeps every rank's shared memory alive
@@ -1022,29 +1024,38 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
       else ex(forward);
       h = lo;
     }
-    ex([&](u32 r, u32 t) {  // gather, 16 bytes a move
-      W* sm = ex.smem(r);
-      const Slice s = cluster_slice(r, ranks, N);
-      const u32 width = (s.hi - s.lo) / 4;
-      for (u32 w = t; w < (ranks - 1) * width; w += T) {
-        const u32 k = w / width, owner = k < r ? k : k + 1, at = owner * N + s.lo + 4 * (w % width);
-        copy16(dig(sm) + at, dig(ex.smem(owner)) + at);
-      }
-    });
-    ex([&](u32 r, u32 t) {  // multiply
+    ex.cluster([&](u32 r, u32 t) {  // multiply: rows from their owners, u to its column's ranks
       W* sm = ex.smem(r);
       const SharedTables tv = tabs(sm);
       const Slice s = cluster_slice(r, ranks, N);
-      for (u32 j = s.lo + t; j < s.hi; j += T)
-        multiply_coeff<W, true, 1>(dig(sm), item_words, 1, in, stride, tv.alpha, j, i, bk, kbuf(sm), tv, p);
-    });
-    ex.cluster([&](u32 r, u32 t) {  // scatter, 16 bytes a move
-      W* sm = ex.smem(r);
-      const Slice s = cluster_slice(r, ranks, N);
-      const u32 width = (s.hi - s.lo) / 4;
-      for (u32 w = t; w < (ranks - 1) * width; w += T) {
-        const u32 k = w / width, to = k < r ? k : k + 1, at = col_of(to) * N + s.lo + 4 * (w % width);
-        copy16(dig(ex.smem(to)) + at, dig(sm) + at);
+      // Loops over kMaxRanks with a rank test, unrolled: the arrays stay in registers.
+      W* rows[kMaxRanks];
+      TEMPO_TFHE_UNROLL
+      for (u32 k = 0; k < kMaxRanks; ++k) rows[k] = k < ranks ? dig(ex.smem(k)) + k * N : sm;  // rank k's row k
+      const u32 slot_mask = two_n_mask, alpha = tv.alpha[0];
+      for (u32 j = s.lo + t; j < s.hi; j += T) {
+        const u32 sj = swz(j), kj = (j / kKeyBlock) * (8 * L * kKeyBlock) + j % kKeyBlock;
+        const u32* k0 = kbuf(sm) + (kj + j / kKeyBlock * kKeyBlock);
+        u32 d[kMaxRanks];
+        TEMPO_TFHE_UNROLL
+        for (u32 k = 0; k < kMaxRanks; ++k) d[k] = k < ranks ? rows[k][sj] : 0;
+        u64 acc[4] = {};
+        TEMPO_TFHE_UNROLL
+        for (u32 k = 0; k < kMaxRanks; ++k) {
+          if (k >= ranks) break;
+          const u32* kr = k0 + k * 4 * kKeyBlock;
+          TEMPO_TFHE_UNROLL
+          for (u32 q = 0; q < 4; ++q) acc[q] += u64{d[k]} * kr[q * kKeyBlock];
+        }
+        const u32 e = alpha * tv.slot_of(j, p.log_n);
+        const u32 mp = static_cast<u32>(monomial_minus_one_at(e & slot_mask, tv)),
+                  mm = static_cast<u32>(monomial_minus_one_at((0u - e) & slot_mask, tv));
+        u32 u[2];
+        for (u32 col = 0; col < 2; ++col)
+          u[col] = reduce_wide(u64{reduce_wide_lazy(acc[col], p)} * mp + u64{reduce_wide_lazy(acc[2 + col], p)} * mm, p);
+        TEMPO_TFHE_UNROLL
+        for (u32 k = 0; k < kMaxRanks; ++k)
+          if (k < ranks) (rows[k] - k * N)[col_of(k) * N + sj] = u[col_of(k)];
       }
     });
     const u32 next = next_step(i + 1);

@@ -68,7 +68,7 @@ struct ClusterExec {
 };
 
 // One bootstrap per cluster of 2L blocks of kClusterThreads (32-bit words): the latency shape.
-constexpr unsigned kClusterThreads = 256, kMaxClusterRanks = 8;
+constexpr unsigned kClusterThreads = 256;
 __global__ void __launch_bounds__(kClusterThreads, 1)
     bootstrap_cluster_kernel(DeviceParams p, const std::uint64_t* tables, const void* bk, const std::uint16_t* ks,
                              const std::uint32_t* in, std::uint32_t* out) {
@@ -131,14 +131,14 @@ cudaLaunchConfig_t cluster_config(const DeviceParams& p, std::size_t count, cuda
 
 // Whether a batch of `batch` items runs on clusters (one bootstrap per cluster of 2L blocks,
 // dev::bootstrap_cluster), with the shape in *shape: 32-bit words and keys, 2L <=
-// kMaxClusterRanks, a device with cluster launch (sm_90) and room for a block's rows, key
+// dev::kMaxRanks, a device with cluster launch (sm_90) and room for a block's rows, key
 // buffer and tables, and every item's cluster resident at once (the device places clusters
 // within its GPCs, so fewer fit than SMs / 2L: 16 clusters of 8 on an H100's 132 SMs run
 // in two waves, slower than one block per item). TEMPO_TFHE_GPU_CLUSTER=0 turns it off.
 bool cluster_shape(const DeviceParams& p, std::size_t batch, std::size_t sm_count, int device, int optin,
                    DeviceParams* shape) {
   const std::uint32_t ranks = 2 * p.levels;
-  if (!p.allow_cluster || !p.word32 || !p.key32 || ranks > kMaxClusterRanks || batch * ranks > sm_count) return false;
+  if (!p.allow_cluster || !p.word32 || !p.key32 || ranks > dev::kMaxRanks || batch * ranks > sm_count) return false;
   int can = 0;
   if (cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, device) != cudaSuccess || can == 0) {
     (void)cudaGetLastError();
