@@ -139,8 +139,13 @@ bool cluster_shape(const DeviceParams& p, std::size_t batch, std::size_t sm_coun
                    DeviceParams* shape) {
   const std::uint32_t ranks = 2 * p.levels;
   if (!p.allow_cluster || !p.word32 || !p.key32 || ranks > dev::kMaxRanks || batch * ranks > sm_count) return false;
+  // The device launches clusters, and the kernel it would run was built for sm_90 or later
+  // (below that its body is empty: a build for older GPUs only, run through its PTX).
   int can = 0;
-  if (cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, device) != cudaSuccess || can == 0) {
+  cudaFuncAttributes built{};
+  if (cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, device) != cudaSuccess || can == 0 ||
+      cudaFuncGetAttributes(&built, bootstrap_cluster_kernel) != cudaSuccess || built.binaryVersion < 90 ||
+      built.ptxVersion < 90) {
     (void)cudaGetLastError();
     return false;
   }
