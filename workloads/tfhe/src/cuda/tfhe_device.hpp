@@ -585,6 +585,15 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
   return (in[i] << (p.log_n + 1 - p.log_q)) & (2 * p.N - 1);
 }
 
+// Coefficient j's row-0 key words in a step's 32-bit key, key32_offset(levels, 0, 0, 0, j)
+// (row r's follow 4 kKeyBlock words apart), in 32-bit arithmetic (a step's key is below
+// 2^32 words; in 64-bit arithmetic per coefficient it cost a dozen instructions), and the
+// same in a key buffer (key_slot's layout: kKeyBlock words of padding per coefficient block).
+TEMPO_TFHE_HD u32 key_row0(u32 j, const DeviceParams& p) {
+  return (j / kKeyBlock) * (8 * p.levels * kKeyBlock) + j % kKeyBlock;
+}
+TEMPO_TFHE_HD u32 key_row0_slot(u32 j, const DeviceParams& p) { return key_row0(j, p) + j / kKeyBlock * kKeyBlock; }
+
 // The external products of coefficient j against both keys of step i, combined with the
 // monomials, for exactly C bootstraps of a block (32-bit words; item b's digit rows at
 // rows + b * iw, its step exponent at alphas[b]): rows 0 and 1 of each receive u_a[j], u_b[j]
@@ -655,11 +664,8 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
     // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock
     // (in the key buffer too: its padding falls between coefficient blocks).
-    // key32_offset(levels, 0, 0, 0, j) and its key_slot in 32-bit arithmetic (a step's key
-    // is below 2^32 words; in 64-bit arithmetic per coefficient it cost a dozen instructions).
-    const u32 kj = (j / kKeyBlock) * (8 * p.levels * kKeyBlock) + j % kKeyBlock;
-    const u32* k0 = Staged ? kbuf + (kj + j / kKeyBlock * kKeyBlock)
-                           : static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p) + kj;
+    const u32* k0 = Staged ? kbuf + key_row0_slot(j, p)
+                           : static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p) + key_row0(j, p);
     multiply_coeff32_upto<Run>(items, rows, static_cast<u32>(item_words), alphas, j, k0, tw, p);
   } else {
     const u32 nrows = 2 * p.levels, sj = swz(j);
@@ -1034,8 +1040,8 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
       for (u32 k = 0; k < kMaxRanks; ++k) rows[k] = k < ranks ? dig(ex.smem(k)) + k * N : sm;  // rank k's row k
       const u32 slot_mask = two_n_mask, alpha = tv.alpha[0];
       for (u32 j = s.lo + t; j < s.hi; j += T) {
-        const u32 sj = swz(j), kj = (j / kKeyBlock) * (8 * L * kKeyBlock) + j % kKeyBlock;
-        const u32* k0 = kbuf(sm) + (kj + j / kKeyBlock * kKeyBlock);
+        const u32 sj = swz(j);
+        const u32* k0 = kbuf(sm) + key_row0_slot(j, p);
         u32 d[kMaxRanks];
         TEMPO_TFHE_UNROLL
         for (u32 k = 0; k < kMaxRanks; ++k) d[k] = k < ranks ? rows[k][sj] : 0;
