@@ -62,13 +62,13 @@ std::size_t l1d_bytes() {
 // that the scratch evicts the twiddles, so a scan comes first and the transform runs in
 // place; below it the scan costs more than the scratch (measured: workloads/ntt/README.md,
 // "Performance").
+template <class V>
+bool vector_scan(const u64* a, std::size_t n, u64 q) {  // scan_then's scan in V's lanes
+  return simd::any_at_least_q<V>(a, n, V::set1(q));
+}
 template <class V, bool (*Into)(const Tables&, u64*, u64*), void (*InPlace)(const Tables&, u64*)>
 bool checked(const Tables& t, u64* a) {
-  if (4 * t.n * sizeof(u64) > l1d_bytes()) {
-    if (simd::any_at_least_q<V>(a, t.n, V::set1(t.q))) return false;
-    InPlace(t, a);
-    return true;
-  }
+  if (4 * t.n * sizeof(u64) > l1d_bytes()) return scan_then<InPlace, vector_scan<V>>(t, a);
   u64* s = scratch(t.n);
   if (Into(t, a, s)) return true;
   wipe(s, t.n);

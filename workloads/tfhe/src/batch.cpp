@@ -122,8 +122,9 @@ std::string op_key(const OpState& s) { return "tfhe-bootstrap/" + std::string(s.
 
 // Measured on the device host (bench/results/tfhe): a PN10QP27 bootstrap takes 30-40 ms on
 // one core; an H100 runs ~30k per second, and one gate takes 3.4 ms host to host (its 556
-// blind-rotation steps in a row, on a cluster of 2L blocks). Other sets scale with n N L, twice with 64-bit words
-// (PN11QP54 on an H200: 72 ms for one gate, ~2k per second). The engine refines these per key.
+// blind-rotation steps in a row, on a cluster of 2L blocks). Other sets scale with n N L,
+// twice with 64-bit words (PN11QP54 on an H200: 72 ms for one gate, ~2k per second). The
+// engine refines these per key.
 gpu::CostPrior op_prior(const OpState& s) {
   const EvalData& d = s.ek.data();
   const Params& p = d.params;
