@@ -126,22 +126,28 @@ TEST_CASE("Device AES: the S-box circuit on all 256 bytes, FIPS-197, the PRG equ
     for (int q = 0; q < 4; ++q) dev::store_le64(bytes + 8 * q, w[q]);
     REQUIRE(Bytes(bytes, bytes + 32) == Bytes(want, want + 32));
   }
-  // FIPS-197 C.1: both plane halves encrypt the same block.
+  // FIPS-197 C.1 in block 0; block 1 (another plaintext) against the CPU's AES.
   const Bytes key = faest_test::hex("000102030405060708090a0b0c0d0e0f");
-  const Bytes pt = faest_test::hex("00112233445566778899aabbccddeeff");
+  Bytes pt = faest_test::hex("00112233445566778899aabbccddeeff");
   dev::RoundKeys rk;
   dev::expand_key(key.data(), rk);
-  std::uint64_t w[4] = {dev::load_le64(pt.data()), dev::load_le64(pt.data() + 8), dev::load_le64(pt.data()),
-                        dev::load_le64(pt.data() + 8)};
-  dev::Planes s = dev::to_planes(w);
-  dev::encrypt(s, rk);
-  dev::from_planes(s, w);
-  Bytes ct(32);
-  for (int q = 0; q < 4; ++q) dev::store_le64(ct.data() + 8 * q, w[q]);
-  CHECK(Bytes(ct.begin(), ct.begin() + 16) == faest_test::hex("69c4e0d86a7b0430d8cdb78070b4c55a"));
-  CHECK(Bytes(ct.begin() + 16, ct.end()) == faest_test::hex("69c4e0d86a7b0430d8cdb78070b4c55a"));
-
   std::mt19937_64 rng(7);
+  for (int rep = 0; rep < 20; ++rep) {
+    const Bytes pt1 = random_bytes(rng, 16);
+    const std::uint64_t in[4] = {dev::load_le64(pt.data()), dev::load_le64(pt.data() + 8), dev::load_le64(pt1.data()),
+                                 dev::load_le64(pt1.data() + 8)};
+    std::uint64_t out[4];
+    dev::encrypt_pair(rk, in, out);
+    Bytes ct(32);
+    for (int q = 0; q < 4; ++q) dev::store_le64(ct.data() + 8 * q, out[q]);
+    CHECK(Bytes(ct.begin(), ct.begin() + 16) == faest_test::hex("69c4e0d86a7b0430d8cdb78070b4c55a"));
+    std::uint8_t rk_cpu[176], want[16];
+    d::ct::expand_keys(d::ct::aes128, key.data(), 1, rk_cpu);
+    std::memcpy(want, pt1.data(), 16);
+    d::ct::encrypt_blocks(d::ct::aes128, rk_cpu, 0, want, 1);
+    REQUIRE(Bytes(ct.begin() + 16, ct.end()) == Bytes(want, want + 16));
+  }
+
   for (const std::uint32_t len : {32u, 64u, 210u, 224u}) {
     for (int rep = 0; rep < 20; ++rep) {
       const Bytes k = random_bytes(rng, 16), iv = random_bytes(rng, 16);
@@ -153,6 +159,19 @@ TEST_CASE("Device AES: the S-box circuit on all 256 bytes, FIPS-197, the PRG equ
       INFO("len " << len << " tweak " << tweak);
       REQUIRE(got == cpu);
       REQUIRE(got == portable);
+    }
+  }
+  // Two keys on one key schedule: each stream as the one-key PRG writes it.
+  for (const std::uint32_t len : {16u, 32u, 64u}) {
+    for (int rep = 0; rep < 20; ++rep) {
+      const Bytes k0 = random_bytes(rng, 16), k1 = random_bytes(rng, 16), iv = random_bytes(rng, 16);
+      const std::uint32_t t0 = std::uint32_t(rng()), t1 = rep % 2 ? t0 : std::uint32_t(rng());
+      Bytes got0(len), got1(len), want0(len), want1(len);
+      dev::prg2(k0.data(), k1.data(), iv.data(), t0, t1, got0.data(), got1.data(), len);
+      dev::prg(k0.data(), iv.data(), t0, want0.data(), len);
+      dev::prg(k1.data(), iv.data(), t1, want1.data(), len);
+      REQUIRE(got0 == want0);
+      REQUIRE(got1 == want1);
     }
   }
 }

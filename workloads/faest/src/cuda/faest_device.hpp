@@ -5,7 +5,8 @@
 //
 // Stages of one chunk of signatures (one kernel launch each, threads = items below):
 //   root / scatter   the tree's given nodes: the root (sign) or the opened co-path (verify)
-//   expand (level)   GGM: thread per (signature, node of the level); PRG(node, tweak = index)
+//   expand (level)   GGM: thread per (signature, two nodes of the level); PRG(node, tweak =
+//                    index) of both nodes on one key schedule (prg2)
 //   leaves           thread per (signature, leaf): seed and commitment (PRG_4 + leaf hash),
 //                    then the leaf's VOLE row r_x = PRG(seed, tweak i ^ 2^31) (210 bytes)
 //   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i)
@@ -243,7 +244,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   u32 level = 0;
   for (u32 first = 0; first < s.L - 1; first = 2 * first + 1, ++level) {
     const u32 last = 2 * first + 1 < s.L - 1 ? 2 * first + 1 : s.L - 1;
-    f(Launch{Stage::expand, level, first, last - first});
+    f(Launch{Stage::expand, level, first, (last - first + 1) / 2});
   }
   f(Launch{Stage::leaves, 0, 0, s.L});
   f(Launch{Stage::hash_instances, 0, 0, s.tau});
@@ -550,9 +551,16 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::expand: {
-      const u32 node = l.first + r;
-      if (lay.verifier && on_hidden_path(a, in, node)) break;
-      prg(nodes + 16 * u64(node), iv, node, nodes + 16 * (2 * u64(node) + 1), 32);
+      const u32 end = 2 * l.first + 1 < s.L - 1 ? 2 * l.first + 1 : s.L - 1;  // the level's nodes: [first, end)
+      const u32 node0 = l.first + 2 * r, node1 = node0 + 1 < end ? node0 + 1 : node0;
+      // The verifier never expands a hidden leaf's ancestors (their children are opened
+      // nodes or hidden too): their outputs go to a sink (public data).
+      const bool skip0 = lay.verifier && on_hidden_path(a, in, node0);
+      const bool skip1 = node1 == node0 ? skip0 : lay.verifier && on_hidden_path(a, in, node1);
+      if (skip0 && skip1) break;
+      u8 sink[32];
+      prg2(nodes + 16 * u64(node0), nodes + 16 * u64(node1), iv, node0, node1,
+           skip0 ? sink : nodes + 16 * (2 * u64(node0) + 1), skip1 ? sink : nodes + 16 * (2 * u64(node1) + 1), 32);
       break;
     }
     case Stage::leaves: {
@@ -582,19 +590,32 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::reduce: {
       const u32 i = r / row_words, w = r % row_words, d = s.depth(i), n = 1u << d;
       const u8* row = rows + row_stride * u64(s.first_leaf(i)) + 2 * w;
-      u32 sum = 0, col[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+      // Column b is the sum of the rows x with bit b set. Folding the rows pairwise as they
+      // come (a binary counter: below[b] holds the pending lower half of the current block of
+      // 2^(b+1) rows) adds each aligned block of 2^b rows with bit b set to column b once:
+      // about two XORs per row where masking every row into every column took 48 operations.
+      u32 col[16] = {}, below[16] = {}, sum = 0;
       for (u32 x = 0; x < n; ++x, row += row_stride) {
-        const u32 v = u32(row[0]) | u32(row[1]) << 8;
-        sum ^= v;
+        u32 v = u32(row[0]) | u32(row[1]) << 8;
         TEMPO_VOLEITH_UNROLL
-        for (u32 b = 0; b < 16; ++b) col[b] ^= v & (0u - ((x >> b) & 1u));
+        for (u32 b = 0; b < 16; ++b) {  // x is public: the branches are the warp's
+          if (((x >> b) & 1u) == 0) {
+            below[b] = v;
+            break;
+          }
+          col[b] ^= v;  // v: rows x - 2^b + 1 .. x, all with bit b set
+          v ^= below[b];
+        }
+        sum = v;  // after the last row: every row (x = n - 1 has all d bits set)
       }
       if (!lay.verifier) {
         u8* u = vole + lay.vole_u() + ell_hat_bytes * i + 2 * w;
         u[0] = u8(sum);
         u[1] = u8(sum >> 8);
       }
-      for (u32 b = 0; b < d; ++b) {
+      TEMPO_VOLEITH_UNROLL
+      for (u32 b = 0; b < 16; ++b) {  // unrolled: col stays in registers
+        if (b >= d) break;
         u8* o = vole + lay.vole_cols() + ell_hat_bytes * (s.first_col(i) + b) + 2 * w;
         o[0] = u8(col[b]);
         o[1] = u8(col[b] >> 8);

@@ -211,10 +211,8 @@ TEMPO_PERK_HD void prf128(const tempo::voleith::dev::RoundKeys& k, const u64 (&b
   const u64 t = u64(tweak) << 8;
   for (u32 b = 0; b < nblocks; b += 2) {
     const u64 w[4] = {base[0] ^ t ^ b, base[1], base[0] ^ t ^ (b + 1), base[1]};
-    Planes st = tempo::voleith::dev::to_planes(w);
-    tempo::voleith::dev::encrypt(st, k);
     u64 o[4];
-    tempo::voleith::dev::from_planes(st, o);
+    tempo::voleith::dev::encrypt_pair(k, w, o);
     TEMPO_PERK_UNROLL
     for (u32 q = 0; q < 4; ++q) store_le64_fast(out + 16 * b + 8 * q, o[q]);
   }

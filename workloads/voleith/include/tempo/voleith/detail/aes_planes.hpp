@@ -1,5 +1,7 @@
-// AES-128 on bit planes for the GPU kernels of FAEST and PERK: two blocks (32 bytes) per thread, bit j of
-// plane b is bit b of byte j, so every step is AND/XOR/shift on 32-bit words. The S-box is
+// AES-128 on bit planes for the GPU kernels of FAEST and PERK: two blocks (32 bytes) per
+// thread in eight 32-bit planes (plane b holds bit b of every byte), so every step is
+// AND/XOR/shift/rotate on 32-bit words. Two layouts: the byte order (bit j of plane b is bit
+// b of byte j: to_planes, Rijndael-256's) and AES-128's column layout below. The S-box is
 // the Boyar-Peralta depth-16 circuit (113 gates): no table, nothing indexed by data, so the
 // PRG on secret seeds is constant time on the device too.
 //
@@ -130,28 +132,65 @@ TEMPO_VOLEITH_HD void sub_bytes(Planes& s) {
   s.p[0] = ~(L6 ^ L23);
 }
 
-// ShiftRows: byte 4c + r of each block takes byte 4((c + r) mod 4) + r, i.e. row r's bits
-// rotate right by 4r inside each 16-bit half.
-TEMPO_VOLEITH_HD u32 shift_rows_plane(u32 x) {
-  // Row r's bits (mask 0x1111 << r per half) rotate right by 4r inside each 16-bit half:
-  // a right shift for the bits that stay in the half, a left shift by 16 - 4r for those
-  // that wrap; every mask below is row r's mask restricted to where its bits land.
-  return (x & 0x11111111u) |                                               // row 0 stays
-         ((x >> 4) & 0x02220222u) | ((x << 12) & 0x20002000u) |            // row 1
-         ((x >> 8) & 0x00440044u) | ((x << 8) & 0x44004400u) |             // row 2
-         ((x >> 12) & 0x00080008u) | ((x << 4) & 0x88808880u);             // row 3
+// Rotations of a 32-bit plane (one SHF on the device).
+TEMPO_VOLEITH_HD u32 rotr32(u32 x, u32 n) { return (x >> (n & 31)) | (x << ((32 - n) & 31)); }
+TEMPO_VOLEITH_HD u32 rotl32(u32 x, u32 n) { return rotr32(x, 32 - (n & 31)); }
+
+// ---- AES-128 on two blocks: the column layout with ShiftRows folded away ("fixslicing")
+// Layout: bit 8c + 4k + r of plane b is bit b of byte 4c + r (row r, column c) of block k:
+// byte c of a plane is column c of both blocks (low nibble block 0, high nibble block 1).
+// A row's bits are then a mask (0x11111111 << r) and moving a row by whole columns is a
+// 32-bit rotation by multiples of 8.
+//
+// Frames. The rounds never run ShiftRows: after round i's the state is held in frame
+// f = i mod 4, where the real state S and the held one X satisfy S[r][c] = X[r][c + f r]
+// (columns mod 4). SubBytes acts bytewise (any frame); MixColumns in frame f reads row
+// r + 1 of column c + f where frame 0 reads row r + 1 of column c, which is the same
+// two-rotation, one-select nibble rotation with the rotation amounts moved by 8f
+// (mix_columns<f>); the round keys are stored in their round's frame (expand_key). Only
+// the output leaves frame 2 (after ten rounds) by one row rotation. The linear layer costs
+// MixColumns alone: an encryption of two blocks takes 1,834 sm_90 instructions where
+// ShiftRows on the byte-order planes took 2,828; a key schedule takes 2,289 (1,910 before:
+// its round keys change frame).
+
+// a where m has a 1, b elsewhere (one LOP3 on the device).
+TEMPO_VOLEITH_HD u32 select_bits(u32 a, u32 b, u32 m) { return ((a ^ b) & m) ^ b; }
+
+TEMPO_VOLEITH_HD u32 row_rotl(u32 x, u32 f) {  // row r's columns move up by f r: X = S in frame f
+  if (f % 4 == 0) return x;
+  if (f % 4 == 2) return select_bits(rotl32(x, 16), x, 0xAAAAAAAAu);  // rows 1 and 3 by two columns
+  const u32 y = select_bits(rotl32(x, 8 * f), x, 0x22222222u);
+  return select_bits(rotl32(x, 24 * f), select_bits(rotl32(x, 16 * f), y, 0x44444444u), 0x88888888u);
 }
 
-// Byte r of each column takes byte r + 1 (mod 4) of the same column.
-TEMPO_VOLEITH_HD u32 rot_column(u32 x) { return ((x >> 1) & 0x77777777u) | ((x << 3) & 0x88888888u); }
+// Two blocks given as four little-endian words (block 0: w[0], w[1]; block 1: w[2], w[3])
+// -> the column layout. Each 8x8 transpose takes one column of both blocks.
+TEMPO_VOLEITH_HD Planes to_aes_planes(const u64 (&w)[4]) {
+  const u64 c[4] = {(w[0] & 0xFFFFFFFFull) | w[2] << 32, (w[0] >> 32) | (w[2] & ~0xFFFFFFFFull),
+                    (w[1] & 0xFFFFFFFFull) | w[3] << 32, (w[1] >> 32) | (w[3] & ~0xFFFFFFFFull)};
+  return to_planes(c);
+}
+TEMPO_VOLEITH_HD void from_aes_planes(const Planes& s, u64 (&w)[4]) {
+  u64 c[4];
+  from_planes(s, c);
+  w[0] = (c[0] & 0xFFFFFFFFull) | c[1] << 32;
+  w[1] = (c[2] & 0xFFFFFFFFull) | c[3] << 32;
+  w[2] = (c[0] >> 32) | (c[1] & ~0xFFFFFFFFull);
+  w[3] = (c[2] >> 32) | (c[3] & ~0xFFFFFFFFull);
+}
 
+// MixColumns of a state held in frame F (F = 0: the plain one, any layout whose 4-bit
+// groups are columns with rows in bits 0..3). t = a_r ^ a_{r+1} (a_{r+1} of column c + F),
+// all = t ^ t of rows r + 2 (columns c + 2F): a_r ^ ... ^ a_{r+3}; out = a ^ all ^ 2 t.
+template <int F>
 TEMPO_VOLEITH_HD void mix_columns(Planes& s) {
+  constexpr u32 f = 8 * F;
   u32 t[8], all[8];
   TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) {
-    t[b] = s.p[b] ^ rot_column(s.p[b]);  // a_r ^ a_{r+1}
-    // a_r ^ a_{r+1} ^ a_{r+2} ^ a_{r+3}: t ^ t rotated by two rows.
-    all[b] = t[b] ^ ((t[b] >> 2) & 0x33333333u) ^ ((t[b] << 2) & 0xCCCCCCCCu);
+    const u32 x = s.p[b];
+    t[b] = x ^ select_bits(rotr32(x, f + 1), rotr32(x, f + 29), 0x77777777u);
+    all[b] = t[b] ^ select_bits(rotr32(t[b], 2 * f + 2), rotr32(t[b], 2 * f + 30), 0x33333333u);
   }
   // xtime on planes: x^8 = x^4 + x^3 + x + 1.
   const u32 xt[8] = {t[7], t[0] ^ t[7], t[1], t[2] ^ t[7], t[3] ^ t[7], t[4], t[5], t[6]};
@@ -159,15 +198,16 @@ TEMPO_VOLEITH_HD void mix_columns(Planes& s) {
   for (int b = 0; b < 8; ++b) s.p[b] ^= all[b] ^ xt[b];
 }
 
-// Round keys 0..10 of one AES-128 key, on planes with both halves holding the key.
+// Round keys 0..10 in the column layout, round key i in frame i mod 4 (the state's frame
+// when it is added): of one AES-128 key in both blocks (expand_key), or of two keys, block
+// 0 under one and block 1 under the other (expand_keys2: one key schedule for two).
 struct RoundKeys {
   Planes rk[11];
 };
 
-TEMPO_VOLEITH_HD void expand_key(const u8* key, RoundKeys& out) {
-  const u64 k0 = load_le64_fast(key), k1 = load_le64_fast(key + 8);
-  const u64 w[4] = {k0, k1, k0, k1};
-  Planes k = to_planes(w);
+TEMPO_VOLEITH_HD void expand_keys2(const u8* key0, const u8* key1, RoundKeys& out) {
+  const u64 w[4] = {load_le64_fast(key0), load_le64_fast(key0 + 8), load_le64_fast(key1), load_le64_fast(key1 + 8)};
+  Planes k = to_aes_planes(w);
   out.rk[0] = k;
   constexpr u8 rcon[10] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36};
   TEMPO_VOLEITH_UNROLL
@@ -176,52 +216,80 @@ TEMPO_VOLEITH_HD void expand_key(const u8* key, RoundKeys& out) {
     sub_bytes(s);
     TEMPO_VOLEITH_UNROLL
     for (int b = 0; b < 8; ++b) {
-      // RotWord(SubWord(bytes 12..15)) into bits 0..3 of each half, Rcon on byte 0.
+      // RotWord(SubWord(column 3)) into column 0 (rows r <- r + 1), Rcon on row 0.
       const u32 x = s.p[b];
-      u32 t = ((x >> 13) & 0x00070007u) | ((x >> 9) & 0x00080008u);
-      if ((rcon[r - 1] >> b) & 1) t ^= 0x00010001u;  // public constant
+      u32 t = ((x >> 25) & 0x77u) | ((x >> 21) & 0x88u);
+      if ((rcon[r - 1] >> b) & 1) t ^= 0x11u;  // public constant
       u32 p = k.p[b];
-      p ^= (p << 4) & 0xFFF0FFF0u;  // w_c ^= w_{c-1} ^ ... ^ w_0 (prefix over the columns)
-      p ^= (p << 8) & 0xFF00FF00u;
-      k.p[b] = p ^ (t * 0x1111u);
+      p ^= p << 8;  // w_c ^= w_{c-1} ^ ... ^ w_0 (prefix over the columns)
+      p ^= p << 16;
+      k.p[b] = p ^ (t * 0x01010101u);
+      out.rk[r].p[b] = row_rotl(k.p[b], u32(r % 4));
     }
-    out.rk[r] = k;
   }
 }
+
+TEMPO_VOLEITH_HD void expand_key(const u8* key, RoundKeys& out) { expand_keys2(key, key, out); }
 
 TEMPO_VOLEITH_HD void add_round_key(Planes& s, const Planes& k) {
   TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) s.p[b] ^= k.p[b];
 }
 
+// One AES-128 round i < 10 on a state in frame i - 1 (ShiftRows: the frame moves to i).
+template <int I>
+TEMPO_VOLEITH_HD void aes_round(Planes& s, const RoundKeys& k) {
+  sub_bytes(s);
+  mix_columns<I % 4>(s);
+  add_round_key(s, k.rk[I]);
+}
+
+// Two blocks in the column layout, frame 0 in and out.
 TEMPO_VOLEITH_HD void encrypt(Planes& s, const RoundKeys& k) {
   add_round_key(s, k.rk[0]);
+  aes_round<1>(s, k);
+  aes_round<2>(s, k);
+  aes_round<3>(s, k);
+  aes_round<4>(s, k);
+  aes_round<5>(s, k);
+  aes_round<6>(s, k);
+  aes_round<7>(s, k);
+  aes_round<8>(s, k);
+  aes_round<9>(s, k);
+  sub_bytes(s);
+  add_round_key(s, k.rk[10]);  // frame 2: rows 1 and 3 are two columns off
   TEMPO_VOLEITH_UNROLL
-  for (int r = 1; r <= 10; ++r) {
-    sub_bytes(s);
-    TEMPO_VOLEITH_UNROLL
-    for (int b = 0; b < 8; ++b) s.p[b] = shift_rows_plane(s.p[b]);
-    if (r != 10) mix_columns(s);
-    add_round_key(s, k.rk[r]);
-  }
+  for (int b = 0; b < 8; ++b) s.p[b] = row_rotl(s.p[b], 2);
+}
+
+// Two AES-128 blocks under one key: in and out as four little-endian words each.
+TEMPO_VOLEITH_HD void encrypt_pair(const RoundKeys& k, const u64 (&in)[4], u64 (&out)[4]) {
+  Planes s = to_aes_planes(in);
+  encrypt(s, k);
+  from_aes_planes(s, out);
 }
 
 // The FAEST PRG (tempo/voleith/prg.hpp): AES-128-CTR under `key`, counter block = iv with `tweak`
-// added to its top little-endian word, block b's low word + b. Writes `len` bytes
-// (len <= 32 * pairs) to out, two blocks at a time.
+// added to its top little-endian word, block b's low word + b.
+struct PrgCounter {
+  u32 c0;
+  u64 mid, hi;
+  TEMPO_VOLEITH_HD PrgCounter(const u8* iv, u32 tweak)
+      : c0(load_le32(iv)),
+        mid(load_le64(iv + 4) & 0xFFFFFFFFull),  // bytes 4..7
+        hi(u64(load_le32(iv + 8)) | u64(load_le32(iv + 12) + tweak) << 32) {}
+  TEMPO_VOLEITH_HD u64 lo(u32 b) const { return u64(c0 + b) | mid << 32; }
+};
+
+// Writes `len` bytes to out, two blocks at a time.
 TEMPO_VOLEITH_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 len) {
   RoundKeys k;
   expand_key(key, k);
-  const u32 c0 = load_le32(iv);
-  const u64 mid = load_le64(iv + 4) & 0xFFFFFFFFull;  // bytes 4..7
-  const u32 w2 = load_le32(iv + 8), w3 = load_le32(iv + 12) + tweak;
-  const u64 hi = u64(w2) | u64(w3) << 32;
+  const PrgCounter c(iv, tweak);
   for (u32 off = 0, b = 0; off < len; off += 32, b += 2) {
-    const u64 w[4] = {u64(c0 + b) | mid << 32, hi, u64(c0 + b + 1) | mid << 32, hi};
-    Planes s = to_planes(w);
-    encrypt(s, k);
+    const u64 w[4] = {c.lo(b), c.hi, c.lo(b + 1), c.hi};
     u64 o[4];
-    from_planes(s, o);
+    encrypt_pair(k, w, o);
     TEMPO_VOLEITH_UNROLL
     for (u32 q = 0; q < 4; ++q) {
       const u32 at = off + 8 * q;
@@ -231,6 +299,24 @@ TEMPO_VOLEITH_HD void prg(const u8* key, const u8* iv, u32 tweak, u8* out, u32 l
         for (u32 i = at; i < len; ++i) out[i] = u8(o[q] >> (8 * (i - at)));
       }
     }
+  }
+}
+
+// The PRG of two keys at once (one key schedule, each state holding one block of each):
+// len bytes (a multiple of 16) of key0's stream (tweak0) to out0 and key1's to out1.
+TEMPO_VOLEITH_HD void prg2(const u8* key0, const u8* key1, const u8* iv, u32 tweak0, u32 tweak1, u8* out0, u8* out1,
+                           u32 len) {
+  RoundKeys k;
+  expand_keys2(key0, key1, k);
+  const PrgCounter c0(iv, tweak0), c1(iv, tweak1);
+  for (u32 b = 0; 16 * b < len; ++b) {
+    const u64 w[4] = {c0.lo(b), c0.hi, c1.lo(b), c1.hi};
+    u64 o[4];
+    encrypt_pair(k, w, o);
+    store_le64_fast(out0 + 16 * b, o[0]);
+    store_le64_fast(out0 + 16 * b + 8, o[1]);
+    store_le64_fast(out1 + 16 * b, o[2]);
+    store_le64_fast(out1 + 16 * b + 8, o[3]);
   }
 }
 

@@ -1,16 +1,14 @@
 // Rijndael-256 (256-bit blocks and keys, 14 rounds: PERK's PRG at levels 3 and 5) on bit
 // planes for the GPU kernels, in the style of aes_planes.hpp: one block (32 bytes) per thread,
-// bit j of plane b is bit b of byte j. SubBytes and MixColumns are aes_planes.hpp's (they act
-// on every byte and every 4-byte column); ShiftRows (row offsets 0, 1, 3, 4 over 8 columns)
-// and the key schedule (Nk = 8) are Rijndael-256's. Constant time: no table, nothing indexed
-// by data. Compiled for the device and the host (the families' emulation tests).
+// bit j of plane b is bit b of byte j (to_planes). SubBytes and MixColumns are aes_planes.hpp's
+// (they act on every byte and on every 4-bit group as a column: mix_columns<0>); ShiftRows
+// (row offsets 0, 1, 3, 4 over 8 columns) and the key schedule (Nk = 8) are Rijndael-256's.
+// Constant time: no table, nothing indexed by data. Compiled for the device and the host (the families' emulation tests).
 #pragma once
 
 #include <tempo/voleith/detail/aes_planes.hpp>
 
 namespace tempo::voleith::dev {
-
-TEMPO_VOLEITH_HD u32 rotr32(u32 x, u32 n) { return (x >> n) | (x << ((32 - n) & 31)); }
 
 // Byte 4c + r takes byte 4((c + off_r) mod 8) + r: row r's bits rotate right by 4 off_r.
 TEMPO_VOLEITH_HD u32 shift_rows256_plane(u32 x) {
@@ -66,7 +64,7 @@ TEMPO_VOLEITH_HD void encrypt256(Planes& s, const RoundKeys256& k) {
     sub_bytes(s);
     TEMPO_VOLEITH_UNROLL
     for (int b = 0; b < 8; ++b) s.p[b] = shift_rows256_plane(s.p[b]);
-    if (r != 14) mix_columns(s);
+    if (r != 14) mix_columns<0>(s);
     add_round_key(s, k.rk[r]);
   }
 }
