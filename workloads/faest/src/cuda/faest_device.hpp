@@ -7,8 +7,9 @@
 //   root / scatter   the tree's given nodes: the root (sign) or the opened co-path (verify)
 //   expand (level)   GGM: thread per (signature, two nodes of the level); PRG(node, tweak =
 //                    index) of both nodes on one key schedule (prg2)
-//   leaves           thread per (signature, leaf): seed and commitment (PRG_4 + leaf hash),
-//                    then the leaf's VOLE row r_x = PRG(seed, tweak i ^ 2^31) (210 bytes)
+//   leaves           thread per (signature, two neighbouring leaves): each leaf's seed and
+//                    commitment (PRG_4 + leaf hash), then its VOLE row r_x = PRG(seed, tweak
+//                    i ^ 2^31) (210 bytes); the two leaves' PRGs share key schedules (prg2)
 //   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i)
 //   hash_final       thread per signature: h = H1(h_0 || ... || h_tau-1)
 //   reduce           thread per (signature, instance, 2-byte column word): u = sum r_x,
@@ -246,7 +247,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
     const u32 last = 2 * first + 1 < s.L - 1 ? 2 * first + 1 : s.L - 1;
     f(Launch{Stage::expand, level, first, (last - first + 1) / 2});
   }
-  f(Launch{Stage::leaves, 0, 0, s.L});
+  f(Launch{Stage::leaves, 0, 0, s.L / 2});
   f(Launch{Stage::hash_instances, 0, 0, s.tau});
   f(Launch{Stage::hash_final, 0, 0, 1});
   f(Launch{Stage::reduce, 0, 0, s.tau * row_words});
@@ -329,6 +330,32 @@ struct Oracle {
   }
   TEMPO_VOLEITH_HD void squeeze(u8* out, u32 n) {  // n <= rate after final
     for (u32 i = 0; i < n; ++i, ++pos) out[i] = u8(a[pos / 8] >> (8 * (pos % 8)));
+  }
+};
+
+// chall3 = H2_3(chall2 || a0 || a1 || counter) (Oracle with domain 11): the 108 bytes fill
+// less than one block, so each counter costs one permutation of a state built in registers
+// (the Oracle's state, indexed by position at run time, lives in local memory). The first
+// 104 bytes are read once.
+struct GrindPrefix {
+  u64 lane[13];
+  TEMPO_VOLEITH_HD GrindPrefix(const u8* chall2, const u8* a0, const u8* a1) {
+    TEMPO_VOLEITH_UNROLL
+    for (u32 i = 0; i < 7; ++i) lane[i] = load_le64(chall2 + 8 * i);
+    lane[7] = load_le64(a0);
+    lane[8] = load_le64(a0 + 8);
+    TEMPO_VOLEITH_UNROLL
+    for (u32 i = 0; i < 4; ++i) lane[9 + i] = load_le64(a1 + 8 * i);
+  }
+  TEMPO_VOLEITH_HD void chall3(u32 ctr, u8* out) const {
+    u64 a[25];
+    TEMPO_VOLEITH_UNROLL
+    for (u32 i = 0; i < 25; ++i) a[i] = i < 13 ? lane[i] : 0;
+    a[13] = u64(ctr) | u64{11} << 32 | u64{0x1F} << 40;  // counter, domain byte, SHAKE's 0x1F
+    a[Oracle::rate / 8 - 1] = u64{0x80} << 56;
+    tempo::keccak::cuda::keccak_p_unrolled<24>(a);
+    store_le64(out, a[0]);
+    store_le64(out + 8, a[1]);
   }
 };
 
@@ -477,18 +504,8 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
     }
     case Stage::grind:
     case Stage::grind_pick: {
-      Oracle h;
-      h.absorb(chall2, 56);
-      h.absorb(back + Layout::back_a0, 16);
-      h.absorb(sigf + s.off_a1(), 32);
-      auto hash_ctr = [&](u32 ctr, u8* chall3) {
-        u8 c[4];
-        for (u32 b = 0; b < 4; ++b) c[b] = u8(ctr >> (8 * b));
-        Oracle g = h;
-        g.absorb(c, 4);
-        g.final(11);  // dom_h2_3
-        g.squeeze(chall3, 16);
-      };
+      const GrindPrefix pre(chall2, back + Layout::back_a0, sigf + s.off_a1());
+      auto hash_ctr = [&](u32 ctr, u8* chall3) { pre.chall3(ctr, chall3); };
       if (lay.verifier) {
         hash_ctr(load_le32(in + lay.sig_chall3() + 16), out);
         break;
@@ -564,25 +581,29 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::leaves: {
+      // Leaves 2r and 2r + 1, neighbours j and j + 1 of one instance (every instance has an
+      // even number of leaves): each PRG of the two on one key schedule (prg2).
       u32 i, j;
-      s.leaf_of(r, i, j);
-      u32 x = j;
-      u8* c = com + 48 * u64(r);
-      if (lay.verifier) {
-        const u32 d = delta_of(a, in, i);
-        x = j ^ d;  // the verifier's rows are permuted so that the hidden leaf is x = 0
-        if (j == d) {
-          for (u32 b = 0; b < 48; ++b) c[b] = in[lay.hidden_com() + 48 * i + b];
-          u8* row = rows + row_stride * u64(s.first_leaf(i));
-          for (u32 b = 0; b < row_stride; ++b) row[b] = 0;
-          break;
-        }
-      }
-      alignas(8) u8 buf[64];
-      prg(nodes + 16 * u64(s.pos_in_tree(i, j)), iv, s.L - 1 + i, buf, 64);
+      s.leaf_of(2 * r, i, j);
+      // The verifier's rows are permuted so that the hidden leaf is x = 0. Its seed is
+      // unknown: its outputs come from whatever its node holds and are then replaced.
+      const u32 d = lay.verifier ? delta_of(a, in, i) : 0;
+      u8* const row = rows + row_stride * u64(s.first_leaf(i));
+      u8* const c = com + 48 * u64(2 * r);
+      const u32 tweak = s.L - 1 + i;
+      alignas(8) u8 buf[128];
+      prg2(nodes + 16 * u64(s.pos_in_tree(i, j)), nodes + 16 * u64(s.pos_in_tree(i, j + 1)), iv, tweak, tweak, buf,
+           buf + 64, 64);
       leaf_hash(c, in + lay.uhash() + 48 * i, buf);
-      prg(buf, iv, i ^ 0x80000000u, rows + row_stride * (u64(s.first_leaf(i)) + x), row_stride);
-      for (u32 b = 0; b < 64; ++b) buf[b] = 0;  // the seed is secret
+      leaf_hash(c + 48, in + lay.uhash() + 48 * i, buf + 64);
+      prg2(buf, buf + 64, iv, i ^ 0x80000000u, i ^ 0x80000000u, row + row_stride * u64(j ^ d),
+           row + row_stride * u64((j + 1) ^ d), row_stride);
+      for (u32 b = 0; b < 128; ++b) buf[b] = 0;  // the seeds are secret
+      if (lay.verifier && (j == d || j + 1 == d)) {  // public: the verifier's delta
+        u8* const hidden = c + (j == d ? 0 : 48);
+        for (u32 b = 0; b < 48; ++b) hidden[b] = in[lay.hidden_com() + 48 * i + b];
+        for (u32 b = 0; b < row_stride; ++b) row[b] = 0;
+      }
       break;
     }
     case Stage::hash_instances: h1(com + 48 * u64(s.first_leaf(r)), 48 * u64(s.leaves(r)), hi + 32 * r); break;
