@@ -136,7 +136,8 @@ TEMPO_VOLEITH_HD void sub_bytes(Planes& s) {
 TEMPO_VOLEITH_HD u32 rotr32(u32 x, u32 n) { return (x >> (n & 31)) | (x << ((32 - n) & 31)); }
 TEMPO_VOLEITH_HD u32 rotl32(u32 x, u32 n) { return rotr32(x, 32 - (n & 31)); }
 
-// ---- AES-128 on two blocks: the column layout with ShiftRows folded away ("fixslicing")
+// ---- AES-128 on two blocks: the column layout with ShiftRows folded away (the idea of
+// fixslicing: Adomnicai and Peyrin, "Fixslicing AES-like Ciphers", TCHES 2021/1)
 // Layout: bit 8c + 4k + r of plane b is bit b of byte 4c + r (row r, column c) of block k:
 // byte c of a plane is column c of both blocks (low nibble block 0, high nibble block 1).
 // A row's bits are then a mask (0x11111111 << r) and moving a row by whole columns is a
