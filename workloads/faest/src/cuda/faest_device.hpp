@@ -227,8 +227,9 @@ enum class Stage : u32 {
   prove_join, grind, grind_pick
 };
 
-// Counters tried side by side per signature by the signer's grinding (a warp).
-inline constexpr u32 kGrindLanes = 32;
+// Counters tried side by side per signature by the signer's grinding (two warps: H100,
+// three rounds alternating, 3% faster batches of 16,384 than one warp, 128 lanes no better).
+inline constexpr u32 kGrindLanes = 64;
 
 struct Launch {
   Stage stage;
