@@ -3,7 +3,8 @@
 // bit j of plane b is bit b of byte j (to_planes). SubBytes and MixColumns are aes_planes.hpp's
 // (they act on every byte and on every 4-bit group as a column: mix_columns<0>); ShiftRows
 // (row offsets 0, 1, 3, 4 over 8 columns) and the key schedule (Nk = 8) are Rijndael-256's.
-// Constant time: no table, nothing indexed by data. Compiled for the device and the host (the families' emulation tests).
+// Constant time: no table, nothing indexed by data. Compiled for the device and the host
+// (the families' emulation tests).
 #pragma once
 
 #include <tempo/voleith/detail/aes_planes.hpp>
