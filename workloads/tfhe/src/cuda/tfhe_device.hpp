@@ -926,16 +926,6 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   });
 }
 
-// 16 bytes from src to dst (both 16-byte aligned; on the device either may be another
-// block's shared memory): one vector load and store.
-TEMPO_TFHE_HD void copy16(u32* dst, const u32* src) {
-#if defined(__CUDA_ARCH__)
-  *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-#else
-  std::memcpy(dst, src, 16);
-#endif
-}
-
 // The most ranks of a cluster (2L; the launcher's bound).
 inline constexpr u32 kMaxRanks = 8;
 
@@ -1038,7 +1028,7 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
       W* rows[kMaxRanks];
       TEMPO_TFHE_UNROLL
       for (u32 k = 0; k < kMaxRanks; ++k) rows[k] = k < ranks ? dig(ex.smem(k)) + k * N : sm;  // rank k's row k
-      const u32 slot_mask = two_n_mask, alpha = tv.alpha[0];
+      const u32 alpha = tv.alpha[0];
       for (u32 j = s.lo + t; j < s.hi; j += T) {
         const u32 sj = swz(j);
         const u32* k0 = kbuf(sm) + key_row0_slot(j, p);
@@ -1054,8 +1044,8 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
           for (u32 q = 0; q < 4; ++q) acc[q] += u64{d[k]} * kr[q * kKeyBlock];
         }
         const u32 e = alpha * tv.slot_of(j, p.log_n);
-        const u32 mp = static_cast<u32>(monomial_minus_one_at(e & slot_mask, tv)),
-                  mm = static_cast<u32>(monomial_minus_one_at((0u - e) & slot_mask, tv));
+        const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tv)),
+                  mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tv));
         u32 u[2];
         for (u32 col = 0; col < 2; ++col)
           u[col] = reduce_wide(u64{reduce_wide_lazy(acc[col], p)} * mp + u64{reduce_wide_lazy(acc[2 + col], p)} * mm, p);
