@@ -72,6 +72,8 @@ struct Shape {
   TEMPO_VOLEITH_HD u32 first_leaf(u32 i) const { return i <= tau1 ? i << k : (tau1 << k) + ((i - tau1) << (k - 1)); }
   TEMPO_VOLEITH_HD u32 first_col(u32 i) const { return i <= tau1 ? i * k : tau1 * k + (i - tau1) * (k - 1); }
   TEMPO_VOLEITH_HD u32 nodes() const { return 2 * L - 1; }
+  // The internal nodes of the tree level starting at heap node `first`: [first, level_end).
+  TEMPO_VOLEITH_HD u32 level_end(u32 first) const { return 2 * first + 1 < L - 1 ? 2 * first + 1 : L - 1; }
   // BAVC.PosInTree (leaves interleaved over instances).
   TEMPO_VOLEITH_HD u32 pos_in_tree(u32 i, u32 j) const {
     const u32 half = 1u << (k - 1);
@@ -244,10 +246,8 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   const Shape& s = lay.s;
   f(Launch{lay.verifier ? Stage::scatter : Stage::root, 0, 0, lay.verifier ? s.t_open : 1});
   u32 level = 0;
-  for (u32 first = 0; first < s.L - 1; first = 2 * first + 1, ++level) {
-    const u32 last = 2 * first + 1 < s.L - 1 ? 2 * first + 1 : s.L - 1;
-    f(Launch{Stage::expand, level, first, (last - first + 1) / 2});
-  }
+  for (u32 first = 0; first < s.L - 1; first = 2 * first + 1, ++level)
+    f(Launch{Stage::expand, level, first, (s.level_end(first) - first + 1) / 2});
   f(Launch{Stage::leaves, 0, 0, s.L / 2});
   f(Launch{Stage::hash_instances, 0, 0, s.tau});
   f(Launch{Stage::hash_final, 0, 0, 1});
@@ -506,23 +506,22 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
     case Stage::grind:
     case Stage::grind_pick: {
       const GrindPrefix pre(chall2, back + Layout::back_a0, sigf + s.off_a1());
-      auto hash_ctr = [&](u32 ctr, u8* chall3) { pre.chall3(ctr, chall3); };
       if (lay.verifier) {
-        hash_ctr(load_le32(in + lay.sig_chall3() + 16), out);
+        pre.chall3(load_le32(in + lay.sig_chall3() + 16), out);
         break;
       }
       u32* least = reinterpret_cast<u32*>(back + Layout::back_ctr);
       u8* chall3 = front + s.front_bytes();
       if (stage == Stage::grind_pick) {
         const u32 ctr = *least;
-        hash_ctr(ctr, chall3);
+        pre.chall3(ctr, chall3);
         for (u32 b = 0; b < 4; ++b) chall3[16 + b] = u8(ctr >> (8 * b));
         break;
       }
       // chall3 is public (it goes into the signature): branching on it leaks nothing.
       u8 try3[16];
       for (u32 ctr = r; ctr < least_counter(least); ctr += kGrindLanes) {
-        hash_ctr(ctr, try3);
+        pre.chall3(ctr, try3);
         bool zero_top = true;
         for (u32 b = lambda - s.w_grind; b < lambda; ++b) zero_top = zero_top && !((try3[b / 8] >> (b % 8)) & 1u);
         if (zero_top && opening_fits(s, try3)) {
@@ -569,8 +568,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::expand: {
-      const u32 end = 2 * l.first + 1 < s.L - 1 ? 2 * l.first + 1 : s.L - 1;  // the level's nodes: [first, end)
-      const u32 node0 = l.first + 2 * r, node1 = node0 + 1 < end ? node0 + 1 : node0;
+      const u32 node0 = l.first + 2 * r, node1 = node0 + 1 < s.level_end(l.first) ? node0 + 1 : node0;
       // The verifier never expands a hidden leaf's ancestors (their children are opened
       // nodes or hidden too): their outputs go to a sink (public data).
       const bool skip0 = lay.verifier && on_hidden_path(a, in, node0);
