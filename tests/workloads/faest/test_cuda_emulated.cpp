@@ -4,6 +4,7 @@
 // through it byte-identical to the CPU path and the KATs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -174,6 +175,34 @@ TEST_CASE("Device AES: the S-box circuit on all 256 bytes, FIPS-197, the PRG equ
       REQUIRE(got1 == want1);
     }
   }
+  // The same streams left on planes: converted back block by block, and sums of rows (the
+  // reduce's use) are the planes' sums converted; keep = 0xF0F0F0F0 clears key0's stream.
+  for (int rep = 0; rep < 20; ++rep) {
+    const Bytes iv = random_bytes(rng, 16);
+    const std::uint32_t t = std::uint32_t(rng());
+    constexpr std::uint32_t blocks = 14;
+    Bytes sum0(16 * blocks, 0), sum1(16 * blocks, 0), planes_sum(32 * blocks, 0);
+    for (int row = 0; row < 3; ++row) {
+      const Bytes k0 = random_bytes(rng, 16), k1 = random_bytes(rng, 16);
+      const std::uint32_t keep = row == 2 ? 0xF0F0F0F0u : ~0u;
+      Bytes planes(32 * blocks), want0(16 * blocks), want1(16 * blocks);
+      dev::prg2_planes(k0.data(), k1.data(), iv.data(), t, t, planes.data(), blocks, keep);
+      dev::prg2(k0.data(), k1.data(), iv.data(), t, t, want0.data(), want1.data(), 16 * blocks);
+      for (std::uint32_t b = 0; b < 32 * blocks; ++b) planes_sum[b] ^= planes[b];
+      for (std::uint32_t b = 0; b < 16 * blocks; ++b) {
+        if (keep == ~0u) sum0[b] ^= want0[b];
+        sum1[b] ^= want1[b];
+      }
+    }
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      std::uint64_t w[4];
+      dev::planes_to_prg(dev::load_planes(planes_sum.data() + 32 * b), w);
+      Bytes got(32);
+      for (int q = 0; q < 4; ++q) dev::store_le64(got.data() + 8 * q, w[q]);
+      REQUIRE(Bytes(got.begin(), got.begin() + 16) == Bytes(sum0.begin() + 16 * b, sum0.begin() + 16 * b + 16));
+      REQUIRE(Bytes(got.begin() + 16, got.end()) == Bytes(sum1.begin() + 16 * b, sum1.begin() + 16 * b + 16));
+    }
+  }
 }
 
 TEST_CASE("Device leaf hash and H1 equal the CPU code", "[cuda-emulated]") {
@@ -195,6 +224,27 @@ TEST_CASE("Device leaf hash and H1 equal the CPU code", "[cuda-emulated]") {
     h.squeeze(want, 32);
     INFO("length " << len);
     REQUIRE(Bytes(got, got + 32) == Bytes(want, want + 32));
+  }
+  // The challenges' oracle over four strings: every split, message lengths on both sides of
+  // a block's end (the domain byte and the padding in one block or the next).
+  for (const std::uint32_t len : {0u, 5u, 166u, 167u, 168u, 169u, 335u, 336u, 2570u, 3230u}) {
+    for (int rep = 0; rep < 6; ++rep) {
+      const Bytes m = random_bytes(rng, len + 8);
+      std::uint32_t cut[3] = {std::uint32_t(rng() % (len + 1)), std::uint32_t(rng() % (len + 1)),
+                              std::uint32_t(rng() % (len + 1))};
+      std::sort(cut, cut + 3);
+      const std::uint8_t* p = m.data() + rep % 8;  // any alignment
+      const dev::Oracle4 o({p, cut[0]}, {p + cut[0], cut[1] - cut[0]}, {p + cut[1], cut[2] - cut[1]},
+                           {p + cut[2], len - cut[2]});
+      std::uint8_t got[88], want[88];
+      o.hash(d::dom_h2_1, got, 88);
+      d::RandomOracle h;
+      h.absorb(p, len);
+      h.final(d::dom_h2_1);
+      h.squeeze(want, 88);
+      INFO("length " << len << " cuts " << cut[0] << " " << cut[1] << " " << cut[2]);
+      REQUIRE(Bytes(got, got + 88) == Bytes(want, want + 88));
+    }
   }
 }
 

@@ -19,6 +19,7 @@ inline dev::Layout gpu_layout(const ParamSet& p, bool verifier) {
   const dev::Layout lay{dev::Shape{p.tau, p.k, p.tau1, p.L, p.t_open, p.w_grind}, verifier};
   // The device's signature front and the CPU's: one layout (the copies below rely on it).
   if (lay.s.front_bytes() != p.off_decom()) throw std::logic_error("tempo::faest: device front size != off_decom()");
+  if (p.k > dev::kMaxDepth) throw std::logic_error("tempo::faest: an instance tree deeper than the device's reduce");
   return lay;
 }
 

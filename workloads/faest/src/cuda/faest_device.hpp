@@ -8,14 +8,18 @@
 //   expand (level)   GGM: thread per (signature, two nodes of the level); PRG(node, tweak =
 //                    index) of both nodes on one key schedule (prg2)
 //   leaves           thread per (signature, two neighbouring leaves): each leaf's seed and
-//                    commitment (PRG_4 + leaf hash), then its VOLE row r_x = PRG(seed, tweak
-//                    i ^ 2^31) (210 bytes); the two leaves' PRGs share key schedules (prg2)
+//                    commitment (PRG_4 + leaf hash), then the two VOLE rows r_x = PRG(seed,
+//                    tweak i ^ 2^31) (210 bytes) as one pair row on bit planes (prg2_planes:
+//                    never converted to bytes); the two leaves' PRGs share key schedules
 //   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i)
 //   hash_final       thread per signature: h = H1(h_0 || ... || h_tau-1)
-//   reduce           thread per (signature, instance, 2-byte column word): u = sum r_x,
-//                    column j = sum of r_x over x with bit j set
-//   chall1           thread per signature: sign: c_i = u_0 + u_i, chall1, u_tilde, d;
-//                    verify: chall1 from the signature's c_i
+//   reduce           thread per (signature, instance, 16-byte block of the rows): u = sum
+//                    r_x, column j = sum of r_x over x with bit j set, summed on the planes
+//                    and converted to bytes once per column
+//   front            sign: thread per (signature, 2 bytes of the corrections): c_i = u_0 + u_i
+//                    and d = w + u_0 into the signature's front
+//   chall1           thread per signature: chall1 (sign: then u_tilde); verify: chall1 from
+//                    the signature's c_i
 //   col_hash         thread per (signature, column): verify: the column corrected by c_i
 //                    where delta's bit is set; its VOLEHash (verify: + u_tilde where
 //                    chall3's bit is set)
@@ -61,7 +65,8 @@ using namespace tempo::voleith::dev;
 
 inline constexpr u32 ell_hat_bytes = 210;   // one VOLE row / column
 inline constexpr u32 row_stride = 224;      // a PRG row on the device: 14 whole blocks
-inline constexpr u32 row_words = ell_hat_bytes / 2;
+inline constexpr u32 row_blocks = row_stride / 16;
+inline constexpr u32 kMaxDepth = 12;         // the deepest instance tree of any set (128s: 11)
 inline constexpr u32 lambda = 128;
 
 // What the kernels know about a parameter set (detail::ParamSet without the host parts).
@@ -86,6 +91,8 @@ struct Shape {
   TEMPO_VOLEITH_HD u32 off_a1() const { return off_d() + 160; }
   TEMPO_VOLEITH_HD u32 off_a2() const { return off_a1() + 16; }
   TEMPO_VOLEITH_HD u32 front_bytes() const { return off_a2() + 16; }
+  // The corrections c_1 .. c_tau-1 and d in 2-byte units (Stage::front).
+  TEMPO_VOLEITH_HD u32 front_units() const { return (off_u_tilde() + 160) / 2; }
   // Leaf q (instance-major order) -> instance i, leaf j.
   TEMPO_VOLEITH_HD void leaf_of(u32 q, u32& i, u32& j) const {
     if (q < (tau1 << k)) {
@@ -224,7 +231,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
-  root, scatter, expand, leaves, hash_instances, hash_final, reduce,
+  root, scatter, expand, leaves, hash_instances, hash_final, reduce, front,
   chall1, col_hash, chall2, rows, key_schedule, prove_keys, round_bytes, round_columns, round_join,
   prove_join, grind, grind_pick
 };
@@ -251,7 +258,8 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::leaves, 0, 0, s.L / 2});
   f(Launch{Stage::hash_instances, 0, 0, s.tau});
   f(Launch{Stage::hash_final, 0, 0, 1});
-  f(Launch{Stage::reduce, 0, 0, s.tau * row_words});
+  f(Launch{Stage::reduce, 0, 0, s.tau * row_blocks});
+  if (!lay.verifier) f(Launch{Stage::front, 0, 0, s.front_units()});
   f(Launch{Stage::chall1, 0, 0, 1});
   f(Launch{Stage::col_hash, 0, 0, lambda});
   f(Launch{Stage::chall2, 0, 0, 1});
@@ -297,47 +305,70 @@ TEMPO_VOLEITH_HD void copy16(u8* d, const u8* s) {
 
 // ---- the back half: VOLEHash, QuickSilver, grinding ----------------------------------------
 // FAEST's random oracle (SHAKE128 with a domain byte before the padding, faest-ref
-// random_oracle.c) over byte strings at any alignment; a whole lane at a time where the
-// position allows. (h1 above is the one-shot form for the hot commitment hashes: its state
-// stays in registers, this one's is indexed by position.)
-struct Oracle {
+// random_oracle.c) over the concatenation of four byte strings at any alignment, squeezing
+// out_len <= 168 bytes. The state stays in registers (every index is a constant once the
+// lane loops unroll): each lane of a block is gathered from the strings, one 8-byte read
+// where the lane lies inside one string. The strings' lengths are the same in every thread
+// of a launch, so the branches are the warp's.
+struct Span {
+  const u8* p;
+  u32 n;
+};
+struct Oracle4 {
   static constexpr u32 rate = 168;
-  u64 a[25];
-  u32 pos;
-  TEMPO_VOLEITH_HD Oracle() : pos(0) {
-    for (int i = 0; i < 25; ++i) a[i] = 0;
-  }
-  TEMPO_VOLEITH_HD void absorb(const u8* in, u64 n) {
-    while (n > 0) {
-      if (pos % 8 == 0 && n >= 8) {
-        a[pos / 8] ^= load_le64(in);
-        in += 8, n -= 8, pos += 8;
-      } else {
-        a[pos / 8] ^= u64(*in) << (8 * (pos % 8));
-        ++in, --n, ++pos;
-      }
-      if (pos == rate) {
-        tempo::keccak::cuda::keccak_p_loop(a, 24);
-        pos = 0;
-      }
+  Span seg[4];
+  u32 total;
+  TEMPO_VOLEITH_HD Oracle4(Span a, Span b, Span c, Span d) : seg{a, b, c, d}, total(a.n + b.n + c.n + d.n) {}
+  // Bytes [pos, pos + 8) of the message followed by the domain byte and zeros.
+  TEMPO_VOLEITH_HD u64 lane(u32 pos, u8 domain) const {
+    u32 at = pos;
+    TEMPO_VOLEITH_UNROLL
+    for (u32 j = 0; j < 4; ++j) {
+      if (at + 8 <= seg[j].n) return load_le64(seg[j].p + at);
+      if (at < seg[j].n) break;  // the lane crosses the string's end
+      at -= seg[j].n;
     }
+    u64 w = 0;
+    for (u32 k = 0; k < 8; ++k) w |= u64(byte(pos + k, domain)) << (8 * k);
+    return w;
   }
-  TEMPO_VOLEITH_HD void final(u8 domain) {
-    absorb(&domain, 1);
-    a[pos / 8] ^= u64{0x1F} << (8 * (pos % 8));
-    a[rate / 8 - 1] ^= u64{0x80} << 56;
-    tempo::keccak::cuda::keccak_p_loop(a, 24);
-    pos = 0;
+  TEMPO_VOLEITH_HD u32 byte(u32 pos, u8 domain) const {
+    if (pos > total) return 0;
+    if (pos == total) return domain;
+    TEMPO_VOLEITH_UNROLL
+    for (u32 j = 0; j < 4; ++j) {
+      if (pos < seg[j].n) return seg[j].p[pos];
+      pos -= seg[j].n;
+    }
+    return 0;
   }
-  TEMPO_VOLEITH_HD void squeeze(u8* out, u32 n) {  // n <= rate after final
-    for (u32 i = 0; i < n; ++i, ++pos) out[i] = u8(a[pos / 8] >> (8 * (pos % 8)));
+  TEMPO_VOLEITH_HD void hash(u8 domain, u8* out, u32 out_len) const {
+    const u32 len = total + 1;  // with the domain byte; SHAKE's 0x1F follows it
+    u64 a[25];
+    TEMPO_VOLEITH_UNROLL
+    for (u32 i = 0; i < 25; ++i) a[i] = 0;
+    for (u32 base = 0; base <= len; base += rate) {  // the last block holds the padding
+      TEMPO_VOLEITH_UNROLL
+      for (u32 i = 0; i < rate / 8; ++i) a[i] ^= lane(base + 8 * i, domain);
+      if (base + rate > len) {
+        const u32 pad = len - base;
+        TEMPO_VOLEITH_UNROLL
+        for (u32 i = 0; i < rate / 8; ++i) a[i] ^= pad / 8 == i ? u64{0x1F} << (8 * (pad % 8)) : 0;
+        a[rate / 8 - 1] ^= u64{0x80} << 56;
+      }
+      tempo::keccak::cuda::keccak_p_loop(a, 24);
+    }
+    TEMPO_VOLEITH_UNROLL
+    for (u32 i = 0; i < rate / 8; ++i)
+      TEMPO_VOLEITH_UNROLL
+      for (u32 k = 0; k < 8; ++k)
+        if (8 * i + k < out_len) out[8 * i + k] = u8(a[i] >> (8 * k));
   }
 };
 
 // chall3 = H2_3(chall2 || a0 || a1 || counter) (Oracle with domain 11): the 108 bytes fill
 // less than one block, so each counter costs one permutation of a state built in registers
-// (the Oracle's state, indexed by position at run time, lives in local memory). The first
-// 104 bytes are read once.
+// (no gathering from strings). The first 104 bytes are read once.
 struct GrindPrefix {
   u64 lane[13];
   TEMPO_VOLEITH_HD GrindPrefix(const u8* chall2, const u8* a0, const u8* a1) {
@@ -353,7 +384,7 @@ struct GrindPrefix {
     TEMPO_VOLEITH_UNROLL
     for (u32 i = 0; i < 25; ++i) a[i] = i < 13 ? lane[i] : 0;
     a[13] = u64(ctr) | u64{11} << 32 | u64{0x1F} << 40;  // counter, domain byte, SHAKE's 0x1F
-    a[Oracle::rate / 8 - 1] = u64{0x80} << 56;
+    a[Oracle4::rate / 8 - 1] = u64{0x80} << 56;
     tempo::keccak::cuda::keccak_p_unrolled<24>(a);
     store_le64(out, a[0]);
     store_le64(out + 8, a[1]);
@@ -400,22 +431,21 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   const u8* cols = vole + lay.vole_cols();
   const u8* u0 = vole + lay.vole_u();  // sign
   switch (stage) {
-    case Stage::chall1: {
-      if (!lay.verifier) {
-        for (u32 i = 1; i < s.tau; ++i)
-          for (u32 b = 0; b < ell_hat_bytes; ++b)
-            front[(i - 1) * ell_hat_bytes + b] = u8(u0[b] ^ u0[i * ell_hat_bytes + b]);
+    case Stage::front: {  // sign: two bytes of c_i = u_0 + u_i (i >= 1) or of d = w + u_0
+      const u32 at = 2 * r, c_bytes = (s.tau - 1) * ell_hat_bytes;
+      TEMPO_VOLEITH_UNROLL
+      for (u32 q = 0; q < 2; ++q) {
+        const u32 b = at + q;
+        front[b < c_bytes ? b : s.off_d() + (b - c_bytes)] =
+            b < c_bytes ? u8(u0[b % ell_hat_bytes] ^ u0[ell_hat_bytes + b]) : u8(in[lay.w() + b - c_bytes] ^ u0[b - c_bytes]);
       }
-      Oracle h;
-      h.absorb(in + lay.mu(), 32);
-      h.absorb(vole, 32);  // hcom
-      h.absorb(sigf, s.off_u_tilde());
-      h.absorb(in + lay.iv(), 16);
-      h.final(9);  // dom_h2_1
-      h.squeeze(chall1, 88);
+      break;
+    }
+    case Stage::chall1: {
+      // hcom = h (the VOLE data's first 32 bytes); dom_h2_1
+      Oracle4({in + lay.mu(), 32}, {vole, 32}, {sigf, s.off_u_tilde()}, {in + lay.iv(), 16}).hash(9, chall1, 88);
       if (!lay.verifier) {
         detail::vole_hash<DeviceField>(front + s.off_u_tilde(), chall1, u0);
-        for (u32 b = 0; b < 160; ++b) front[s.off_d() + b] = u8(in[lay.w() + b] ^ u0[b]);
       }
       break;
     }
@@ -435,13 +465,8 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       break;
     }
     case Stage::chall2: {
-      Oracle h;
-      h.absorb(chall1, 88);
-      h.absorb(sigf + s.off_u_tilde(), 18);
-      h.absorb(vt, 18 * lambda);
-      h.absorb(sigf + s.off_d(), 160);
-      h.final(10);  // dom_h2_2
-      h.squeeze(chall2, 56);
+      Oracle4({chall1, 88}, {sigf + s.off_u_tilde(), 18}, {vt, 18 * lambda}, {sigf + s.off_d(), 160})
+          .hash(10, chall2, 56);  // dom_h2_2
       break;
     }
     case Stage::rows: {
@@ -549,6 +574,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   u8* hi = a.hi + sig * lay.hi_bytes();
   const u8* iv = in + lay.iv();
   switch (l.stage) {
+    case Stage::front:
     case Stage::chall1:
     case Stage::col_hash:
     case Stage::chall2:
@@ -587,7 +613,6 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       // The verifier's rows are permuted so that the hidden leaf is x = 0. Its seed is
       // unknown: its outputs come from whatever its node holds and are then replaced.
       const u32 d = lay.verifier ? delta_of(a, in, i) : 0;
-      u8* const row = rows + row_stride * u64(s.first_leaf(i));
       u8* const c = com + 48 * u64(2 * r);
       const u32 tweak = s.L - 1 + i;
       alignas(8) u8 buf[128];
@@ -595,57 +620,66 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
            buf + 64, 64);
       leaf_hash(c, in + lay.uhash() + 48 * i, buf);
       leaf_hash(c + 48, in + lay.uhash() + 48 * i, buf + 64);
-      prg2(buf, buf + 64, iv, i ^ 0x80000000u, i ^ 0x80000000u, row + row_stride * u64(j ^ d),
-           row + row_stride * u64((j + 1) ^ d), row_stride);
+      // Rows x = j ^ d and (j + 1) ^ d: the pair row y = x / 2 on planes, the even x first
+      // (key0). The verifier's hidden leaf (x = 0) gets a zero row.
+      const bool odd = (d & 1) != 0;  // public: the verifier's delta
+      const u32 y = (j ^ d) >> 1;
+      prg2_planes(odd ? buf + 64 : buf, odd ? buf : buf + 64, iv, i ^ 0x80000000u, i ^ 0x80000000u,
+                  rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64(y)), row_blocks,
+                  lay.verifier && y == 0 ? 0xF0F0F0F0u : ~0u);
       for (u32 b = 0; b < 128; ++b) buf[b] = 0;  // the seeds are secret
-      if (lay.verifier && (j == d || j + 1 == d)) {  // public: the verifier's delta
+      if (lay.verifier && (j == d || j + 1 == d)) {
         u8* const hidden = c + (j == d ? 0 : 48);
         for (u32 b = 0; b < 48; ++b) hidden[b] = in[lay.hidden_com() + 48 * i + b];
-        for (u32 b = 0; b < row_stride; ++b) row[b] = 0;
       }
       break;
     }
     case Stage::hash_instances: h1(com + 48 * u64(s.first_leaf(r)), 48 * u64(s.leaves(r)), hi + 32 * r); break;
     case Stage::hash_final: h1(hi, 32 * u64(s.tau), vole); break;
     case Stage::reduce: {
-      const u32 i = r / row_words, w = r % row_words, d = s.depth(i), n = 1u << d;
-      const u8* row = rows + row_stride * u64(s.first_leaf(i)) + 2 * w;
-      // Column b is the sum of the rows x with bit b set. Folding the rows pairwise as they
-      // come (a binary counter: below[b] holds the pending lower half of the current block of
-      // 2^(b+1) rows) adds each aligned block of 2^b rows with bit b set to column b once:
-      // about two XORs per row where masking every row into every column took 48 operations.
-      u32 col[16] = {}, below[16] = {}, sum = 0;
-      for (u32 x = 0; x < n; ++x, row += row_stride) {
-        u32 v = u32(row[0]) | u32(row[1]) << 8;
-        TEMPO_VOLEITH_UNROLL
-        for (u32 b = 0; b < 16; ++b) {  // x is public: the branches are the warp's
-          if (((x >> b) & 1u) == 0) {
-            below[b] = v;
-            break;
-          }
-          col[b] ^= v;  // v: rows x - 2^b + 1 .. x, all with bit b set
-          v ^= below[b];
-        }
-        sum = v;  // after the last row: every row (x = n - 1 has all d bits set)
-      }
-      if (!lay.verifier) {
-        u8* u = vole + lay.vole_u() + ell_hat_bytes * i + 2 * w;
-        u[0] = u8(sum);
-        u[1] = u8(sum >> 8);
-      }
+      // Pair row y holds rows 2y (low nibbles) and 2y + 1 (high nibbles) of block b on planes.
+      // Column 0 is the sum of the odd rows: the high nibbles of every pair; column c >= 1
+      // the sum of both nibbles over the pairs with bit c - 1 of y set; u the sum of all.
+      const u32 i = r / row_blocks, b = r % row_blocks, d = s.depth(i), pairs = 1u << (d - 1);
+      const u8* row = rows + row_stride * u64(s.first_leaf(i)) + 32 * b;
+      Planes all{}, col[kMaxDepth - 1];
       TEMPO_VOLEITH_UNROLL
-      for (u32 b = 0; b < 16; ++b) {  // unrolled: col stays in registers
-        if (b >= d) break;
-        u8* o = vole + lay.vole_cols() + ell_hat_bytes * (s.first_col(i) + b) + 2 * w;
-        o[0] = u8(col[b]);
-        o[1] = u8(col[b] >> 8);
+      for (u32 c = 0; c + 1 < kMaxDepth; ++c) col[c] = Planes{};
+      for (u32 y = 0; y < pairs; ++y, row += 2 * row_stride) {
+        const Planes v = load_planes(row);
+        TEMPO_VOLEITH_UNROLL
+        for (u32 q = 0; q < 8; ++q) all.p[q] ^= v.p[q];
+        TEMPO_VOLEITH_UNROLL
+        for (u32 c = 0; c + 1 < kMaxDepth; ++c) {  // unrolled: col stays in registers
+          if (c + 1 >= d) break;
+          const u32 m = 0u - ((y >> c) & 1u);  // y is public
+          TEMPO_VOLEITH_UNROLL
+          for (u32 q = 0; q < 8; ++q) col[c].p[q] ^= v.p[q] & m;
+        }
+      }
+      const u32 n = b + 1 < row_blocks ? 16 : ell_hat_bytes - 16 * b;  // the row's last block: 2 bytes
+      // Writes the low nibbles' block (after `fold` adds the high ones to them, or `high`
+      // moves them down) as bytes 16 b .. 16 b + n of a column.
+      auto put = [&](u8* o, Planes v, bool fold) {
+        TEMPO_VOLEITH_UNROLL
+        for (u32 q = 0; q < 8; ++q) v.p[q] = ((fold ? v.p[q] : 0u) ^ (v.p[q] >> 4)) & 0x0F0F0F0Fu;
+        u64 w[4];
+        planes_to_prg(v, w);
+        TEMPO_VOLEITH_UNROLL
+        for (u32 k = 0; k < 16; ++k)
+          if (k < n) o[k] = u8(w[k / 8] >> (8 * (k % 8)));
+      };
+      if (!lay.verifier) put(vole + lay.vole_u() + ell_hat_bytes * i + 16 * b, all, true);
+      u8* const cols = vole + lay.vole_cols() + 16 * b;
+      put(cols + ell_hat_bytes * s.first_col(i), all, false);
+      TEMPO_VOLEITH_UNROLL
+      for (u32 c = 0; c + 1 < kMaxDepth; ++c) {
+        if (c + 1 >= d) break;
+        put(cols + ell_hat_bytes * (s.first_col(i) + c + 1), col[c], true);
       }
       if (i + 1 == s.tau)  // the last w_grind columns have no instance: zero (as on the CPU)
-        for (u32 b = s.first_col(s.tau); b < lambda; ++b) {
-          u8* o = vole + lay.vole_cols() + ell_hat_bytes * b + 2 * w;
-          o[0] = 0;
-          o[1] = 0;
-        }
+        for (u32 c = s.first_col(s.tau); c < lambda; ++c)
+          for (u32 k = 0; k < n; ++k) cols[ell_hat_bytes * c + k] = 0;
       break;
     }
   }

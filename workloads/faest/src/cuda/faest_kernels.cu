@@ -47,7 +47,7 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 
 // The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
 const char* const stage_names[] = {"root",        "scatter",    "expand",       "leaves",      "hash_instances",
-                                   "hash_final",  "reduce",     "chall1",       "col_hash",    "chall2",
+                                   "hash_final",  "reduce",     "front",        "chall1",       "col_hash",    "chall2",
                                    "rows",        "key_schedule", "prove_keys", "round_bytes", "round_columns",
                                    "round_join",  "prove_join", "grind",        "grind_pick"};
 static_assert(std::size(stage_names) == kStages);

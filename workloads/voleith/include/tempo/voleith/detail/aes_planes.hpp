@@ -245,8 +245,10 @@ TEMPO_VOLEITH_HD void aes_round(Planes& s, const RoundKeys& k) {
   add_round_key(s, k.rk[I]);
 }
 
-// Two blocks in the column layout, frame 0 in and out.
-TEMPO_VOLEITH_HD void encrypt(Planes& s, const RoundKeys& k) {
+// Two blocks in the column layout, frame 0 in, frame 2 out: the output's rows 1 and 3 are
+// two columns off until frame2_to_frame0. A linear map of outputs (sums of PRG rows) may run
+// before that, on the planes, and convert once.
+TEMPO_VOLEITH_HD void encrypt_to_frame2(Planes& s, const RoundKeys& k) {
   add_round_key(s, k.rk[0]);
   aes_round<1>(s, k);
   aes_round<2>(s, k);
@@ -258,9 +260,17 @@ TEMPO_VOLEITH_HD void encrypt(Planes& s, const RoundKeys& k) {
   aes_round<8>(s, k);
   aes_round<9>(s, k);
   sub_bytes(s);
-  add_round_key(s, k.rk[10]);  // frame 2: rows 1 and 3 are two columns off
+  add_round_key(s, k.rk[10]);  // frame 2
+}
+TEMPO_VOLEITH_HD void frame2_to_frame0(Planes& s) {
   TEMPO_VOLEITH_UNROLL
   for (int b = 0; b < 8; ++b) s.p[b] = row_rotl(s.p[b], 2);
+}
+
+// Two blocks in the column layout, frame 0 in and out.
+TEMPO_VOLEITH_HD void encrypt(Planes& s, const RoundKeys& k) {
+  encrypt_to_frame2(s, k);
+  frame2_to_frame0(s);
 }
 
 // Two AES-128 blocks under one key: in and out as four little-endian words each.
@@ -319,6 +329,45 @@ TEMPO_VOLEITH_HD void prg2(const u8* key0, const u8* key1, const u8* iv, u32 twe
     store_le64_fast(out1 + 16 * b, o[2]);
     store_le64_fast(out1 + 16 * b + 8, o[3]);
   }
+}
+
+// ---- PRG output left on planes
+// prg2's two streams as planes: block b of both in one state (key0's in block 0, the low
+// nibbles), in frame 2 (encrypt_to_frame2), 32 bytes per b as eight little-endian plane
+// words, each ANDed with `keep` (0xF0F0F0F0 clears key0's stream). Sums of such rows are
+// sums of the streams, converted once by planes_to_prg.
+TEMPO_VOLEITH_HD void store_planes(u8* p, const Planes& s) {
+  TEMPO_VOLEITH_UNROLL
+  for (int q = 0; q < 4; ++q) store_le64_fast(p + 8 * q, u64(s.p[2 * q]) | u64(s.p[2 * q + 1]) << 32);
+}
+TEMPO_VOLEITH_HD Planes load_planes(const u8* p) {
+  Planes s;
+  TEMPO_VOLEITH_UNROLL
+  for (int q = 0; q < 4; ++q) {
+    const u64 v = load_le64_fast(p + 8 * q);
+    s.p[2 * q] = u32(v), s.p[2 * q + 1] = u32(v >> 32);
+  }
+  return s;
+}
+TEMPO_VOLEITH_HD void prg2_planes(const u8* key0, const u8* key1, const u8* iv, u32 tweak0, u32 tweak1, u8* out,
+                                  u32 blocks, u32 keep) {
+  RoundKeys k;
+  expand_keys2(key0, key1, k);
+  const PrgCounter c0(iv, tweak0), c1(iv, tweak1);
+  for (u32 b = 0; b < blocks; ++b) {
+    const u64 w[4] = {c0.lo(b), c0.hi, c1.lo(b), c1.hi};
+    Planes s = to_aes_planes(w);
+    encrypt_to_frame2(s, k);
+    TEMPO_VOLEITH_UNROLL
+    for (int q = 0; q < 8; ++q) s.p[q] &= keep;
+    store_planes(out + 32 * b, s);
+  }
+}
+// A block of prg2_planes (or a sum of such blocks) -> its two 16-byte blocks: block 0
+// (key0's stream) in w[0], w[1], block 1 in w[2], w[3].
+TEMPO_VOLEITH_HD void planes_to_prg(Planes s, u64 (&w)[4]) {
+  frame2_to_frame0(s);
+  from_aes_planes(s, w);
 }
 
 }  // namespace tempo::voleith::dev
