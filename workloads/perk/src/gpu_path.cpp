@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <tempo/env.hpp>
+#include <tempo/gpu/detail/host_buffer_pool.hpp>
 #include <tempo/os_random.hpp>
 #include <tempo/secure_zero.hpp>
 #include <tempo/tempo.hpp>
@@ -310,6 +311,26 @@ bool VerifyStageOp::has_cuda() const { return false; }
 int VerifyStageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) const { return 0; }
 #endif
 
+namespace {
+
+// Pinned slices kept between batches (pinning a slice of 8,192 signatures anew costs more
+// than a tenth of its device stage).
+tempo::gpu::detail::HostBufferPool& slice_pool() {
+  static tempo::gpu::detail::HostBufferPool pool(8);
+  return pool;
+}
+
+// A pooled buffer for public bytes (verification): back to the pool unwiped.
+struct PublicSlice {
+  tempo::gpu::HostBuffer buf;
+  explicit PublicSlice(std::size_t bytes) : buf(slice_pool().take(bytes)) {}
+  PublicSlice(const PublicSlice&) = delete;
+  PublicSlice& operator=(const PublicSlice&) = delete;
+  ~PublicSlice() { slice_pool().give_back(std::move(buf)); }
+};
+
+}  // namespace
+
 void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,
                       std::span<const std::span<const std::uint8_t>> msgs,
                       std::span<const std::span<const std::uint8_t>> sigs, std::span<std::uint8_t> results,
@@ -321,7 +342,8 @@ void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const 
   const tempo::gpu::RunOptions opt(tempo::Backend::cuda);  // the caller's placement said gpu
   std::vector<std::uint8_t> ok(std::min(slice, n));
   std::vector<std::size_t> sent;
-  tempo::gpu::HostBuffer in, out;
+  PublicSlice pin(std::min(slice, n) * stride), pout(std::min(slice, n));
+  tempo::gpu::HostBuffer &in = pin.buf, &out = pout.buf;
   for (std::size_t first = 0; first < n; first += slice) {
     const std::size_t count = std::min(slice, n - first);
     in.resize(count * stride);
@@ -361,6 +383,16 @@ struct Slot {
   ~Slot() {
     offload = tempo::gpu::Offload{};  // waits for the device first (an exception left it running)
     wipe();
+    if (in.data() != nullptr) slice_pool().give_back(std::move(in));
+    if (out.data() != nullptr) slice_pool().give_back(std::move(out));
+  }
+  // `count` items now, at most `most` in any slice: taken at their final size (see FAEST's
+  // gpu_path.cpp: a best fit regrown later is pinned anew).
+  void size_for(std::size_t most, const dev::Layout& lay) {
+    if (in.data() == nullptr) in = slice_pool().take(most * lay.in_stride());
+    if (out.data() == nullptr) out = slice_pool().take(most * lay.out_stride());
+    in.resize(count * lay.in_stride());
+    out.resize(count * lay.out_stride());
   }
   void wipe() {
     secure_zero(in.data(), in.size());
@@ -392,8 +424,7 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
     Slot& s = slots[k % 2];
     s.first = first;
     s.count = std::min(slice, n - first);
-    s.in.resize(s.count * lay.in_stride());
-    s.out.resize(s.count * lay.out_stride());
+    s.size_for(std::min(slice, n), lay);
     tempo::parallel_for(t, std::size_t{0}, s.count, [&](std::size_t q) {
       const std::size_t i = s.first + q;
       std::uint8_t* in = s.in.data() + q * lay.in_stride();
