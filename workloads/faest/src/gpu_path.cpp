@@ -121,12 +121,7 @@ int StageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) co
 
 namespace {
 
-// Pinned slices kept between batches (a batch has four buffers in flight): pinning them
-// anew costs more than a slice's device stage.
-tempo::gpu::detail::HostBufferPool& slice_pool() {
-  static tempo::gpu::detail::HostBufferPool pool(8);
-  return pool;
-}
+using tempo::gpu::detail::slice_pool;  // pinned slices kept between batches
 
 template <class Job>
 struct Slot {

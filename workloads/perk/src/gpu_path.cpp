@@ -313,12 +313,7 @@ int VerifyStageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContex
 
 namespace {
 
-// Pinned slices kept between batches (pinning a slice of 8,192 signatures anew costs more
-// than a tenth of its device stage).
-tempo::gpu::detail::HostBufferPool& slice_pool() {
-  static tempo::gpu::detail::HostBufferPool pool(8);
-  return pool;
-}
+using tempo::gpu::detail::slice_pool;  // pinned slices kept between batches
 
 // A pooled buffer for public bytes (verification): back to the pool unwiped.
 struct PublicSlice {

@@ -432,12 +432,13 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   const u8* u0 = vole + lay.vole_u();  // sign
   switch (stage) {
     case Stage::front: {  // sign: two bytes of c_i = u_0 + u_i (i >= 1) or of d = w + u_0
-      const u32 at = 2 * r, c_bytes = (s.tau - 1) * ell_hat_bytes;
+      const u32 c_bytes = s.off_u_tilde();  // c_1 .. c_tau-1; d follows u_tilde
       TEMPO_VOLEITH_UNROLL
-      for (u32 q = 0; q < 2; ++q) {
-        const u32 b = at + q;
-        front[b < c_bytes ? b : s.off_d() + (b - c_bytes)] =
-            b < c_bytes ? u8(u0[b % ell_hat_bytes] ^ u0[ell_hat_bytes + b]) : u8(in[lay.w() + b - c_bytes] ^ u0[b - c_bytes]);
+      for (u32 b = 2 * r; b < 2 * r + 2; ++b) {
+        if (b < c_bytes)
+          front[b] = u8(u0[b % ell_hat_bytes] ^ u0[ell_hat_bytes + b]);
+        else
+          front[s.off_d() + b - c_bytes] = u8(in[lay.w() + b - c_bytes] ^ u0[b - c_bytes]);
       }
       break;
     }
@@ -642,9 +643,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       // the sum of both nibbles over the pairs with bit c - 1 of y set; u the sum of all.
       const u32 i = r / row_blocks, b = r % row_blocks, d = s.depth(i), pairs = 1u << (d - 1);
       const u8* row = rows + row_stride * u64(s.first_leaf(i)) + 32 * b;
-      Planes all{}, col[kMaxDepth - 1];
-      TEMPO_VOLEITH_UNROLL
-      for (u32 c = 0; c + 1 < kMaxDepth; ++c) col[c] = Planes{};
+      Planes all{}, col[kMaxDepth - 1]{};
       for (u32 y = 0; y < pairs; ++y, row += 2 * row_stride) {
         const Planes v = load_planes(row);
         TEMPO_VOLEITH_UNROLL
@@ -658,8 +657,8 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
         }
       }
       const u32 n = b + 1 < row_blocks ? 16 : ell_hat_bytes - 16 * b;  // the row's last block: 2 bytes
-      // Writes the low nibbles' block (after `fold` adds the high ones to them, or `high`
-      // moves them down) as bytes 16 b .. 16 b + n of a column.
+      // Writes one block of a column, bytes 16 b .. 16 b + n: the low nibbles' block with
+      // the high nibbles added (fold), or the high nibbles' block alone (column 0).
       auto put = [&](u8* o, Planes v, bool fold) {
         TEMPO_VOLEITH_UNROLL
         for (u32 q = 0; q < 8; ++q) v.p[q] = ((fold ? v.p[q] : 0u) ^ (v.p[q] >> 4)) & 0x0F0F0F0Fu;

@@ -53,4 +53,11 @@ class HostBufferPool {
   std::size_t keep_;
 };
 
+// The process-wide pool of the signature families' batch slices (FAEST, PERK: up to four
+// buffers in flight per batch; pinning them anew costs more than a tenth of a batch).
+inline HostBufferPool& slice_pool() {
+  static HostBufferPool pool(8);
+  return pool;
+}
+
 }  // namespace tempo::gpu::detail
