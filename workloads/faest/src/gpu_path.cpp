@@ -1,11 +1,8 @@
-// The GPU batch path: per-signature host halves, the engine operation, and the batch loop
-// (slices of signatures: the host prepares slice k + 1 while the device runs slice k, and
-// finishes slice k while the device runs slice k + 1).
+// The GPU batch path: per-signature host halves, the engine operation, and the batches
+// (gpu::detail::run_slices: two slices of signatures in flight).
 #include "gpu_path.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -13,7 +10,7 @@
 #include <tempo/tempo.hpp>
 #include <tempo/env.hpp>
 #include <tempo/os_random.hpp>
-#include <tempo/gpu/detail/host_buffer_pool.hpp>
+#include <tempo/gpu/detail/slice_pipeline.hpp>
 
 #include "backend.hpp"
 #include "gpu_halves.hpp"
@@ -121,87 +118,21 @@ int StageOp::cuda(const tempo::gpu::Chunk&, const tempo::gpu::DeviceContext&) co
 
 namespace {
 
-using tempo::gpu::detail::slice_pool;  // pinned slices kept between batches
+using tempo::gpu::detail::SliceView;
 
-template <class Job>
-struct Slot {
-  tempo::gpu::HostBuffer in, out;
-  SecretBuffer<Job> jobs;
-  tempo::gpu::Offload offload;
-  std::size_t first = 0, count = 0;
-  bool dirty = false;  // in/out hold items not yet finished (finished items are wiped one by one)
-  Slot() = default;
-  Slot(const Slot&) = delete;
-  Slot& operator=(const Slot&) = delete;
-  ~Slot() {
-    offload = tempo::gpu::Offload{};  // waits for the device first (an exception left it running)
-    if (dirty) {
-      secure_zero(in.data(), in.size());
-      secure_zero(out.data(), out.size());
-    }
-    if (in.data() != nullptr) slice_pool().give_back(std::move(in));
-    if (out.data() != nullptr) slice_pool().give_back(std::move(out));
-  }
-  // n items now, at most `most` in any slice of the batch: the buffers are taken at their
-  // final size, so that the pool's best fit for a small first slice (possibly a buffer an
-  // input slice left, too small for an output one) is never regrown and pinned anew later
-  // (~25 ms for a slice of 4,096 on the device host).
-  void size_for(std::size_t n, std::size_t most, const dev::Layout& lay) {
-    count = n;
-    if (in.data() == nullptr) in = slice_pool().take(most * lay.in_stride());
-    if (out.data() == nullptr) out = slice_pool().take(most * lay.out_stride());
-    in.resize(n * lay.in_stride());
-    out.resize(n * lay.out_stride());
-    jobs.resize(n);
-  }
-};
-
-// Runs prepare(slot, q) for every item q of every slice, the slice's device stage, then
-// finish(slot, q) and the item's wipe; two slices in flight. The first slices are smaller
-// (slice / 4, slice / 2) so that the host starts finishing early.
-template <class Job, class Prepare, class Finish>
-void run_slices(tempo::Task& t, const StageOp& op, std::size_t n, tempo::gpu::Engine& e, std::size_t slice,
-                Prepare&& prepare, Finish&& finish) {
-  slice = std::max<std::size_t>(slice, 1);
-  const dev::Layout& lay = op.layout();
-  Slot<Job> slots[2];
-  const tempo::gpu::RunOptions opt(tempo::Backend::cuda);  // the caller's placement said gpu
-  const bool prof = op.profile_stages();
-  using clk = std::chrono::steady_clock;
-  auto ms = [](clk::time_point a, clk::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-  const auto start = clk::now();
-  auto complete = [&](Slot<Job>& s) {
-    const auto t0 = clk::now();
-    s.offload.join(t);
-    const auto t1 = clk::now();
-    tempo::parallel_for(t, 0, s.count, [&](std::size_t q) {
-      finish(s, q);
-      secure_zero(s.in.data() + q * lay.in_stride(), lay.in_stride());
-      secure_zero(s.out.data() + q * lay.out_stride(), lay.out_stride());
-    });
-    s.dirty = false;
-    if (prof)
-      std::fprintf(stderr, "faest host: at %.2f slice at %zu: join %.2f finish %.2f ms\n", ms(start, t0), s.first,
-                   ms(t0, t1), ms(t1, clk::now()));
-  };
-  std::size_t k = 0, size = std::max<std::size_t>(1, slice / 4);
-  for (std::size_t first = 0; first < n; first += size, size = std::min(slice, 2 * size), ++k) {
-    Slot<Job>& s = slots[k % 2];
-    const auto t0 = clk::now();
-    s.first = first;
-    s.size_for(std::min(size, n - first), std::min(slice, n), lay);
-    s.dirty = true;
-    const auto t1 = clk::now();
-    tempo::parallel_for(t, 0, s.count, [&](std::size_t q) { prepare(s, q); });
-    const auto t2 = clk::now();
-    s.offload = e.submit(t, op, {tempo::gpu::Operand::fixed(s.in.span(), lay.in_stride())}, s.out.span(), opt);
-    if (prof)
-      std::fprintf(stderr, "faest host: at %.2f slice at %zu, %zu items: alloc %.2f prepare %.2f submit %.2f ms\n",
-                   ms(start, t0), first, s.count, ms(t0, t1), ms(t1, t2), ms(t2, clk::now()));
-    if (k > 0) complete(slots[(k - 1) % 2]);
-  }
-  if (k > 0) complete(slots[(k - 1) % 2]);
+tempo::gpu::detail::SliceOptions slice_options(const StageOp& op, std::size_t slice) {
+  return {.slice = slice, .ramp = true, .profile = op.profile_stages(), .name = "faest"};
 }
+
+// Per-item host state between the halves, one array per slice in flight.
+template <class Job>
+struct SlotJobs {
+  SecretBuffer<Job> at[2];
+  SlotJobs(std::size_t n, std::size_t slice) {
+    for (auto& j : at) j.resize(std::min(std::max<std::size_t>(slice, 1), n));
+  }
+  Job& operator()(const SliceView& s, std::size_t q) { return at[s.slot][q]; }
+};
 
 }  // namespace
 
@@ -211,23 +142,23 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
                     tempo::gpu::Engine& engine, std::size_t slice) {
   const StageOp op(p, false);
   const dev::Layout& lay = op.layout();
-  run_slices<SignJob>(
-      t, op, sks.size(), engine, slice,
-      [&](Slot<SignJob>& s, std::size_t q) {
+  SlotJobs<SignJob> jobs(sks.size(), slice);
+  tempo::gpu::detail::run_slices(
+      t, engine, op, sks.size(), lay.in_stride(), lay.out_stride(), slice_options(op, slice),
+      [&](const SliceView& s, std::size_t q) {
         const std::size_t i = s.first + q;
-        std::uint8_t* in = s.in.data() + q * lay.in_stride();
         if (!rhos.empty()) {
-          sign_prepare(p, sks[i], msgs[i], rhos[i], outs[i].data(), s.jobs[q], in);
+          sign_prepare(p, sks[i], msgs[i], rhos[i], outs[i].data(), jobs(s, q), s.in_item(q));
         } else {
           std::uint8_t rho[16];
           tempo::os_random(rho);
-          sign_prepare(p, sks[i], msgs[i], rho, outs[i].data(), s.jobs[q], in);
+          sign_prepare(p, sks[i], msgs[i], rho, outs[i].data(), jobs(s, q), s.in_item(q));
           secure_zero(rho, sizeof rho);
         }
       },
-      [&](Slot<SignJob>& s, std::size_t q) {
-        sign_complete(p, s.jobs[q], s.in.data() + q * lay.in_stride(), s.out.data() + q * lay.out_stride(),
-                      outs[s.first + q].data());
+      [&](const SliceView& s, std::size_t q) {
+        sign_complete(p, jobs(s, q), s.in_item(q), s.out_item(q), outs[s.first + q].data());
+        secure_zero(&jobs(s, q), sizeof(SignJob));
       });
 }
 
@@ -237,16 +168,16 @@ void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const 
                       tempo::gpu::Engine& engine, std::size_t slice) {
   const StageOp op(p, true);
   const dev::Layout& lay = op.layout();
-  run_slices<VerifyJob>(
-      t, op, pks.size(), engine, slice,
-      [&](Slot<VerifyJob>& s, std::size_t q) {
+  SlotJobs<VerifyJob> jobs(pks.size(), slice);
+  tempo::gpu::detail::run_slices(
+      t, engine, op, pks.size(), lay.in_stride(), lay.out_stride(), slice_options(op, slice),
+      [&](const SliceView& s, std::size_t q) {
         const std::size_t i = s.first + q;
-        verify_prepare(p, pks[i], msgs[i], sigs[i].data(), s.jobs[q], s.in.data() + q * lay.in_stride());
+        verify_prepare(p, pks[i], msgs[i], sigs[i].data(), jobs(s, q), s.in_item(q));
       },
-      [&](Slot<VerifyJob>& s, std::size_t q) {
+      [&](const SliceView& s, std::size_t q) {
         const std::size_t i = s.first + q;
-        const bool ok = verify_complete(p, s.jobs[q], sigs[i].data(), s.out.data() + q * lay.out_stride());
-        results[i] = ok ? 1 : 0;
+        results[i] = verify_complete(p, jobs(s, q), sigs[i].data(), s.out_item(q)) ? 1 : 0;
       });
 }
 

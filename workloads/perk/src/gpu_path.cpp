@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <tempo/env.hpp>
-#include <tempo/gpu/detail/host_buffer_pool.hpp>
+#include <tempo/gpu/detail/slice_pipeline.hpp>
 #include <tempo/os_random.hpp>
 #include <tempo/secure_zero.hpp>
 #include <tempo/tempo.hpp>
@@ -366,76 +366,29 @@ void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const 
 
 // ---- the batch ---------------------------------------------------------------------------
 
-namespace {
-
-struct Slot {
-  tempo::gpu::HostBuffer in, out;
-  tempo::gpu::Offload offload;
-  std::size_t first = 0, count = 0;
-  Slot() = default;
-  Slot(const Slot&) = delete;
-  Slot& operator=(const Slot&) = delete;
-  ~Slot() {
-    offload = tempo::gpu::Offload{};  // waits for the device first (an exception left it running)
-    wipe();
-    if (in.data() != nullptr) slice_pool().give_back(std::move(in));
-    if (out.data() != nullptr) slice_pool().give_back(std::move(out));
-  }
-  // `count` items now, at most `most` in any slice: taken at their final size (see FAEST's
-  // gpu_path.cpp: a best fit regrown later is pinned anew).
-  void size_for(std::size_t most, const dev::Layout& lay) {
-    if (in.data() == nullptr) in = slice_pool().take(most * lay.in_stride());
-    if (out.data() == nullptr) out = slice_pool().take(most * lay.out_stride());
-    in.resize(count * lay.in_stride());
-    out.resize(count * lay.out_stride());
-  }
-  void wipe() {
-    secure_zero(in.data(), in.size());
-    secure_zero(out.data(), out.size());
-  }
-};
-
-}  // namespace
-
 void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> sks,
                     std::span<const std::span<const std::uint8_t>> msgs,
                     std::span<const std::span<const std::uint8_t>> rands, std::span<const std::span<std::uint8_t>> outs,
                     tempo::gpu::Engine& engine, std::size_t slice) {
+  using tempo::gpu::detail::SliceView;
   const StageOp op(p);
   const dev::Layout& lay = op.layout();
-  const std::size_t n = sks.size(), rand_bytes = sign_randomness_size(p);
-  slice = std::max<std::size_t>(slice, 1);
-  Slot slots[2];
-  const tempo::gpu::RunOptions opt(tempo::Backend::cuda);  // the caller's placement said gpu
-  auto finish = [&](Slot& s) {
-    s.offload.join(t);
-    tempo::parallel_for(t, std::size_t{0}, s.count, [&](std::size_t q) {
-      sign_complete(p, s.out.data() + q * lay.out_stride(), outs[s.first + q].data());
-    });
-    s.wipe();
-  };
-  std::size_t k = 0;
-  for (std::size_t first = 0; first < n; first += slice, ++k) {
-    Slot& s = slots[k % 2];
-    s.first = first;
-    s.count = std::min(slice, n - first);
-    s.size_for(std::min(slice, n), lay);
-    tempo::parallel_for(t, std::size_t{0}, s.count, [&](std::size_t q) {
-      const std::size_t i = s.first + q;
-      std::uint8_t* in = s.in.data() + q * lay.in_stride();
-      if (!rands.empty()) {
-        sign_prepare(p, sks[i], msgs[i], rands[i], outs[i].data(), in);
-      } else {
-        std::uint8_t rand[2 * max_lambda_bytes];
-        tempo::os_random(std::span<std::uint8_t>(rand, rand_bytes));
-        sign_prepare(p, sks[i], msgs[i], std::span<const std::uint8_t>(rand, rand_bytes), outs[i].data(), in);
-        secure_zero(rand, sizeof rand);
-      }
-    });
-    s.offload = engine.submit(t, op, {tempo::gpu::Operand::fixed(s.in.span(), lay.in_stride())}, s.out.span(), opt);
-    if (k > 0) finish(slots[(k - 1) % 2]);
-  }
-  if (k > 0) finish(slots[(k - 1) % 2]);
+  const std::size_t rand_bytes = sign_randomness_size(p);
+  tempo::gpu::detail::run_slices(
+      t, engine, op, sks.size(), lay.in_stride(), lay.out_stride(), {.slice = slice, .name = "perk"},
+      [&](const SliceView& s, std::size_t q) {
+        const std::size_t i = s.first + q;
+        if (!rands.empty()) {
+          sign_prepare(p, sks[i], msgs[i], rands[i], outs[i].data(), s.in_item(q));
+        } else {
+          std::uint8_t rand[2 * max_lambda_bytes];
+          tempo::os_random(std::span<std::uint8_t>(rand, rand_bytes));
+          sign_prepare(p, sks[i], msgs[i], std::span<const std::uint8_t>(rand, rand_bytes), outs[i].data(),
+                       s.in_item(q));
+          secure_zero(rand, sizeof rand);
+        }
+      },
+      [&](const SliceView& s, std::size_t q) { sign_complete(p, s.out_item(q), outs[s.first + q].data()); });
 }
 
 }  // namespace tempo::perk::detail
