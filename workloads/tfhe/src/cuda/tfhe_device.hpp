@@ -594,6 +594,22 @@ TEMPO_TFHE_HD u32 key_row0(u32 j, const DeviceParams& p) {
 }
 TEMPO_TFHE_HD u32 key_row0_slot(u32 j, const DeviceParams& p) { return key_row0(j, p) + j / kKeyBlock * kKeyBlock; }
 
+// The external product's last step at forward slot `slot` (32-bit words): the key products'
+// sums s = (sign +: col 0, col 1, sign -: col 0, col 1) times X^alpha - 1 and X^-alpha - 1
+// there (X^alpha is psi^(alpha slot), X^-alpha = X^(2N - alpha) is psi^(-alpha slot)), into
+// u = (col 0, col 1). Each sum is reduced below 4Q only: the two products then sum below
+// 8 Q^2 < 2^(k+31), inside reduce_wide's bound (k <= 27).
+template <class Tw>
+TEMPO_TFHE_HD void combine_products32(const u64 (&s)[4], u32 alpha, u32 slot, const Tw& tw, const DeviceParams& p,
+                                      u32 (&u)[2]) {
+  const u32 e = alpha * slot, two_n_mask = 2 * p.N - 1;
+  const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw)),
+            mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw));
+  TEMPO_TFHE_UNROLL
+  for (u32 col = 0; col < 2; ++col)
+    u[col] = reduce_wide(u64{reduce_wide_lazy(s[col], p)} * mp + u64{reduce_wide_lazy(s[2 + col], p)} * mm, p);
+}
+
 // The external products of coefficient j against both keys of step i, combined with the
 // monomials, for exactly C bootstraps of a block (32-bit words; item b's digit rows at
 // rows + b * iw, its step exponent at alphas[b]): rows 0 and 1 of each receive u_a[j], u_b[j]
@@ -623,19 +639,13 @@ TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* alphas, u32 j,
       }
     }
   }
-  // X^alpha at slot j is psi^(alpha slot); X^-alpha = X^(2N - alpha) is psi^(-alpha slot).
-  const u32 slot = tw.slot_of(j, p.log_n), two_n_mask = 2 * N - 1;
+  const u32 slot = tw.slot_of(j, p.log_n);
   TEMPO_TFHE_UNROLL
   for (u32 b = 0; b < C; ++b) {
-    const u32 e = alphas[b] * slot;
-    const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tw)),
-              mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tw));
-    // s[b] = (sign +: col 0, col 1, sign -: col 0, col 1), each reduced below 4Q only: the two
-    // products then sum below 8 Q^2 < 2^(k+31), inside reduce_wide's bound (k <= 27).
+    u32 u[2];
+    combine_products32(s[b], alphas[b], slot, tw, p, u);
     TEMPO_TFHE_UNROLL
-    for (u32 col = 0; col < 2; ++col)
-      rows[b * iw + col * N + sj] = reduce_wide(
-          u64{reduce_wide_lazy(s[b][col], p)} * mp + u64{reduce_wide_lazy(s[b][2 + col], p)} * mm, p);
+    for (u32 col = 0; col < 2; ++col) rows[b * iw + col * N + sj] = u[col];
   }
 }
 
@@ -1043,12 +1053,8 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
           TEMPO_TFHE_UNROLL
           for (u32 q = 0; q < 4; ++q) acc[q] += u64{d[k]} * kr[q * kKeyBlock];
         }
-        const u32 e = alpha * tv.slot_of(j, p.log_n);
-        const u32 mp = static_cast<u32>(monomial_minus_one_at(e & two_n_mask, tv)),
-                  mm = static_cast<u32>(monomial_minus_one_at((0u - e) & two_n_mask, tv));
         u32 u[2];
-        for (u32 col = 0; col < 2; ++col)
-          u[col] = reduce_wide(u64{reduce_wide_lazy(acc[col], p)} * mp + u64{reduce_wide_lazy(acc[2 + col], p)} * mm, p);
+        combine_products32(acc, alpha, tv.slot_of(j, p.log_n), tv, p, u);
         TEMPO_TFHE_UNROLL
         for (u32 k = 0; k < kMaxRanks; ++k)
           if (k < ranks) (rows[k] - k * N)[col_of(k) * N + sj] = u[col_of(k)];
