@@ -1,7 +1,7 @@
 // Internal, no stable API: a batch staged through pinned host slices, two in flight. The
 // host prepares slice k + 1 while the device runs slice k, and finishes slice k while the
-// device runs slice k + 1. Used by the families whose device stage sits between per-item
-// host halves (FAEST and PERK signing and verification).
+// device runs slice k + 1. Used by the batches whose device stage sits between per-item
+// host halves (FAEST signing and verification, PERK signing).
 //
 //   run_slices(t, engine, op, n, in_stride, out_stride, {.slice = 4096, .ramp = true},
 //              [&](const SliceView& s, std::size_t q) { /* write item s.first + q at s.in_item(q) */ },
