@@ -45,6 +45,7 @@ Tuning tuning_from_env(const EngineOptions& opt) {
   t.pinned_streams = env_integer("TEMPO_GPU_PINNED_STREAMS", 1, 32).value_or(t.pinned_streams);
   t.max_chunk_bytes = chunk_mib_from_env().value_or(8) * (1 << 20);
   t.nt_copy = env_flag("TEMPO_GPU_NT_COPY").value_or(t.nt_copy);
+  if (const auto mb = env_integer("TEMPO_GPU_SCRATCH_KEEP_MB", 0, 1 << 20)) t.scratch_keep_bytes = std::uint64_t(*mb) << 20;
   return t;
 }
 

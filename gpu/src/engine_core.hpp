@@ -54,6 +54,7 @@ struct Tuning {
   std::size_t pinned_streams = 4;            // TEMPO_GPU_PINNED_STREAMS
   double max_chunk_bytes = double(8 << 20);  // TEMPO_GPU_CHUNK_MB
   bool nt_copy = true;                       // TEMPO_GPU_NT_COPY
+  std::uint64_t scratch_keep_bytes = std::uint64_t{4} << 30;  // TEMPO_GPU_SCRATCH_KEEP_MB
 };
 Tuning tuning_from_env(const EngineOptions& opt);
 

@@ -21,6 +21,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -556,8 +557,57 @@ class CudaDeviceSide final : public DeviceSide {
 
 }  // namespace
 
+namespace {
+
+// StreamScratch's pools (cuda.hpp), one per device, and the bytes each keeps mapped.
+struct ScratchPools {
+  static constexpr int kMaxDevices = 64;
+  std::mutex m;
+  std::uint64_t keep = Tuning{}.scratch_keep_bytes;
+  std::array<cudaMemPool_t, kMaxDevices> pool{};
+};
+ScratchPools& scratch_pools() {
+  static ScratchPools* const p = new ScratchPools;  // never destroyed: pools outlive every stream
+  return *p;
+}
+
+// The latest engine's TEMPO_GPU_SCRATCH_KEEP_MB, for the pools made and to be made.
+void set_scratch_keep(std::uint64_t bytes) noexcept {
+  ScratchPools& sp = scratch_pools();
+  std::lock_guard lock(sp.m);
+  sp.keep = bytes;
+  for (cudaMemPool_t p : sp.pool)
+    if (p != nullptr) (void)cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &bytes);
+}
+
+}  // namespace
+
+cudaError_t scratch_pool(int device, cudaMemPool_t& pool) noexcept {
+  ScratchPools& sp = scratch_pools();
+  if (device < 0 || device >= ScratchPools::kMaxDevices) return cudaErrorInvalidDevice;
+  std::lock_guard lock(sp.m);
+  cudaMemPool_t& p = sp.pool[static_cast<std::size_t>(device)];
+  if (p == nullptr) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t made = nullptr;
+    cudaError_t e = cudaMemPoolCreate(&made, &props);
+    if (e == cudaSuccess) e = cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &sp.keep);
+    if (e != cudaSuccess) {
+      if (made != nullptr) cudaMemPoolDestroy(made);
+      return e;
+    }
+    p = made;
+  }
+  pool = p;
+  return cudaSuccess;
+}
+
 std::unique_ptr<DeviceSide> make_device_side(const EngineOptions& opt, const Tuning& tuning) {
   if (visible_devices() == 0 || opt.max_devices == 0) return nullptr;
+  set_scratch_keep(tuning.scratch_keep_bytes);
   return std::make_unique<CudaDeviceSide>(opt, tuning);
 }
 

@@ -331,6 +331,8 @@ TEST_CASE("the engine's environment is checked when an Engine is made", "[engine
                         Case{"TEMPO_GPU_CHUNK_MB", "1e3", "(expected a number from 0.0625 to 65536)"},
                         Case{"TEMPO_GPU_CHUNK_MB", "0.01", "(expected a number from 0.0625 to 65536)"},
                         Case{"TEMPO_GPU_CHUNK_MB", "1.2.3", "(expected a number from 0.0625 to 65536)"},
+                        Case{"TEMPO_GPU_SCRATCH_KEEP_MB", "-1", "(expected an integer from 0 to 1048576)"},
+                        Case{"TEMPO_GPU_SCRATCH_KEEP_MB", "4G", "(expected an integer from 0 to 1048576)"},
                         Case{"TEMPO_GPU_NT_COPY", "no", "(expected one of: 0, off, false, 1, on, true)"}}) {
     INFO(c.name << "=" << c.bad);
     EnvVar v(c.name, c.bad);
@@ -349,6 +351,10 @@ TEST_CASE("the engine's environment is checked when an Engine is made", "[engine
   }
   for (const char* good : {"", "0", "OFF", "true"}) {
     EnvVar v("TEMPO_GPU_NT_COPY", good);
+    CHECK_NOTHROW(gpu::Engine(simulated(1)));
+  }
+  for (const char* good : {"", "0", "4096", "1048576"}) {
+    EnvVar v("TEMPO_GPU_SCRATCH_KEEP_MB", good);
     CHECK_NOTHROW(gpu::Engine(simulated(1)));
   }
   EnvVar v("TEMPO_GPU_STREAMS", "99");

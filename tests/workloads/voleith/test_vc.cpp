@@ -61,7 +61,7 @@ Opening open(v::TreeShape sh, const std::vector<std::uint8_t>& tree, const std::
   const std::size_t n = v::mark_hidden(sh, hidden.data(), hidden.size(), marks.data());
   Opening o;
   o.nodes.resize(n);
-  REQUIRE(v::copath(marks.data(), hidden.data(), hidden.size(), order, o.nodes.data()) == n);
+  REQUIRE(v::copath(sh, marks.data(), order, o.nodes.data()) == n);
   for (std::uint32_t a : o.nodes) o.seeds.insert(o.seeds.end(), tree.begin() + a * nb, tree.begin() + (a + 1) * nb);
   for (std::uint32_t h : hidden) o.hidden_com.push_back(leaf_com(tree.data() + h * nb));
   return o;
@@ -109,12 +109,30 @@ TEST_CASE("GGM commit / open / reconstruct: every leaf but the hidden ones, a wr
 
     for (int round = 0; round < 6; ++round) {
       std::vector<std::uint32_t> hidden;
-      while (hidden.size() < std::min<std::uint32_t>(4, leaves / 2)) {
+      // Few hidden leaves, then many (more marked nodes than expand_marked's batch of 64).
+      while (hidden.size() < std::min<std::uint32_t>(round < 3 ? 4 : 40, leaves / 2)) {
         const std::uint32_t x = sh.first_leaf() + static_cast<std::uint32_t>(g() % leaves);
         if (std::find(hidden.begin(), hidden.end(), x) == hidden.end()) hidden.push_back(x);
       }
       for (v::CopathOrder order : {v::CopathOrder::descending, v::CopathOrder::ascending}) {
         const Opening o = open(sh, tree, hidden, order);
+        // The co-path by its definition (the unmarked nodes under a marked parent), and the
+        // signer's path-only expansion from the root: the same seeds as the whole tree's.
+        std::vector<std::uint8_t> marks(sh.mark_bytes(), 0);
+        v::mark_hidden(sh, hidden.data(), hidden.size(), marks.data());
+        std::vector<std::uint32_t> by_definition;
+        for (std::uint32_t a = 1; a < sh.nodes(); ++a)
+          if (!v::test_mark(marks.data(), a) && v::test_mark(marks.data(), (a - 1) / 2)) by_definition.push_back(a);
+        if (order == v::CopathOrder::descending) std::reverse(by_definition.begin(), by_definition.end());
+        CHECK(o.nodes == by_definition);
+        std::vector<std::uint8_t> paths(tree.size(), 0);
+        std::memcpy(paths.data(), tree.data(), nb);
+        v::expand_marked(sh, paths.data(), marks.data(), expander(v::Isa::portable));
+        for (std::uint32_t a = 0; a < sh.nodes(); ++a)
+          if (v::test_mark(marks.data(), a) || (a > 0 && v::test_mark(marks.data(), (a - 1) / 2))) {
+            INFO("node " << a);
+            CHECK(std::memcmp(paths.data() + std::size_t{a} * nb, tree.data() + std::size_t{a} * nb, nb) == 0);
+          }
         // The co-path opens every other leaf and no hidden one: ascending / descending sorted.
         CHECK(std::is_sorted(o.nodes.begin(), o.nodes.end()) == (order == v::CopathOrder::ascending));
         std::vector<std::uint8_t> rec;
@@ -143,7 +161,7 @@ TEST_CASE("mark_hidden counts the co-path: one hidden leaf needs one node per le
   const std::uint32_t leaf = sh.first_leaf() + 77;
   CHECK(v::mark_hidden(sh, &leaf, 1, marks.data()) == 8);
   std::uint32_t path[8];
-  CHECK(v::copath(marks.data(), &leaf, 1, v::CopathOrder::ascending, path) == 8);
+  CHECK(v::copath(sh, marks.data(), v::CopathOrder::ascending, path) == 8);
   // Two sibling leaves: their parent's sibling and up, 7 nodes.
   std::vector<std::uint8_t> m2(sh.mark_bytes(), 0);
   const std::uint32_t two[2] = {sh.first_leaf() + 10, sh.first_leaf() + 11};

@@ -81,20 +81,25 @@ void expand_run(const std::uint8_t* seeds, std::size_t n, const std::uint32_t* i
   B::prg(seeds, n, iv, idx, 0, out, 32);
 }
 
+// The tree's PRG as voleith::expand_tree / expand_marked call it.
+template <class B>
+auto tree_expander(const std::uint8_t iv[16]) {
+  return [iv](const std::uint8_t* const* seeds, const std::uint32_t* idx, std::size_t n, std::uint8_t* out) {
+    if (seeds[n - 1] == seeds[0] + 16 * (n - 1) && idx[n - 1] == idx[0] + n - 1) {
+      expand_run<B>(seeds[0], n, idx, iv, out);  // a whole run: the seeds are adjacent
+      return;
+    }
+    std::uint8_t keys[16 * 64];
+    for (std::size_t q = 0; q < n; ++q) std::memcpy(keys + 16 * q, seeds[q], 16);
+    B::prg(keys, n, iv, idx, 0, out, 32);
+    secure_zero(keys, 16 * n);
+  };
+}
+
 template <class B>
 void expand_tree(tempo::Task* t, const ParamSet& p, std::uint8_t* nodes, const std::uint8_t iv[16],
                  const std::uint8_t* known) {
-  voleith::expand_tree(t, tree_shape(p), nodes, known,
-                       [&](const std::uint8_t* const* seeds, const std::uint32_t* idx, std::size_t n, std::uint8_t* out) {
-                         if (seeds[n - 1] == seeds[0] + 16 * (n - 1) && idx[n - 1] == idx[0] + n - 1) {
-                           expand_run<B>(seeds[0], n, idx, iv, out);  // a whole run: the seeds are adjacent
-                           return;
-                         }
-                         std::uint8_t keys[16 * 64];
-                         for (std::size_t q = 0; q < n; ++q) std::memcpy(keys + 16 * q, seeds[q], 16);
-                         B::prg(keys, n, iv, idx, 0, out, 32);
-                         secure_zero(keys, 16 * n);
-                       });
+  voleith::expand_tree(t, tree_shape(p), nodes, known, tree_expander<B>(iv));
 }
 
 // A backend with B::fused() (the VAES one) has, where that is true, the tree's PRG on whole
@@ -254,17 +259,14 @@ inline bool bavc_open_set(const ParamSet& p, const std::uint16_t* delta, std::ui
 // BAVC.Open, second half: the hidden leaves' commitments, then the co-path nodes.
 // node(a): node a of the tree; com(i): the commitment of instance i's hidden leaf.
 template <class NodeAt, class ComAt>
-void bavc_open_write(const ParamSet& p, const std::uint16_t* delta, const std::uint8_t* s, NodeAt&& node, ComAt&& com,
-                     std::uint8_t* decom) {
+void bavc_open_write(const ParamSet& p, const std::uint8_t* s, NodeAt&& node, ComAt&& com, std::uint8_t* decom) {
   std::uint8_t* out = decom;
   for (unsigned i = 0; i < p.tau; ++i) {
     std::memcpy(out, com(i), 48);
     out += 48;
   }
-  std::uint32_t hidden[max_tau];
-  hidden_leaves(p, delta, hidden);
   std::vector<std::uint32_t> path(p.t_open);
-  const std::size_t n = voleith::copath(s, hidden, p.tau, voleith::CopathOrder::descending, path.data());
+  const std::size_t n = voleith::copath(tree_shape(p), s, voleith::CopathOrder::descending, path.data());
   for (std::size_t e = 0; e < n; ++e, out += 16) std::memcpy(out, node(path[e]), 16);
   std::memset(out, 0, std::size_t(decom + p.decom_bytes() - out));
 }
@@ -274,7 +276,7 @@ inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* de
   std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
   if (!bavc_open_set(p, delta, s.data())) return false;
   bavc_open_write(
-      p, delta, s.data(), [&](std::size_t a) { return vc.nodes + 16 * a; },
+      p, s.data(), [&](std::size_t a) { return vc.nodes + 16 * a; },
       [&](unsigned i) { return vc.com + 48 * (std::size_t(first_leaf(p, i)) + delta[i]); }, decom);
   return true;
 }
@@ -284,14 +286,12 @@ inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* de
 template <class B>
 bool bavc_open_from_root(const ParamSet& p, const std::uint8_t root[16], const std::uint8_t iv[16],
                          const std::uint8_t* uhash, const std::uint16_t* delta, std::uint8_t* decom, Scratch& scratch) {
-  const std::size_t bits = (2 * p.L - 1 + 7) / 8;
-  std::vector<std::uint8_t> s(bits, 0);
+  std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
   if (!bavc_open_set(p, delta, s.data())) return false;
-  std::vector<std::uint8_t> skip(bits);
-  for (std::size_t b = 0; b < bits; ++b) skip[b] = std::uint8_t(~s[b]);  // expand only path nodes
-  std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, true);
+  // Only the paths' nodes are written and then wiped (below), not the whole tree's slot.
+  std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, false);
   std::memcpy(nodes, root, 16);
-  expand_tree<B>(nullptr, p, nodes, iv, skip.data());
+  voleith::expand_marked(tree_shape(p), nodes, s.data(), tree_expander<B>(iv));
   SecretBuffer<std::uint8_t> buf(64);
   std::vector<std::uint8_t> com(48 * std::size_t(p.tau));
   for (unsigned i = 0; i < p.tau; ++i) {
@@ -299,8 +299,11 @@ bool bavc_open_from_root(const ParamSet& p, const std::uint8_t root[16], const s
     B::leaf_hash(com.data() + 48 * std::size_t(i), uhash + 48 * std::size_t(i), buf.data());
   }
   bavc_open_write(
-      p, delta, s.data(), [&](std::size_t a) { return nodes + 16 * a; },
+      p, s.data(), [&](std::size_t a) { return nodes + 16 * a; },
       [&](unsigned i) { return com.data() + 48 * std::size_t(i); }, decom);
+  secure_zero(nodes, 16);
+  voleith::for_each_marked_internal(tree_shape(p), s.data(),
+                                    [&](std::uint32_t a) { secure_zero(nodes + 16 * (2 * std::size_t{a} + 1), 32); });
   return true;
 }
 
@@ -313,7 +316,7 @@ inline bool bavc_copath(const ParamSet& p, const std::uint8_t* decom, const std:
   hidden_leaves(p, delta, hidden);
   const std::size_t used = voleith::mark_hidden(tree_shape(p), hidden, p.tau, s);
   if (used > p.t_open) return false;
-  voleith::copath(s, hidden, p.tau, voleith::CopathOrder::descending, idx);
+  voleith::copath(tree_shape(p), s, voleith::CopathOrder::descending, idx);
   for (std::size_t e = used; e < p.t_open; ++e) idx[e] = ~std::uint32_t{0};
   const std::uint8_t* pad = decom + 48 * std::size_t(p.tau) + 16 * used;
   for (; pad != decom + p.decom_bytes(); ++pad)

@@ -79,7 +79,7 @@ void expand_tree(const ParamSet& p, const Kernels& k, const std::uint8_t* salt, 
 bool open_indexes(const ParamSet& p, const std::uint32_t* i_vect, std::vector<std::uint32_t>& s) {
   std::vector<std::uint8_t> marks(tree_shape(p).mark_bytes(), 0);
   s.resize(voleith::mark_hidden(tree_shape(p), i_vect, p.tau(), marks.data()));
-  voleith::copath(marks.data(), i_vect, p.tau(), voleith::CopathOrder::ascending, s.data());
+  voleith::copath(tree_shape(p), marks.data(), voleith::CopathOrder::ascending, s.data());
   return true;
 }
 

@@ -49,8 +49,8 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 const char* const stage_names[] = {"root",        "scatter",    "expand",       "leaves",      "hash_instances",
                                    "hash_final",  "reduce",     "front",        "chall1",       "col_hash",    "chall2",
                                    "rows",        "key_schedule", "prove_keys", "round_bytes", "round_columns",
-                                   "round_join",  "prove_join", "grind",        "grind_pick"};
-static_assert(std::size(stage_names) == kStages);
+                                   "round_join",  "prove_join", "grind",        "grind_pick", "alloc",       "wipe"};
+static_assert(std::size(stage_names) == kStages + 2);
 
 std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
   return {lay.nodes_bytes(), lay.com_bytes(), lay.rows_bytes(), lay.hi_bytes(), lay.vole_bytes(), lay.back_bytes()};
@@ -79,18 +79,23 @@ dev::Args stage_args(const dev::Layout& lay, std::uint64_t n, const std::uint8_t
 int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
               bool profile_stages) {
   const auto s = static_cast<cudaStream_t>(stream);
-  return tempo::gpu::detail::for_each_sub_batch(
+  // The profile's extra rows: the scratch's allocation (before the first stage) and its
+  // wipe and free (after the last).
+  constexpr unsigned kAlloc = kStages, kWipe = kStages + 1;
+  tempo::gpu::detail::StageProfile profile(profile_stages, s);
+  const int rc = tempo::gpu::detail::for_each_sub_batch(
       count, scratch_sizes(lay), scratch_budget, s,
       [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 6>& arrays, cudaError_t& err) {
         const dev::Args a = stage_args(lay, n, in + first * lay.in_stride(), out + first * lay.out_stride(), arrays);
-        tempo::gpu::detail::StageProfile profile(profile_stages, s);
+        if (first == 0) profile.mark(kAlloc);
         dev::for_each_stage(lay, [&](const dev::Launch& l) {
           if (err == cudaSuccess) err = launch(a, l, s);
           profile.mark(unsigned(l.stage));
         });
-        profile.report(lay.verifier ? "faest-verify" : "faest-sign", a.count, stage_names,
-                       unsigned(std::size(stage_names)));
       });
+  profile.mark(kWipe);
+  profile.report(lay.verifier ? "faest-verify" : "faest-sign", count, stage_names, unsigned(std::size(stage_names)));
+  return rc;
 }
 
 int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,

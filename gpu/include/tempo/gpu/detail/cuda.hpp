@@ -135,13 +135,25 @@ class Event {
   cudaEvent_t e_{};
 };
 
+// The memory pool StreamScratch draws from on `device` (gpu/src/engine_cuda.cpp): tempo's
+// own, made on first use and kept for the process, so its release threshold is not that of
+// the device's default pool (the user's). Freed scratch up to TEMPO_GPU_SCRATCH_KEEP_MB
+// (read when an engine is made; default 4 GiB) stays mapped for the next batch: with the
+// default pool's threshold (0) the scratch of every batch (about 1 GB for 1,024 FAEST
+// signatures) was unmapped at the next synchronisation and mapped again, 1.1 ms each time.
+cudaError_t scratch_pool(int device, cudaMemPool_t& pool) noexcept;
+
 // Stream-ordered scratch for a kernel launcher that reports errors as codes (no throw):
-// cudaMallocAsync on `stream`, then zeroed (it may hold secrets: trees, VOLE rows) and
+// from scratch_pool() on `stream`, then zeroed (it may hold secrets: trees, VOLE rows) and
 // freed in stream order when it goes out of scope, however the launcher returns.
 class StreamScratch {
  public:
   StreamScratch(std::size_t n, cudaStream_t stream, cudaError_t& err) : bytes_(n), s_(stream) {
-    err = cudaMallocAsync(&p_, n, stream);
+    int device = 0;
+    cudaMemPool_t pool = nullptr;
+    err = cudaGetDevice(&device);
+    if (err == cudaSuccess) err = scratch_pool(device, pool);
+    if (err == cudaSuccess) err = cudaMallocFromPoolAsync(&p_, n, pool, stream);
     if (err != cudaSuccess) p_ = nullptr;
   }
   ~StreamScratch() {

@@ -102,7 +102,7 @@ void run_slices(Task& t, Engine& e, const BatchOp& op, std::size_t n, std::size_
   auto complete = [&](unsigned k) {
     slices::Slot& s = slots[k];
     const auto t0 = clk::now();
-    s.offload.join(t);
+    const BatchReport r = s.offload.join(t);
     const auto t1 = clk::now();
     const SliceView v = view(s, k);
     parallel_for(t, std::size_t{0}, s.count, [&](std::size_t q) {
@@ -112,8 +112,10 @@ void run_slices(Task& t, Engine& e, const BatchOp& op, std::size_t n, std::size_
     });
     s.dirty = false;
     if (o.profile)
-      std::fprintf(stderr, "%s host: at %.2f slice at %zu: join %.2f finish %.2f ms\n", o.name, ms(start, t0), s.first,
-                   ms(t0, t1), ms(t1, clk::now()));
+      std::fprintf(stderr,
+                   "%s host: at %.2f slice at %zu: join %.2f (device: in %.2f kernels %.2f out %.2f) finish %.2f ms\n",
+                   o.name, ms(start, t0), s.first, ms(t0, t1), r.copy_in_ms, r.kernel_ms, r.copy_out_ms,
+                   ms(t1, clk::now()));
   };
   std::size_t k = 0, size = o.ramp ? std::max<std::size_t>(1, slice / 4) : slice;
   for (std::size_t first = 0; first < n; first += size, size = std::min(slice, 2 * size), ++k) {

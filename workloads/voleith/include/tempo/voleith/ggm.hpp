@@ -7,21 +7,20 @@
 //
 //   commit:       expand_tree(t, shape, nodes, nullptr, expand) from nodes[0] = the root seed
 //   open:         mark_hidden(shape, hidden, tau, marks) -> co-path size (the scheme checks
-//                 its bound), then copath(marks, hidden, tau, order, out) -> the nodes
-//                 to reveal
+//                 its bound), then copath(shape, marks, order, out) -> the nodes to reveal;
+//                 a signer that kept only the root expands the paths alone (expand_marked)
 //   reconstruct:  mark_hidden + copath on the same hidden leaves give where the revealed
 //                 seeds go; expand_tree(t, shape, nodes, marks, expand) fills every node
 //                 but the hidden leaves and their ancestors.
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <vector>
-
 #include <tempo/secure_zero.hpp>
 #include <tempo/voleith/parallel.hpp>
 
@@ -97,24 +96,65 @@ inline std::size_t mark_hidden(TreeShape sh, const std::uint32_t* hidden, std::s
 
 enum class CopathOrder { descending, ascending };  // FAEST, PERK
 
-// The co-path of mark_hidden's marks (for the same hidden leaves) in the scheme's order into
-// out (co-path size entries): the unmarked siblings along the hidden paths, O(n * depth)
-// rather than a pass over the whole tree.
-inline std::size_t copath(const std::uint8_t* marks, const std::uint32_t* hidden, std::size_t n, CopathOrder order,
-                          std::uint32_t* out) {
-  std::vector<std::uint32_t> found;  // paths that join above a hidden pair repeat their siblings
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::uint32_t a = hidden[i]; a > 0; a = (a - 1) / 2) {
-      const std::uint32_t sibling = (a & 1u) ? a + 1 : a - 1;
-      if (!test_mark(marks, sibling)) found.push_back(sibling);
-    }
-  if (order == CopathOrder::descending)
-    std::sort(found.begin(), found.end(), [](std::uint32_t x, std::uint32_t y) { return x > y; });
-  else
-    std::sort(found.begin(), found.end());
-  const auto end = std::unique(found.begin(), found.end());
-  std::copy(found.begin(), end, out);
-  return static_cast<std::size_t>(end - found.begin());
+// Calls f(a) for every marked internal node a (a < first_leaf()) in ascending order: a scan of
+// the marks eight bytes at a time, so a sparse marking (tau paths in a tree of thousands of
+// nodes) costs a few hundred word tests.
+template <class F>
+void for_each_marked_internal(TreeShape sh, const std::uint8_t* marks, F&& f) {
+  const std::uint32_t internal = sh.first_leaf();
+  const std::size_t bytes = (std::size_t{internal} + 7) / 8;
+  for (std::size_t b = 0; b < bytes; b += 8) {
+    std::uint64_t w = 0;
+    const std::size_t take = std::min<std::size_t>(8, bytes - b);
+    std::memcpy(&w, marks + b, take);
+    if (w == 0) continue;
+    for (std::size_t k = b; k < b + take; ++k)
+      for (unsigned bits = marks[k]; bits != 0; bits &= bits - 1) {
+        const std::uint32_t a = static_cast<std::uint32_t>(8 * k + static_cast<unsigned>(std::countr_zero(bits)));
+        if (a < internal) f(a);
+      }
+  }
+}
+
+// The co-path of mark_hidden's marks in the scheme's order into out (co-path size entries,
+// returned): the unmarked children of the marked internal nodes, which are exactly the
+// unmarked siblings along the hidden paths. Children of ascending parents ascend, so no sort.
+inline std::size_t copath(TreeShape sh, const std::uint8_t* marks, CopathOrder order, std::uint32_t* out) {
+  std::size_t n = 0;
+  for_each_marked_internal(sh, marks, [&](std::uint32_t a) {
+    for (std::uint32_t c = 2 * a + 1; c <= 2 * a + 2; ++c)
+      if (!test_mark(marks, c)) out[n++] = c;
+  });
+  if (order == CopathOrder::descending) std::reverse(out, out + n);
+  return n;
+}
+
+// Expands only the marked internal nodes (mark_hidden's: the hidden leaves' ancestors) from
+// the root already in nodes[0]: afterwards every node on a hidden path and every co-path node
+// holds its seed, the rest of `nodes` is untouched. The signer's opening from the root alone.
+// Parents come before children (ascending order); a batch of up to 64 goes to expand (as in
+// expand_tree) until a node's parent is in the batch being gathered.
+template <class Expand>
+void expand_marked(TreeShape sh, std::uint8_t* nodes, const std::uint8_t* marks, Expand&& expand) {
+  constexpr std::size_t chunk = 64;
+  const std::size_t nb = sh.node_bytes;
+  const std::uint8_t* seeds[chunk] = {};
+  std::uint32_t index[chunk] = {};
+  std::size_t m = 0;
+  std::uint8_t out[chunk * 2 * 32];
+  auto flush = [&] {
+    if (m == 0) return;
+    expand(seeds, index, m, out);
+    for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + (2 * std::size_t{index[q]} + 1) * nb, out + 2 * nb * q, 2 * nb);
+    secure_zero(out, 2 * nb * m);
+    m = 0;
+  };
+  for_each_marked_internal(sh, marks, [&](std::uint32_t a) {
+    if (m == chunk || (m > 0 && a > 0 && (a - 1) / 2 >= index[0])) flush();
+    seeds[m] = nodes + std::size_t{a} * nb;
+    index[m++] = a;
+  });
+  flush();
 }
 
 }  // namespace tempo::voleith
