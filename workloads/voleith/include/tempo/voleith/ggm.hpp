@@ -21,6 +21,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+
 #include <tempo/secure_zero.hpp>
 #include <tempo/voleith/parallel.hpp>
 
