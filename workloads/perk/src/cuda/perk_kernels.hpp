@@ -12,9 +12,10 @@ namespace tempo::perk::cuda {
 
 // Enqueues the device stage (perk_device.hpp: for_each_stage) of `count` signatures on
 // `stream`: items in/out laid out as `lay` says (device pointers). Stream-ordered scratch
-// (cudaMallocAsync) of at most scratch_budget bytes is zeroed and freed before it returns
-// (stream order); sub-batches of signatures share it. profile_stages: each sub-batch's
-// milliseconds per stage on stderr (gpu::detail::StageProfile; it waits for the device).
+// (gpu::detail::StreamScratch, from tempo::gpu's scratch pool) of at most scratch_budget
+// bytes is zeroed and freed before it returns (stream order); sub-batches of signatures
+// share it. profile_stages: each sub-batch's milliseconds per stage on stderr
+// (gpu::detail::StageProfile; it waits for the device).
 int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
               bool profile_stages);
 
