@@ -38,6 +38,18 @@ struct TreeShape {
 inline bool test_mark(const std::uint8_t* m, std::size_t i) { return (m[i / 8] >> (i % 8)) & 1u; }
 inline void set_mark(std::uint8_t* m, std::size_t i) { m[i / 8] = static_cast<std::uint8_t>(m[i / 8] | (1u << (i % 8))); }
 
+// Expands m <= 64 nodes that are not one run (their children are not adjacent): through a
+// staging buffer, each pair of children copied to its place, the buffer wiped.
+template <class Expand>
+void expand_scattered(std::size_t nb, std::uint8_t* nodes, const std::uint8_t* const* seeds, const std::uint32_t* index,
+                      std::size_t m, Expand& expand) {
+  if (m == 0) return;
+  std::uint8_t out[64 * 2 * 32];
+  expand(seeds, index, m, out);
+  for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + (2 * std::size_t{index[q]} + 1) * nb, out + 2 * nb * q, 2 * nb);
+  secure_zero(out, 2 * nb * m);
+}
+
 // Expands the tree level by level from the nodes already there: every internal node not
 // marked in `skip` (null: none) gets its two children from
 //   expand(const std::uint8_t* const* seeds, const std::uint32_t* index, std::size_t n, std::uint8_t* out)
@@ -64,11 +76,7 @@ void expand_tree(tempo::Task* t, TreeShape sh, std::uint8_t* nodes, const std::u
         expand(seeds, index, m, nodes + (2 * a0 + 1) * nb);
         return;
       }
-      if (m == 0) return;
-      std::uint8_t out[chunk * 2 * 32];
-      expand(seeds, index, m, out);
-      for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + (2 * std::size_t{index[q]} + 1) * nb, out + 2 * nb * q, 2 * nb);
-      secure_zero(out, 2 * nb * m);
+      expand_scattered(nb, nodes, seeds, index, m, expand);
     });
   }
 }
@@ -142,12 +150,8 @@ void expand_marked(TreeShape sh, std::uint8_t* nodes, const std::uint8_t* marks,
   const std::uint8_t* seeds[chunk] = {};
   std::uint32_t index[chunk] = {};
   std::size_t m = 0;
-  std::uint8_t out[chunk * 2 * 32];
   auto flush = [&] {
-    if (m == 0) return;
-    expand(seeds, index, m, out);
-    for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + (2 * std::size_t{index[q]} + 1) * nb, out + 2 * nb * q, 2 * nb);
-    secure_zero(out, 2 * nb * m);
+    expand_scattered(nb, nodes, seeds, index, m, expand);
     m = 0;
   };
   for_each_marked_internal(sh, marks, [&](std::uint32_t a) {
