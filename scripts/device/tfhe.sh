@@ -13,7 +13,8 @@
 # TFHE_SKIP_CPU_BENCH=1 skips the CPU rows, TFHE_PARTS picks sections (default
 # "gpu tests equiv bench_gpu shapes bench_cpu", plus mul with TFHE_MUL256=1; "shapes" times the
 # kernel's shapes: batches of 1,024 and 16,384 and one gate under each of
-# TEMPO_TFHE_GPU_MAX_GROUP=1/4/6 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3), TFHE_SETS the GPU
+# TEMPO_TFHE_GPU_MAX_GROUP=1/4/6 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3; "doubled", not in
+# the default, times TEMPO_TFHE_GPU_DOUBLE_THREADS=256 against 384), TFHE_SETS the GPU
 # benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN11QP54"). A short run, e.g.:
 #   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
@@ -68,6 +69,19 @@ part shapes && for G in 1 4 6; do
       --failure_bootstraps=0 --benchmark_filter='gpu_' --benchmark_out="$O/bench_shape_g${G}_k$K.json" \
       --benchmark_out_format=json > "$O/bench_shape_g${G}_k$K.txt" 2>&1
     RC[shape_g${G}_k$K]=$?; grep -E "^gpu_" "$O/bench_shape_g${G}_k$K.txt" | tee -a "$O/log.txt"
+  done
+done
+
+# The doubled shape's threads per bootstrap (TEMPO_TFHE_GPU_DOUBLE_THREADS 256, the default,
+# against 384), two rounds alternating, on batches of one to four per SM and ADD-256.
+part doubled && for R in 1 2; do
+  for D in 256 384; do
+    log "GPU doubled shape, round $R: $D threads per bootstrap (PN10QP27L3, batches 133..511, ADD-256)"
+    TEMPO_TFHE_GPU_DOUBLE_THREADS=$D timeout 200 "$B/bench_tfhe" --params=PN10QP27L3 --threads=1 --add_bits=0 \
+      --mul_bits=0 --gpu_add_bits=256 --gpu_mul_bits=0 --gpu_batches=133,200,264,396,511 --gpu_latency=0 \
+      --failure_bootstraps=0 --benchmark_filter='gpu_|cuda' --benchmark_out="$O/bench_doubled_${D}_r$R.json" \
+      --benchmark_out_format=json > "$O/bench_doubled_${D}_r$R.txt" 2>&1
+    RC[doubled_${D}_r$R]=$?; grep -E "^(gpu_|add)" "$O/bench_doubled_${D}_r$R.txt" | tee -a "$O/log.txt"
   done
 done
 

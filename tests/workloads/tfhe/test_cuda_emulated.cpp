@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <barrier>
+#include <cstdlib>
 #include <random>
 #include <string_view>
 #include <thread>
@@ -67,14 +68,16 @@ Ciphertext emulated_bootstrap(const detail::EvalData& d, const detail::Lwe& x, b
 // what is left) sharing each step's key reads, p.threads per bootstrap, as the launcher
 // sets them up for batches of more than one per SM (32-bit words).
 // in_place: the outputs overwrite the inputs (the gate kernel bootstraps its combined sums
-// in place). doubled: twice p.threads per bootstrap (the launcher's shape for batches of a
-// few items per SM).
+// in place). doubled: 1 for p.double_threads per bootstrap (the launcher's shape for batches
+// of a few items per SM), above 1 that many (TEMPO_TFHE_GPU_DOUBLE_THREADS); a block of more
+// than kNarrowThreads runs the wide kernel's code.
 std::vector<Ciphertext> emulated_group(const detail::EvalData& d, const std::vector<detail::Lwe>& xs, u32 group,
-                                       bool stage_key, bool in_place = false, bool wide = false, bool doubled = false) {
+                                       bool stage_key, bool in_place = false, bool wide = false, u32 doubled = 0) {
   cuda::DeviceParams p = detail::device_params(d);
   REQUIRE(p.word32);
   p.group = group;
-  p.threads *= group * (doubled ? 2u : 1u);
+  p.threads = group * (doubled == 1 ? p.double_threads : doubled > 1 ? doubled : p.threads);
+  wide = wide || p.threads > cuda::kNarrowThreads;
   p.stage_key = stage_key;
   const std::vector<u64> tables = detail::device_tables(d);
   const std::size_t stride = p.n + 1;
@@ -427,10 +430,11 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
       for (std::size_t i = 0; i < d.params.n; i += 2) x.a[i] = 0;
     const std::vector<Ciphertext> got = emulated_group(d, pair, 2, true);
     for (std::size_t i = 0; i < 2; ++i) REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(d, pair[i])));
-    // Twice the threads per bootstrap, groups of one and two (odd count: a last block of one).
+    // The doubled shape's threads per bootstrap, groups of one and two (odd count: a last
+    // block of one).
     for (u32 group = 1; group <= 2; ++group) {
       INFO("doubled threads, group " << group);
-      const std::vector<Ciphertext> dbl = emulated_group(d, xs, group, false, false, false, true);
+      const std::vector<Ciphertext> dbl = emulated_group(d, xs, group, false, false, false, 1);
       for (std::size_t i = 0; i < xs.size(); ++i) REQUIRE(to_bytes(dbl[i]) == want[i]);
     }
   }
@@ -439,16 +443,31 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
   std::mt19937_64 rng(11);
   std::vector<bool> expect;
   const std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, cuda::kMaxGroup, expect);
-  // The wide shape, and a narrow group of three with the key staged (key_slot's padding at L = 3).
-  for (const bool wide : {true, false}) {
-    const std::vector<Ciphertext> got = wide ? emulated_group(k.evaluation.data(), xs, cuda::kMaxGroup, false, false, true)
-                                             : emulated_group(k.evaluation.data(), xs, 3, true);
+  // The wide shape, a narrow group of three with the key staged (key_slot's padding at L = 3),
+  // and the doubled shape's pairs at TEMPO_TFHE_GPU_DOUBLE_THREADS=384 (2L x 64: one forward
+  // radix group per thread; the wide kernel's code).
+  for (const int shape : {0, 1, 2}) {
+    const std::vector<Ciphertext> got = shape == 0   ? emulated_group(k.evaluation.data(), xs, cuda::kMaxGroup, false, false, true)
+                                        : shape == 1 ? emulated_group(k.evaluation.data(), xs, 3, true)
+                                                     : emulated_group(k.evaluation.data(), xs, 2, false, false, false, 384);
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      INFO("wide " << wide << " item " << i);
+      INFO("shape " << shape << " item " << i);
       REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
       REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
     }
   }
+}
+
+TEST_CASE("the kernel shapes' variables are read and checked with the device parameters", "[cuda-emulated]") {
+  const detail::EvalData& d = tfhe_test::keys("TOY256", 0).evaluation.data();
+  REQUIRE(detail::device_params(d).double_threads == 2 * detail::device_params(d).threads);
+  ::setenv("TEMPO_TFHE_GPU_DOUBLE_THREADS", "384", 1);
+  CHECK(detail::device_params(d).double_threads == 384);
+  for (const char* bad : {"16", "385", "two"}) {
+    ::setenv("TEMPO_TFHE_GPU_DOUBLE_THREADS", bad, 1);
+    CHECK_THROWS_WITH(detail::device_params(d), Catch::Contains("TEMPO_TFHE_GPU_DOUBLE_THREADS"));
+  }
+  ::unsetenv("TEMPO_TFHE_GPU_DOUBLE_THREADS");
 }
 
 TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") {

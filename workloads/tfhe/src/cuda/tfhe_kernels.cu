@@ -23,13 +23,13 @@ struct BlockExec {
 // Two register bounds for the same block code. Narrow: at most 512 threads (kNarrowGroup
 // bootstraps of 128, or one on latency_threads), the registers the code wants (about 100
 // for 32-bit words), the multiply reading each key word once for the whole group. Wide (32-bit
-// words, groups of more than kNarrowGroup): 768 threads held to 80 registers (no spills),
+// words, groups of more than kNarrowGroup, or blocks of more than kNarrowThreads, which only
+// TEMPO_TFHE_GPU_DOUBLE_THREADS asks for): 768 threads held to 80 registers (no spills),
 // the multiply in runs of two (a run's 64-bit sums live in registers), so that six
 // bootstraps' 24 warps fit an SM. The kernel is bound by issuing instructions: with 16 warps
 // an SM's schedulers found no ready warp four cycles in ten. On an H100 (PN10QP27L3, 16,384
 // gates) six at 80 registers beat four at 95 by 6%, while four at 80 lost 7% and five
 // (PN10QP27, L = 4) lost 13% (workloads/tfhe/README.md): the wide block pays only at six.
-constexpr unsigned kNarrowThreads = 512, kWideThreads = 128 * kMaxGroup;
 
 // One kernel per bound for every shape of the same block code (the bytes depend on neither
 // the thread count nor the group): blocks of p.group bootstraps with p.threads threads. W:
@@ -179,11 +179,12 @@ int launch_cluster(const DeviceParams& p, const void* tables, const void* bk, co
 // each step's key staged in shared memory (when the device has room for it).
 // At most one item per SM: one bootstrap per block on latency_threads (every block has an
 // SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
-// 32-bit words, groups of bootstraps per block, `item` threads each: p.threads, or twice that
-// for batches of at most p.double_per_sm items per SM (TEMPO_TFHE_GPU_DOUBLE_PER_SM, 2 by
-// default: see workloads/tfhe/README.md, "Shapes"); kMaxGroup in the wide block where that
-// many fit the device's shared memory, else up to kNarrowGroup (and 512 threads); as few
-// waves of blocks as that allows, the groups as even as can be. The group's bootstraps share
+// 32-bit words, groups of bootstraps per block, `item` threads each: p.threads, or
+// p.double_threads for batches of at most p.double_per_sm items per SM
+// (TEMPO_TFHE_GPU_DOUBLE_PER_SM, 2 by default: see workloads/tfhe/README.md, "Shapes");
+// kMaxGroup in the wide block where that many fit the device's shared memory, else up to
+// kNarrowGroup in at most kNarrowThreads threads (two items of more than half that: the
+// wide block); as few waves of blocks as that allows, the groups as even as can be. The group's bootstraps share
 // each step's key reads (the key is tens of megabytes, more than L2, and every block walks
 // all of it). 64-bit words: one bootstrap per block.
 template <typename W>
@@ -208,7 +209,7 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
     shape.threads = p.latency_threads;
   } else if (p.word32) {
     const bool doubled = batch <= std::size_t{p.double_per_sm} * sm_count;
-    const std::uint32_t item = doubled ? 2 * p.threads : p.threads;
+    const std::uint32_t item = doubled ? p.double_threads : p.threads;
     // Items per SM: the chunk's (the chunks of a large batch fill the device in turn), or,
     // with doubled items, the whole batch's: its few chunks run side by side, and the blocks
     // of two chunks that share an SM ran at about half the speed of one block of both.
@@ -228,12 +229,14 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
       group = kMaxGroup;  // the wide kernel pays at six only (see kWideThreads)
     else
       group = even(std::max<std::size_t>(
-          1, std::min({room, std::size_t{kNarrowGroup}, std::size_t{kNarrowThreads / item}})));
+          1, std::min({room, std::size_t{kNarrowGroup},
+                       std::size_t{(2 * item > kNarrowThreads ? kWideThreads : kNarrowThreads) / item}})));
     shape.group = static_cast<std::uint32_t>(group);
     shape.threads = item * shape.group;
   }
   if constexpr (sizeof(W) == 4)
-    if (shape.group > kNarrowGroup) return launch<W, true>(shape, optin, tables, bk, ks, in, out, count, stream);
+    if (shape.group > kNarrowGroup || shape.threads > kNarrowThreads)
+      return launch<W, true>(shape, optin, tables, bk, ks, in, out, count, stream);
   return launch<W, false>(shape, optin, tables, bk, ks, in, out, count, stream);
 }
 

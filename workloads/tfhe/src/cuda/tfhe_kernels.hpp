@@ -20,6 +20,8 @@ namespace tempo::tfhe::cuda {
 // at fewer registers). Six N = 1024, L = 3 bootstraps with the tables' copy take 217 KiB of
 // shared memory, inside an H100's or H200's 227 KiB.
 inline constexpr std::uint32_t kNarrowGroup = 4, kMaxGroup = 6;
+// Threads per block of the narrow and the wide kernel (their launch bounds).
+inline constexpr std::uint32_t kNarrowThreads = 512, kWideThreads = 128 * kMaxGroup;
 
 // Everything the kernel needs besides the device-resident tables and keys (made on the host
 // by detail::device_params from an EvalData; see device_tables.hpp).
@@ -32,8 +34,9 @@ struct DeviceParams {
   std::uint32_t threads = 0;               // threads per block
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
   std::uint32_t double_per_sm = 0;         // batches of at most this many items per SM (above one)
-                                           // run 2 x threads per bootstrap, at most two to a block
+                                           // run double_threads per bootstrap, at most two to a block
                                            // (TEMPO_TFHE_GPU_DOUBLE_PER_SM, default 2; 0: never)
+  std::uint32_t double_threads = 0;        // threads per bootstrap in that shape (device_params)
   std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
   bool stage_key = false;                  // 32-bit keys: each step's key copied into shared memory
                                            // ahead of its use (the launcher's choice)
