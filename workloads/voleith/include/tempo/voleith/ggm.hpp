@@ -38,13 +38,16 @@ struct TreeShape {
 inline bool test_mark(const std::uint8_t* m, std::size_t i) { return (m[i / 8] >> (i % 8)) & 1u; }
 inline void set_mark(std::uint8_t* m, std::size_t i) { m[i / 8] = static_cast<std::uint8_t>(m[i / 8] | (1u << (i % 8))); }
 
-// Expands m <= 64 nodes that are not one run (their children are not adjacent): through a
-// staging buffer, each pair of children copied to its place, the buffer wiped.
+// The most nodes one call of an expansion callback takes (expand_tree, expand_marked).
+inline constexpr std::size_t kExpandBatch = 64;
+
+// Expands m <= kExpandBatch nodes that are not one run (their children are not adjacent):
+// through a staging buffer, each pair of children copied to its place, the buffer wiped.
 template <class Expand>
 void expand_scattered(std::size_t nb, std::uint8_t* nodes, const std::uint8_t* const* seeds, const std::uint32_t* index,
                       std::size_t m, Expand& expand) {
   if (m == 0) return;
-  std::uint8_t out[64 * 2 * 32];
+  std::uint8_t out[kExpandBatch * 2 * 32];
   expand(seeds, index, m, out);
   for (std::size_t q = 0; q < m; ++q) std::memcpy(nodes + (2 * std::size_t{index[q]} + 1) * nb, out + 2 * nb * q, 2 * nb);
   secure_zero(out, 2 * nb * m);
@@ -58,7 +61,7 @@ void expand_scattered(std::size_t nb, std::uint8_t* nodes, const std::uint8_t* c
 // run as forks (nodes of one level are independent).
 template <class Expand>
 void expand_tree(tempo::Task* t, TreeShape sh, std::uint8_t* nodes, const std::uint8_t* skip, Expand&& expand) {
-  constexpr std::size_t chunk = 64;
+  constexpr std::size_t chunk = kExpandBatch;
   const std::size_t nb = sh.node_bytes, internal = sh.first_leaf();
   for (std::size_t first = 0; first < internal; first = 2 * first + 1) {
     const std::size_t last = std::min(2 * first + 1, internal);
@@ -145,7 +148,7 @@ inline std::size_t copath(TreeShape sh, const std::uint8_t* marks, CopathOrder o
 // expand_tree) until a node's parent is in the batch being gathered.
 template <class Expand>
 void expand_marked(TreeShape sh, std::uint8_t* nodes, const std::uint8_t* marks, Expand&& expand) {
-  constexpr std::size_t chunk = 64;
+  constexpr std::size_t chunk = kExpandBatch;
   const std::size_t nb = sh.node_bytes;
   const std::uint8_t* seeds[chunk] = {};
   std::uint32_t index[chunk] = {};
