@@ -12,7 +12,7 @@
 //   bench_perk --benchmark_filter='cpu_(scaling|ceiling)'
 //                                               the same batch on 1 thread and on all,
 //                                               alternating, 5 rounds, and on plain threads
-//                                               (cpu_ceiling; bench/perk/scaling.py: the
+//                                               (cpu_ceiling; bench/scaling.py: the
 //                                               median of the rounds' ratios)
 //   bench_perk --benchmark_filter=Gpu           the GPU batch-size curve (1024..16384), sign
 //                                               (Gpu_Sign) and verify (Gpu_Verify),

@@ -14,6 +14,10 @@
 // --gpu_mul_bits=0 (encrypted ADD / MUL on cuda, 0 = skip).
 // --auto_batches=16,64,256 (batched gates on backend auto, all cores: where the engine's cost
 // model placed them, as counters gpu_share and split; empty = none, the default).
+// --scaling_rounds=R (default 0: none): the scaling target's rows, R rounds of the same batch
+// (--scaling_per_thread=8 gates per thread of the largest --threads pool) alternately on one
+// thread and on all (cpu_scaling/...), and on as many plain threads, no shared pool
+// (cpu_ceiling/...); bench/scaling.py prints the ratios.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -23,6 +27,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -46,6 +51,8 @@ bool g_gpu_latency = true;
 std::size_t g_gpu_add_bits = 256;
 std::size_t g_gpu_mul_bits = 0;
 std::vector<std::size_t> g_auto_batches;
+int g_scaling_rounds = 0;
+std::size_t g_scaling_per_thread = 8;
 
 bool no_device(benchmark::State& state) {
   if (tempo::gpu::available(Backend::cuda)) return false;
@@ -304,6 +311,65 @@ void BM_AutoGateBatch(benchmark::State& state, std::string name, std::size_t cou
       benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// ---- the scaling target's ratio: one batch of NAND gates (Backend::cpu) on 1 thread and on
+// all, registered alternately round by round so that the host's drifting clock falls on
+// both sides; each row is the median of its samples (at least 3). cpu_ceiling rows, in the
+// same rounds: the same gates on plain threads, each running its contiguous share through a
+// one-thread pool of its own (the same groups of bootstraps, nothing shared between
+// threads): what the cores give when all of them bootstrap at once (the all-core clock,
+// memory traffic of the keys), the bound of the pool's rate.
+void reg_cpu_scaling(const std::string& name, unsigned threads, std::size_t count, int round, bool ceiling) {
+  const std::string row = std::string(ceiling ? "cpu_ceiling/" : "cpu_scaling/") + name + "/round:" +
+                          std::to_string(round) + "/threads:" + std::to_string(threads) + "/count:" +
+                          std::to_string(count);
+  benchmark::RegisterBenchmark(row.c_str(), [name, threads, count, ceiling](benchmark::State& state) {
+    const Keys& k = keys(name);
+    std::vector<Ciphertext> xs, ys, out(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      xs.push_back(encrypt_bit(k.secret, i & 1));
+      ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
+    }
+    auto& pl = pool(threads);
+    std::vector<std::unique_ptr<tempo::ThreadPool>> own;  // the ceiling's one-thread pools
+    if (ceiling)
+      for (unsigned w = 0; w < threads; ++w) own.push_back(std::make_unique<tempo::ThreadPool>(tempo::Options{.threads = 1}));
+    const std::span<const Ciphertext> x(xs), y(ys);
+    const std::span<Ciphertext> o(out);
+    auto sample_us = [&] {
+      const auto t0 = Clock::now();
+      if (ceiling) {
+        std::vector<std::thread> ts;
+        for (unsigned w = 0; w < threads; ++w)
+          ts.emplace_back([&, w] {
+            const std::size_t lo = count * w / threads, n = count * (w + 1) / threads - lo;
+            own[w]->run([&](tempo::Task& t) {
+              eval_gates(t, k.evaluation, Gate::nand, x.subspan(lo, n), y.subspan(lo, n), o.subspan(lo, n), Backend::cpu);
+            });
+          });
+        for (auto& t : ts) t.join();
+      } else {
+        pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cpu); });
+      }
+      return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    };
+    for (auto _ : state) {
+      sample_us();  // warm-up: the pools' threads, the key's pages
+      std::vector<double> us(3);
+      for (auto& v : us) v = sample_us();
+      std::sort(us.begin(), us.end());
+      state.SetIterationTime(us[1] * 1e-6);
+      state.counters["median_us"] = us[1];
+      state.counters["gates_per_s"] = static_cast<double>(count) / (us[1] * 1e-6);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+      if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
+        state.SkipWithError("wrong gate result");
+        break;
+      }
+    state.counters["threads"] = threads;
+  })->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -342,6 +408,8 @@ int main(int argc, char** argv) {
         if (!b.empty()) g_auto_batches.push_back(std::stoul(b));
     }
     else if (a.rfind("--gpu_mul_bits=", 0) == 0) g_gpu_mul_bits = std::stoul(a.substr(15));
+    else if (a.rfind("--scaling_rounds=", 0) == 0) g_scaling_rounds = std::stoi(a.substr(17));
+    else if (a.rfind("--scaling_per_thread=", 0) == 0) g_scaling_per_thread = std::stoul(a.substr(21));
     else rest.push_back(argv[i]);
   }
   int rc = static_cast<int>(rest.size());
@@ -370,8 +438,13 @@ int main(int argc, char** argv) {
                                    BM_AutoGateBatch, name, b)
           ->MinTime(1.0)->Unit(benchmark::kMillisecond)->UseRealTime();
   }
-  const unsigned top = *std::max_element(g_threads.begin(), g_threads.end());
+  const unsigned top = g_threads.empty() ? 1 : *std::max_element(g_threads.begin(), g_threads.end());
   const std::string first = g_params.front();
+  for (int round = 0; round < g_scaling_rounds && top > 1; ++round) {
+    const std::size_t count = g_scaling_per_thread * top;
+    for (unsigned th : {1u, top}) reg_cpu_scaling(first, th, count, round, false);
+    reg_cpu_scaling(first, top, count, round, true);
+  }
   if (g_add_bits > 0)
     benchmark::RegisterBenchmark(("add" + std::to_string(g_add_bits) + "/" + first + "/threads:" + std::to_string(top)).c_str(),
                                  BM_Integer, first, false, g_add_bits, top, Backend::cpu)

@@ -125,6 +125,23 @@ TEST_CASE("batch of gates on the pool matches single gates", "[gates][batch]") {
     const auto single = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate(t, keys.evaluation, Gate::xor_, xs[i], ys[i]); });
     REQUIRE(single == out[i]);  // deterministic: the same bytes either way
   }
+  // The pool's group size (TEMPO_TFHE_CPU_GROUP: one bootstrap per task, or up to 16 sharing
+  // each key read) changes no byte; a value outside 1..16 is refused by name.
+  for (const char* group : {"1", "16"}) {
+    const tfhe_test::EnvVar env("TEMPO_TFHE_CPU_GROUP", group);
+    std::vector<Ciphertext> again(24);
+    tfhe_test::pool().run(
+        [&](tempo::Task& t) { eval_gates(t, keys.evaluation, Gate::xor_, xs, ys, again, tempo::Backend::cpu); });
+    CHECK(again == out);
+  }
+  for (const char* bad : {"0", "17", "four"}) {
+    const tfhe_test::EnvVar env("TEMPO_TFHE_CPU_GROUP", bad);
+    std::vector<Ciphertext> again(24);
+    CHECK_THROWS_WITH(tfhe_test::pool().run([&](tempo::Task& t) {
+      eval_gates(t, keys.evaluation, Gate::xor_, xs, ys, again, tempo::Backend::cpu);
+    }),
+                      Catch::Contains("TEMPO_TFHE_CPU_GROUP"));
+  }
 }
 
 TEST_CASE("encrypt_bit draws fresh randomness: the same bit twice gives two ciphertexts", "[gates][random]") {

@@ -1,7 +1,7 @@
 // The batch operations (BootstrapOp, GateOp) and the batch calls. Both ops bootstrap a
 // weighted sum of an item's inputs plus a constant (a gate's, or -q/8 for a refresh), on
-// the pool (groups of up to 4 sharing key reads) or on CUDA devices through tempo::gpu's
-// engine, with the evaluation key resident on each device.
+// the pool (groups sharing key reads, detail::group_size) or on CUDA devices through
+// tempo::gpu's engine, with the evaluation key resident on each device.
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -39,8 +39,6 @@ namespace {
 using detail::EvalData;
 using detail::Lwe;
 using detail::OpState;
-
-constexpr std::size_t kGroup = 4;  // bootstraps sharing each key read (bootstrap_batch)
 
 std::size_t item_bytes(const Params& p) { return (p.n + 1) * sizeof(std::uint32_t); }
 
@@ -89,8 +87,9 @@ void bootstrap_items(const OpState& s, const gpu::Chunk& c, std::size_t first, s
 
 void run_cpu(const OpState& s, const gpu::Chunk& c) {
   check_layout(s, c);
-  for (std::size_t first = 0; first < c.count; first += kGroup)
-    bootstrap_items(s, c, first, std::min(c.count, first + kGroup), nullptr);
+  const std::size_t group = detail::cpu_group_max();
+  for (std::size_t first = 0; first < c.count; first += group)
+    bootstrap_items(s, c, first, std::min(c.count, first + group), nullptr);
 }
 
 // Groups [lo, hi) of `group` bootstraps, halved by join down to one group per leaf. A group

@@ -55,9 +55,13 @@ Lwe combine(const EvalData& ek, const Linear& lin, const Ciphertext* const* in, 
   return r;
 }
 
-std::size_t group_size(std::size_t count, std::size_t threads) noexcept {
+std::size_t cpu_group_max() {
+  return static_cast<std::size_t>(tempo::env_integer("TEMPO_TFHE_CPU_GROUP", 1, 16).value_or(4));
+}
+
+std::size_t group_size(std::size_t count, std::size_t threads) {
   const std::size_t per_thread = count / (threads == 0 ? 1 : threads);
-  return per_thread < 1 ? 1 : per_thread > 4 ? 4 : per_thread;
+  return std::clamp<std::size_t>(per_thread, 1, cpu_group_max());
 }
 
 }  // namespace detail

@@ -184,8 +184,12 @@ struct Lwe {
 // SAFETY: `t` must be the task of the calling thread.
 void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciphertext> out,
                      Task* t = nullptr);
-// How many bootstraps one task groups: up to 4, fewer when that would idle workers.
-std::size_t group_size(std::size_t count, std::size_t threads) noexcept;
+// The most bootstraps one task groups on the pool: 4, or TEMPO_TFHE_CPU_GROUP (1..16; for
+// measuring: a larger group reads each key step once for more bootstraps, at more cache).
+std::size_t cpu_group_max();
+// How many bootstraps one task groups: up to cpu_group_max(), fewer when that would idle
+// workers.
+std::size_t group_size(std::size_t count, std::size_t threads);
 
 // The bootstrap's AVX-512 loops run where the CPU has them (the default); false makes every
 // bootstrap take the portable loops, so that tests can check both give the same bytes.

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The scaling target's ratio from bench_perk JSON (Google Benchmark): for each set, the
-median over rounds of (signatures/s on all threads) / (signatures/s on 1 thread), from the
+"""The scaling targets' ratio from bench_perk or bench_tfhe JSON (Google Benchmark): for each
+set, the median over rounds of (items/s on all threads) / (items/s on 1 thread), from the
 cpu_scaling rows that run the same batch alternately on 1 thread and on all; and, from the
-cpu_ceiling rows of the same rounds (plain threads, no runtime), the pool's rate as a share
-of that ceiling and the ceiling's own ratio to one thread.
+cpu_ceiling rows of the same rounds (plain threads, no shared pool), the pool's rate as a
+share of that ceiling and the ceiling's own ratio to one thread. The rate is the row's
+sigs_per_s (PERK) or gates_per_s (TFHE) counter.
 
 usage: scaling.py BENCH.json"""
 import json
@@ -22,7 +23,7 @@ def main():
         m = re.match(r"cpu_(scaling|ceiling)/([^/]+)/round:(\d+)/threads:(\d+)/count:(\d+)", b["name"])
         if m:
             into = rate if m.group(1) == "scaling" else ceiling
-            into[(m.group(2), int(m.group(3)), int(m.group(4)))] = b["sigs_per_s"]
+            into[(m.group(2), int(m.group(3)), int(m.group(4)))] = b.get("sigs_per_s", b.get("gates_per_s"))
     sets = sorted({k[0] for k in rate})
     if not sets:
         sys.exit("scaling.py: no cpu_scaling rows in " + sys.argv[1])
