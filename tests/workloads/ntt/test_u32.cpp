@@ -97,6 +97,16 @@ TEST_CASE("u32 single polynomials equal the u64 ones on every CPU path", "[u32]"
         REQUIRE(x == narrow(f));
         p.inverse(std::span(x));
         REQUIRE(x == narrow(a));
+        // A prefetch hint changes no value: small, unaligned, and larger than the kernel
+        // takes (it prefetches at most 1 MiB), and an empty one.
+        const std::vector<std::uint8_t> far((std::size_t{3} << 20) + 7, 0x5a);
+        for (const Plan::Prefetch ahead : {Plan::Prefetch{far.data() + 3, 100000}, Plan::Prefetch{far.data(), far.size()},
+                                           Plan::Prefetch{far.data() + 1, 1}, Plan::Prefetch{}}) {
+          p.forward_unchecked(std::span(x), ahead);
+          REQUIRE(x == narrow(f));
+          p.inverse_unchecked(std::span(x), ahead);
+          REQUIRE(x == narrow(a));
+        }
         x[n - 1] = static_cast<u32>(q);
         const auto x0 = x;
         CHECK_THROWS_WITH(p.forward(std::span(x)), Catch::Contains("is not below q"));

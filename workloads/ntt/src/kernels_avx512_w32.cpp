@@ -26,6 +26,7 @@
 // latency where a vpermt2d took three, and no index register).
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -229,6 +230,35 @@ u32* heap_scratch(std::size_t n) {
   return s.data();
 }
 
+// Plan::Prefetch over one transform: each loop iteration reports the coefficients it
+// handled, and the cursor prefetches the range in proportion to the transform's progress
+// (`work`: n times its passes), so the lines arrive spread over the passes instead of in a
+// burst that would fill the core's miss buffers and stall the arithmetic. Into L2
+// (_MM_HINT_T1): the caller reads the range after the transform, whose own data and tables
+// keep L1. At most kMaxBytes of the range (more would not stay in L2 anyway).
+class Ahead {
+ public:
+  static constexpr std::size_t kMaxBytes = std::size_t{1} << 20;
+  Ahead() = default;
+  Ahead(Plan::Prefetch p, std::size_t work) {
+    if (p.data == nullptr || p.bytes == 0 || work == 0) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(p.data);
+    base_ = next_ = begin & ~std::uintptr_t{63};
+    end_ = begin + std::min(p.bytes, kMaxBytes);
+    rate_ = ((end_ - base_) << 16) / work + 1;  // bytes per coefficient, in 1/65536
+  }
+  void advance(std::size_t coeffs) {
+    if (next_ >= end_) return;
+    done_ += coeffs;
+    const std::uintptr_t target = std::min(end_, base_ + ((done_ * rate_) >> 16));
+    for (; next_ < target; next_ += 64) _mm_prefetch(reinterpret_cast<const char*>(next_), _MM_HINT_T1);
+  }
+
+ private:
+  std::uintptr_t base_ = 0, next_ = 0, end_ = 0;
+  std::size_t rate_ = 0, done_ = 0;
+};
+
 // Twiddle table layout (Tables::kfwd32 / kinv32), written by prepare() in read order:
 //   radix-8 pass, per block: (w, ws) of A, B0, B1, C0 .. C3; radix-4 pass, per block:
 //   (wA, wsA, wB, wsB, wC, wsC); single stage (n = 32), per block: (w, ws);
@@ -238,13 +268,15 @@ u32* heap_scratch(std::size_t n) {
 
 // One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
 template <int M, class Src>
-void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
+void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx,
+                Ahead& pf) {
   const std::size_t h = len / 2;
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 6) {
     const Bc A(tw), B(tw + 2), C(tw + 4);
     const Src* s = src + start;
     u32* d = dst + start;
     for (std::size_t j = 0; j < h; j += 16) {
+      pf.advance(64);
       R x0 = load_w(s + j, mx), x1 = load_w(s + j + h, mx), x2 = load_w(s + j + 2 * h, mx),
         x3 = load_w(s + j + 3 * h, mx);
       ct<M>(x0, x2, A.w, A.ws, A.ws, m);
@@ -264,13 +296,15 @@ void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
 // (table: A; B0, B1; C0 .. C3, each (w, ws)), one load and one store per coefficient for
 // three stages.
 template <int M, class Src>
-void fwd_radix8(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
+void fwd_radix8(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx,
+                Ahead& pf) {
   const std::size_t e = len / 4;
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 14) {
     const Bc A(tw), B0(tw + 2), B1(tw + 4), C0(tw + 6), C1(tw + 8), C2(tw + 10), C3(tw + 12);
     const Src* s = src + start;
     u32* d = dst + start;
     for (std::size_t j = 0; j < e; j += 16) {
+      pf.advance(128);
       R x[8];
       for (int k = 0; k < 8; ++k) x[k] = load_w(s + j + static_cast<std::size_t>(k) * e, mx);
       for (int k = 0; k < 4; ++k) ct<M>(x[k], x[k + 4], A.w, A.ws, A.ws, m);
@@ -288,10 +322,12 @@ void fwd_radix8(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
 }
 
 template <int M, class Src>
-void fwd_single(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx) {
+void fwd_single(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx,
+                Ahead& pf) {
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
     const Bc W(tw);
     for (std::size_t j = start; j < start + len; j += 16) {
+      pf.advance(32);
       R x = load_w(src + j, mx), y = load_w(src + j + len, mx);
       ct<M>(x, y, W.w, W.ws, W.ws, m);
       _mm512_storeu_si512(dst + j, x);
@@ -323,10 +359,11 @@ inline void ct_last_reduced(R& x, R& y, R w, R ws, R wso, const Mod& m) {
 // the widening store into the caller's array. K blocks at a time: the stages of one block
 // form a long dependency chain. Levels: the lazy schedule's chain (see Mod).
 template <int M, int K, int Levels, class W>
-void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
+void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Ahead& pf) {
   constexpr int hs[3] = {8, 4, 2};
   constexpr int words = kFwdSmallWords;
   for (std::size_t j = 0; j < n; j += 32 * K, tw += K * words) {
+    pf.advance(32 * K);
     R x[K], y[K];
     for (int k = 0; k < K; ++k) x[k] = ld(s + j + 32 * k), y[k] = ld(s + j + 32 * k + 16);
     int off = 0;
@@ -363,10 +400,10 @@ void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
   }
 }
 template <int M, int Levels, class W>
-void fwd_small_any(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
-  if (n >= 128) fwd_small<M, 4, Levels>(s, a, n, tw, m);
-  else if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m);
-  else fwd_small<M, 1, Levels>(s, a, n, tw, m);
+void fwd_small_any(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Ahead& pf) {
+  if (n >= 128) fwd_small<M, 4, Levels>(s, a, n, tw, m, pf);
+  else if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m, pf);
+  else fwd_small<M, 1, Levels>(s, a, n, tw, m, pf);
 }
 // Whether the inverse's small-stage pass also runs the stage len = 16 (inv_small's Lone):
 // an odd count of stages with len >= 16, more than one.
@@ -411,7 +448,7 @@ void wipe_scratch(u32* s, std::size_t n) {
 }
 
 template <int M, class W>
-bool forward_impl(const Tables& t, W* a, bool check) {
+bool forward_impl(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[sizeof(W) == 8 ? kStackWords : 1];
   u32* s = scratch_for(a, stack, n);
@@ -420,19 +457,20 @@ bool forward_impl(const Tables& t, W* a, bool check) {
   R mx = _mm512_setzero_si512();
   const FwdPasses fp = fwd_passes(t.log_n);
   unsigned r8 = fp.r8, r4 = fp.r4;
+  Ahead pf(ahead, n * (r8 + r4 + (fp.single ? 1 : 0) + 1));
   std::size_t len = n / 2;
   // The first pass reads (and range-checks) the caller's array.
-  if (r8 > 0) fwd_radix8<M>(a, s, n, len, tw, m, mx), len >>= 3, --r8;
-  else if (r4 > 0) fwd_radix4<M>(a, s, n, len, tw, m, mx), len >>= 2, --r4;
-  else fwd_single<M>(a, s, n, len, tw, m, mx), len >>= 1;
+  if (r8 > 0) fwd_radix8<M>(a, s, n, len, tw, m, mx, pf), len >>= 3, --r8;
+  else if (r4 > 0) fwd_radix4<M>(a, s, n, len, tw, m, mx, pf), len >>= 2, --r4;
+  else fwd_single<M>(a, s, n, len, tw, m, mx, pf), len >>= 1;
   if (check && out_of_range(mx, t.q)) {
     wipe_scratch<W>(s, n);
     return false;
   }
-  for (; r8 > 0; --r8, len >>= 3) fwd_radix8<M>(s, s, n, len, tw, m, mx);
-  for (; r4 > 0; --r4, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx);
-  if (m.levels == 4) fwd_small_any<M, 4>(s, a, n, tw, m);
-  else fwd_small_any<M, 3>(s, a, n, tw, m);
+  for (; r8 > 0; --r8, len >>= 3) fwd_radix8<M>(s, s, n, len, tw, m, mx, pf);
+  for (; r4 > 0; --r4, len >>= 2) fwd_radix4<M>(s, s, n, len, tw, m, mx, pf);
+  if (m.levels == 4) fwd_small_any<M, 4>(s, a, n, tw, m, pf);
+  else fwd_small_any<M, 3>(s, a, n, tw, m, pf);
   wipe_scratch<W>(s, n);
   return true;
 }
@@ -447,11 +485,12 @@ constexpr int kInvSmallWords = 48 + 3 * 32;
 // y in the natural layout), with its (w, ws) after the block's other twiddles, so that it
 // needs no pass of its own.
 template <int M, int K, bool Lone, class W>
-void inv_small(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
+void inv_small(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx, Ahead& pf) {
   const R q4 = _mm512_add_epi32(m.q2, m.q2);
   const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
   constexpr int words = kInvSmallWords + (Lone ? 2 : 0);
   for (std::size_t j = 0; j < n; j += 32 * K, tw += K * words) {
+    pf.advance(32 * K);
     R x[K], y[K];
     for (int k = 0; k < K; ++k) x[k] = load_w(a + j + 32 * k, mx), y[k] = load_w(a + j + 32 * k + 16, mx);
     int off = 0;
@@ -503,8 +542,9 @@ inline void inv_group(R& x0, R& x1, R& x2, R& x3, const Bc& A, const Bc& B, cons
 // pass was a radix-4 pass (else every group reduces).
 template <int M>
 void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, bool reduce, const Bc& A, const Bc& B,
-                       const Bc& C, const Mod& m) {
+                       const Bc& C, const Mod& m, Ahead& pf) {
   for (std::size_t j = j0; j < j1; j += 16) {
+    pf.advance(64);
     R x0 = ld(p + j), x1 = ld(p + j + len), x2 = ld(p + j + 2 * len), x3 = ld(p + j + 3 * len);
     if (reduce) inv_group<M, true>(x0, x1, x2, x3, A, B, C, m);
     else inv_group<M, false>(x0, x1, x2, x3, A, B, C, m);
@@ -516,12 +556,12 @@ void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, 
 }
 
 template <int M>
-void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, bool classes) {
+void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, bool classes, Ahead& pf) {
   const std::size_t split = M == kLazy && classes ? len / 4 : len;  // groups below `split` reduce
   for (std::size_t start = 0; start < n; start += 4 * len, tw += 6) {
     const Bc A(tw), B(tw + 2), C(tw + 4);
-    inv_radix4_groups<M>(s + start, len, 0, split, true, A, B, C, m);
-    inv_radix4_groups<M>(s + start, len, split, len, false, A, B, C, m);
+    inv_radix4_groups<M>(s + start, len, 0, split, true, A, B, C, m, pf);
+    inv_radix4_groups<M>(s + start, len, split, len, false, A, B, C, m, pf);
   }
 }
 
@@ -538,10 +578,11 @@ inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
 // Stages n/4 and n/2 (the last, with 1/n) in one pass. The last stage's sums go to the
 // multiplication by 1/n unreduced (any value below 2^32 is fine there).
 template <int M, class W>
-void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, bool classes) {
+void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, bool classes, Ahead& pf) {
   const std::size_t len = n / 4, split = M == kLazy && classes ? len / 4 : len;
   const Bc A(tw), B(tw + 2), ni(tw + 6), w1(tw + 8);  // tw + 4: unused C slot
   for (std::size_t j = 0; j < len; j += 16) {
+    pf.advance(64);
     R x0 = ld(s + j), x1 = ld(s + j + len), x2 = ld(s + j + 2 * len), x3 = ld(s + j + 3 * len);
     if (M != kLazy || j < split) {
       gs<M>(x0, x1, A.w, A.ws, A.ws, m);
@@ -560,10 +601,11 @@ void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mo
 }
 
 template <int M, class W>
-void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m) {
+void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Ahead& pf) {
   const std::size_t h = n / 2;
   const Bc ni(tw), w1(tw + 2);
   for (std::size_t j = 0; j < h; j += 16) {
+    pf.advance(32);
     R x = ld(s + j), y = ld(s + j + h);
     last_pair<M>(x, y, ni, w1, m);
     store_wide(a + j, x);
@@ -575,17 +617,17 @@ void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mo
 // since one block's chain of stages is long (each butterfly waits on two multiplies); four
 // measured 4-10% faster than two at n = 1024 and 2048.
 template <int M, bool Lone, class W>
-void inv_small_any(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx) {
-  if (n >= 128) inv_small<M, 4, Lone>(a, s, n, tw, m, mx);
-  else if (n >= 64) inv_small<M, 2, Lone>(a, s, n, tw, m, mx);
-  else inv_small<M, 1, Lone>(a, s, n, tw, m, mx);
+void inv_small_any(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx, Ahead& pf) {
+  if (n >= 128) inv_small<M, 4, Lone>(a, s, n, tw, m, mx, pf);
+  else if (n >= 64) inv_small<M, 2, Lone>(a, s, n, tw, m, mx, pf);
+  else inv_small<M, 1, Lone>(a, s, n, tw, m, mx, pf);
 }
 
 // Lazy inverse: sums below 32 q < 2^32.
 bool lazy_inverse(const Tables& t) { return t.q < (u64{1} << 27); }
 
 template <int M, class W>
-bool inverse_impl(const Tables& t, W* a, bool check) {
+bool inverse_impl(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[sizeof(W) == 8 ? kStackWords : 1];
   u32* s = scratch_for(a, stack, n);
@@ -596,16 +638,18 @@ bool inverse_impl(const Tables& t, W* a, bool check) {
   std::size_t len = 16;
   unsigned left = large;
   const bool lone = lone_in_small(t.log_n);
-  if (lone) inv_small_any<M, true>(a, s, n, tw, m, mx), len <<= 1, --left;
-  else inv_small_any<M, false>(a, s, n, tw, m, mx);
+  // Passes: the small stages, a radix-4 pass per two stages between, the final pass.
+  Ahead pf(ahead, n * (2 + ((lone ? left - 1 : left) - 1) / 2));
+  if (lone) inv_small_any<M, true>(a, s, n, tw, m, mx, pf), len <<= 1, --left;
+  else inv_small_any<M, false>(a, s, n, tw, m, mx, pf);
   if (check && out_of_range(mx, t.q)) {
     wipe_scratch<W>(s, n);
     return false;
   }
   bool classes = false;  // whether the previous pass was a radix-4 pass (inv_radix4)
-  for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<M>(s, n, len, tw, m, classes);
-  if (left == 2) inv_final_radix4<M>(s, a, n, tw, m, classes);
-  else inv_final_single<M>(s, a, n, tw, m);
+  for (; left > 2; left -= 2, len <<= 2, classes = true) inv_radix4<M>(s, n, len, tw, m, classes, pf);
+  if (left == 2) inv_final_radix4<M>(s, a, n, tw, m, classes, pf);
+  else inv_final_single<M>(s, a, n, tw, m, pf);
   wipe_scratch<W>(s, n);
   return true;
 }
@@ -690,18 +734,18 @@ void prepare(Tables& t) {
 }
 
 template <class W>
-bool fwd_dispatch(const Tables& t, W* a, bool check) {
-  if (lazy_forward(t)) return forward_impl<kLazy>(t, a, check);
-  return t.q < (u64{1} << 30) ? forward_impl<kHarvey>(t, a, check) : forward_impl<kFull>(t, a, check);
+bool fwd_dispatch(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
+  if (lazy_forward(t)) return forward_impl<kLazy>(t, a, check, ahead);
+  return t.q < (u64{1} << 30) ? forward_impl<kHarvey>(t, a, check, ahead) : forward_impl<kFull>(t, a, check, ahead);
 }
 template <class W>
-bool inv_dispatch(const Tables& t, W* a, bool check) {
-  if (lazy_inverse(t)) return inverse_impl<kLazy>(t, a, check);
-  return t.q < (u64{1} << 30) ? inverse_impl<kHarvey>(t, a, check) : inverse_impl<kFull>(t, a, check);
+bool inv_dispatch(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
+  if (lazy_inverse(t)) return inverse_impl<kLazy>(t, a, check, ahead);
+  return t.q < (u64{1} << 30) ? inverse_impl<kHarvey>(t, a, check, ahead) : inverse_impl<kFull>(t, a, check, ahead);
 }
 // uint32 arrays in place, no range check (Plan's checked forms scan first).
-void fwd_u32(const Tables& t, u32* a) { fwd_dispatch(t, a, false); }
-void inv_u32(const Tables& t, u32* a) { inv_dispatch(t, a, false); }
+void fwd_u32(const Tables& t, u32* a, Plan::Prefetch ahead) { fwd_dispatch(t, a, false, ahead); }
+void inv_u32(const Tables& t, u32* a, Plan::Prefetch ahead) { inv_dispatch(t, a, false, ahead); }
 
 }  // namespace
 

@@ -271,7 +271,7 @@ void Plan::forward(std::span<std::uint32_t> a) const {
   detail::check_len("forward", "a", a.size(), t.n);
   if (t.forward_u32 != nullptr) {
     detail::check_values("forward", "a", a.data(), t.n, t.q);
-    t.forward_u32(t, a.data());
+    t.forward_u32(t, a.data(), {});
   } else if (!detail::via_u64(t, a.data(), t.kernels->forward_checked)) {
     detail::check_values("forward", "a", a.data(), t.n, t.q);
   }
@@ -282,23 +282,25 @@ void Plan::inverse(std::span<std::uint32_t> a) const {
   detail::check_len("inverse", "a", a.size(), t.n);
   if (t.inverse_u32 != nullptr) {
     detail::check_values("inverse", "a", a.data(), t.n, t.q);
-    t.inverse_u32(t, a.data());
+    t.inverse_u32(t, a.data(), {});
   } else if (!detail::via_u64(t, a.data(), t.kernels->inverse_checked)) {
     detail::check_values("inverse", "a", a.data(), t.n, t.q);
   }
 }
-void Plan::forward_unchecked(std::span<std::uint32_t> a) const {
+void Plan::forward_unchecked(std::span<std::uint32_t> a) const { forward_unchecked(a, Prefetch{}); }
+void Plan::inverse_unchecked(std::span<std::uint32_t> a) const { inverse_unchecked(a, Prefetch{}); }
+void Plan::forward_unchecked(std::span<std::uint32_t> a, Prefetch ahead) const {
   const detail::Tables& t = *tables_;
   detail::check_u32_plan("forward_unchecked", t.q);
   detail::check_len("forward_unchecked", "a", a.size(), t.n);
-  if (t.forward_u32 != nullptr) t.forward_u32(t, a.data());
+  if (t.forward_u32 != nullptr) t.forward_u32(t, a.data(), ahead);
   else detail::via_u64(t, a.data(), detail::forward_any);
 }
-void Plan::inverse_unchecked(std::span<std::uint32_t> a) const {
+void Plan::inverse_unchecked(std::span<std::uint32_t> a, Prefetch ahead) const {
   const detail::Tables& t = *tables_;
   detail::check_u32_plan("inverse_unchecked", t.q);
   detail::check_len("inverse_unchecked", "a", a.size(), t.n);
-  if (t.inverse_u32 != nullptr) t.inverse_u32(t, a.data());
+  if (t.inverse_u32 != nullptr) t.inverse_u32(t, a.data(), ahead);
   else detail::via_u64(t, a.data(), detail::inverse_any);
 }
 

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <vector>
 
+#include <tempo/ntt/plan.hpp>
+
 #include "arith.hpp"
 
 namespace tempo::ntt::detail {
@@ -64,8 +66,9 @@ struct Tables {
   std::vector<std::uint32_t> kfwd32, kinv32;  // the 32-bit-word path's layout
   // The kernel's transforms of a uint32 array in place (values < q < 2^31, unchecked), set
   // by its prepare; nullptr: Plan's uint32 forms run the 64-bit kernel on a widened copy.
-  void (*forward_u32)(const Tables&, std::uint32_t* a) = nullptr;
-  void (*inverse_u32)(const Tables&, std::uint32_t* a) = nullptr;
+  // `ahead`: Plan::Prefetch's range, prefetched over the transform's passes.
+  void (*forward_u32)(const Tables&, std::uint32_t* a, Plan::Prefetch ahead) = nullptr;
+  void (*inverse_u32)(const Tables&, std::uint32_t* a, Plan::Prefetch ahead) = nullptr;
   const Kernels* kernels = nullptr;
   // The device copies of the tables on Engine::shared() (a gpu::DeviceConstants, made on
   // first use; type-erased to keep the gpu headers out of here).

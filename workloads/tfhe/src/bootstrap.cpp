@@ -304,7 +304,7 @@ void settle(const EvalData& ek, Workspace& w) {
 
 // ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC). The final
 // addition is left pending (u0, u1 or v0, v1) for the next step's decomposition to fuse.
-void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t alpha) {
+void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t alpha, bool prefetch) {
   const Params& p = ek.params;
   const Ring& ring = ek.ring;
   const std::size_t N = p.N, rows = 2 * p.levels;
@@ -315,8 +315,14 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
                          p.dropped_bits(), w.digits32.data());
     add_decompose_avx512(w.acc_b.data(), w.pending ? w.v1.data() : nullptr, N, p.Q, p.log_bg, p.levels,
                          p.dropped_bits(), w.digits32.data() + p.levels * N);
+    // The forward transforms pull the step's key (2 RGSWs, ~100 KB) toward the core, a
+    // share each, so that mac_combine's reads of it overlap their arithmetic instead of
+    // waiting on memory in a burst; the other bootstraps of a group find it in cache.
+    const std::size_t key_bytes = 2 * ek.rgsw_stride() * sizeof(std::uint32_t), share = prefetch ? key_bytes / rows : 0;
+    const auto* key = reinterpret_cast<const std::uint8_t*>(ek.step32(i));
     for (std::size_t r = 0; r < rows; ++r)
-      ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N));
+      ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N),
+                                  ntt::Plan::Prefetch{key + r * share, share});
     mac_combine_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N,
                        ring.psi_pow.data(), ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.v0.data(),
                        w.v1.data());
@@ -410,7 +416,7 @@ void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciph
     if (t != nullptr) t->tick();  // one relaxed load per step (~70 us of work per bootstrap)
     for (std::size_t k = 0; k < in.size(); ++k) {
       const std::size_t alpha = (static_cast<std::size_t>(in[k].a[i]) << shift) & (two_n - 1);
-      if (alpha != 0) rotate_step(ek, ws[k], i, alpha);
+      if (alpha != 0) rotate_step(ek, ws[k], i, alpha, k == 0);
     }
   }
   for (std::size_t k = 0; k < in.size(); ++k) finish(ek, ws[k], out[k]);

@@ -74,6 +74,19 @@ class Plan {
   void forward_unchecked(std::span<std::uint32_t> a) const;
   void inverse_unchecked(std::span<std::uint32_t> a) const;
 
+  // Memory for a transform to pull into the core's L2 cache while it computes, spread
+  // evenly over its passes, so that a caller who reads a large array right after the
+  // transform overlaps that memory traffic with the arithmetic (TFHE's blind rotation
+  // streams its key this way). Only a hint: the bytes are never read into values, the range
+  // must be memory the caller may read, and kernels without the feature ignore it (the
+  // 32-bit-word AVX-512 kernel honours it).
+  struct Prefetch {
+    const void* data = nullptr;
+    std::size_t bytes = 0;
+  };
+  void forward_unchecked(std::span<std::uint32_t> a, Prefetch ahead) const;
+  void inverse_unchecked(std::span<std::uint32_t> a, Prefetch ahead) const;
+
   // Coefficient-wise, in the transform domain: out[i] = a[i]*b[i] mod q (out may alias a or b).
   void pointwise(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b,
                  std::span<std::uint64_t> out) const;
