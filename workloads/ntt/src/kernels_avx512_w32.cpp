@@ -258,6 +258,12 @@ class Ahead {
   std::uintptr_t base_ = 0, next_ = 0, end_ = 0;
   std::size_t rate_ = 0, done_ = 0;
 };
+// The kernels without a prefetch range: a separate instantiation, so the plain transforms
+// carry no check of it.
+struct NoAhead {
+  NoAhead(Plan::Prefetch, std::size_t) {}
+  void advance(std::size_t) {}
+};
 
 // Twiddle table layout (Tables::kfwd32 / kinv32), written by prepare() in read order:
 //   radix-8 pass, per block: (w, ws) of A, B0, B1, C0 .. C3; radix-4 pass, per block:
@@ -267,9 +273,9 @@ class Ahead {
 //   inverse ends with (n^-1, its ws, inv[1] * n^-1, its ws).
 
 // One forward radix-4 pass over stages len and len/2, from src (either form) into dst.
-template <int M, class Src>
+template <int M, class Src, class Pf>
 void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx,
-                Ahead& pf) {
+                Pf& pf) {
   const std::size_t h = len / 2;
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 6) {
     const Bc A(tw), B(tw + 2), C(tw + 4);
@@ -295,9 +301,9 @@ void fwd_radix4(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
 // dst: eight registers e = len/4 apart, seven broadcast twiddles per block of 2 len
 // (table: A; B0, B1; C0 .. C3, each (w, ws)), one load and one store per coefficient for
 // three stages.
-template <int M, class Src>
+template <int M, class Src, class Pf>
 void fwd_radix8(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx,
-                Ahead& pf) {
+                Pf& pf) {
   const std::size_t e = len / 4;
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 14) {
     const Bc A(tw), B0(tw + 2), B1(tw + 4), C0(tw + 6), C1(tw + 8), C2(tw + 10), C3(tw + 12);
@@ -321,9 +327,9 @@ void fwd_radix8(const Src* src, u32* dst, std::size_t n, std::size_t len, const 
   }
 }
 
-template <int M, class Src>
+template <int M, class Src, class Pf>
 void fwd_single(const Src* src, u32* dst, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, R& mx,
-                Ahead& pf) {
+                Pf& pf) {
   for (std::size_t start = 0; start < n; start += 2 * len, tw += 2) {
     const Bc W(tw);
     for (std::size_t j = start; j < start + len; j += 16) {
@@ -358,8 +364,8 @@ inline void ct_last_reduced(R& x, R& y, R w, R ws, R wso, const Mod& m) {
 // The stages len = 8, 4, 2, 1 per 32-coefficient block, then the reduction to [0, q) and
 // the widening store into the caller's array. K blocks at a time: the stages of one block
 // form a long dependency chain. Levels: the lazy schedule's chain (see Mod).
-template <int M, int K, int Levels, class W>
-void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Ahead& pf) {
+template <int M, int K, int Levels, class W, class Pf>
+void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Pf& pf) {
   constexpr int hs[3] = {8, 4, 2};
   constexpr int words = kFwdSmallWords;
   for (std::size_t j = 0; j < n; j += 32 * K, tw += K * words) {
@@ -399,8 +405,8 @@ void fwd_small(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, A
     }
   }
 }
-template <int M, int Levels, class W>
-void fwd_small_any(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Ahead& pf) {
+template <int M, int Levels, class W, class Pf>
+void fwd_small_any(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Pf& pf) {
   if (n >= 128) fwd_small<M, 4, Levels>(s, a, n, tw, m, pf);
   else if (n >= 64) fwd_small<M, 2, Levels>(s, a, n, tw, m, pf);
   else fwd_small<M, 1, Levels>(s, a, n, tw, m, pf);
@@ -447,7 +453,7 @@ void wipe_scratch(u32* s, std::size_t n) {
   if constexpr (sizeof(W) == 8) tempo::secure_zero(s, n * sizeof(u32));
 }
 
-template <int M, class W>
+template <int M, class Pf, class W>
 bool forward_impl(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[sizeof(W) == 8 ? kStackWords : 1];
@@ -457,7 +463,7 @@ bool forward_impl(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) 
   R mx = _mm512_setzero_si512();
   const FwdPasses fp = fwd_passes(t.log_n);
   unsigned r8 = fp.r8, r4 = fp.r4;
-  Ahead pf(ahead, n * (r8 + r4 + (fp.single ? 1 : 0) + 1));
+  Pf pf(ahead, n * (r8 + r4 + (fp.single ? 1 : 0) + 1));
   std::size_t len = n / 2;
   // The first pass reads (and range-checks) the caller's array.
   if (r8 > 0) fwd_radix8<M>(a, s, n, len, tw, m, mx, pf), len >>= 3, --r8;
@@ -484,8 +490,8 @@ constexpr int kInvSmallWords = 48 + 3 * 32;
 // K blocks at a time. Lone: also the stage len = 16 (see lone_in_small; its pairs are x and
 // y in the natural layout), with its (w, ws) after the block's other twiddles, so that it
 // needs no pass of its own.
-template <int M, int K, bool Lone, class W>
-void inv_small(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx, Ahead& pf) {
+template <int M, int K, bool Lone, class W, class Pf>
+void inv_small(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx, Pf& pf) {
   const R q4 = _mm512_add_epi32(m.q2, m.q2);
   const R bq[4] = {m.q, m.q2, q4, _mm512_add_epi32(q4, q4)};  // q, 2q, 4q, 8q
   constexpr int words = kInvSmallWords + (Lone ? 2 : 0);
@@ -540,9 +546,9 @@ inline void inv_group(R& x0, R& x1, R& x2, R& x3, const Bc& A, const Bc& B, cons
 // k = j / len' for the group at offset j. Only class 0 can reach 16q; the others stay
 // below 4q, so their sums (< 8q, then < 16q) need no reduction. `classes`: the previous
 // pass was a radix-4 pass (else every group reduces).
-template <int M>
+template <int M, class Pf>
 void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, bool reduce, const Bc& A, const Bc& B,
-                       const Bc& C, const Mod& m, Ahead& pf) {
+                       const Bc& C, const Mod& m, Pf& pf) {
   for (std::size_t j = j0; j < j1; j += 16) {
     pf.advance(64);
     R x0 = ld(p + j), x1 = ld(p + j + len), x2 = ld(p + j + 2 * len), x3 = ld(p + j + 3 * len);
@@ -555,8 +561,8 @@ void inv_radix4_groups(u32* p, std::size_t len, std::size_t j0, std::size_t j1, 
   }
 }
 
-template <int M>
-void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, bool classes, Ahead& pf) {
+template <int M, class Pf>
+void inv_radix4(u32* s, std::size_t n, std::size_t len, const u32*& tw, const Mod& m, bool classes, Pf& pf) {
   const std::size_t split = M == kLazy && classes ? len / 4 : len;  // groups below `split` reduce
   for (std::size_t start = 0; start < n; start += 4 * len, tw += 6) {
     const Bc A(tw), B(tw + 2), C(tw + 4);
@@ -577,8 +583,8 @@ inline void last_pair(R& x, R& y, const Bc& ni, const Bc& w1, const Mod& m) {
 
 // Stages n/4 and n/2 (the last, with 1/n) in one pass. The last stage's sums go to the
 // multiplication by 1/n unreduced (any value below 2^32 is fine there).
-template <int M, class W>
-void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, bool classes, Ahead& pf) {
+template <int M, class W, class Pf>
+void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, bool classes, Pf& pf) {
   const std::size_t len = n / 4, split = M == kLazy && classes ? len / 4 : len;
   const Bc A(tw), B(tw + 2), ni(tw + 6), w1(tw + 8);  // tw + 4: unused C slot
   for (std::size_t j = 0; j < len; j += 16) {
@@ -600,8 +606,8 @@ void inv_final_radix4(const u32* s, W* a, std::size_t n, const u32* tw, const Mo
   }
 }
 
-template <int M, class W>
-void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Ahead& pf) {
+template <int M, class W, class Pf>
+void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mod& m, Pf& pf) {
   const std::size_t h = n / 2;
   const Bc ni(tw), w1(tw + 2);
   for (std::size_t j = 0; j < h; j += 16) {
@@ -616,8 +622,8 @@ void inv_final_single(const u32* s, W* a, std::size_t n, const u32* tw, const Mo
 // Four blocks at a time where there are four (else two, or one): their stages interleave,
 // since one block's chain of stages is long (each butterfly waits on two multiplies); four
 // measured 4-10% faster than two at n = 1024 and 2048.
-template <int M, bool Lone, class W>
-void inv_small_any(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx, Ahead& pf) {
+template <int M, bool Lone, class W, class Pf>
+void inv_small_any(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod& m, R& mx, Pf& pf) {
   if (n >= 128) inv_small<M, 4, Lone>(a, s, n, tw, m, mx, pf);
   else if (n >= 64) inv_small<M, 2, Lone>(a, s, n, tw, m, mx, pf);
   else inv_small<M, 1, Lone>(a, s, n, tw, m, mx, pf);
@@ -626,7 +632,7 @@ void inv_small_any(const W* a, u32* s, std::size_t n, const u32*& tw, const Mod&
 // Lazy inverse: sums below 32 q < 2^32.
 bool lazy_inverse(const Tables& t) { return t.q < (u64{1} << 27); }
 
-template <int M, class W>
+template <int M, class Pf, class W>
 bool inverse_impl(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
   const std::size_t n = t.n;
   alignas(64) u32 stack[sizeof(W) == 8 ? kStackWords : 1];
@@ -639,7 +645,7 @@ bool inverse_impl(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) 
   unsigned left = large;
   const bool lone = lone_in_small(t.log_n);
   // Passes: the small stages, a radix-4 pass per two stages between, the final pass.
-  Ahead pf(ahead, n * (2 + ((lone ? left - 1 : left) - 1) / 2));
+  Pf pf(ahead, n * (2 + ((lone ? left - 1 : left) - 1) / 2));
   if (lone) inv_small_any<M, true>(a, s, n, tw, m, mx, pf), len <<= 1, --left;
   else inv_small_any<M, false>(a, s, n, tw, m, mx, pf);
   if (check && out_of_range(mx, t.q)) {
@@ -733,19 +739,25 @@ void prepare(Tables& t) {
   push_bc(v, t.inv[1], q);  // already times 1/n
 }
 
-template <class W>
+template <class Pf = NoAhead, class W>
 bool fwd_dispatch(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
-  if (lazy_forward(t)) return forward_impl<kLazy>(t, a, check, ahead);
-  return t.q < (u64{1} << 30) ? forward_impl<kHarvey>(t, a, check, ahead) : forward_impl<kFull>(t, a, check, ahead);
+  if (lazy_forward(t)) return forward_impl<kLazy, Pf>(t, a, check, ahead);
+  return t.q < (u64{1} << 30) ? forward_impl<kHarvey, Pf>(t, a, check, ahead) : forward_impl<kFull, Pf>(t, a, check, ahead);
 }
-template <class W>
+template <class Pf = NoAhead, class W>
 bool inv_dispatch(const Tables& t, W* a, bool check, Plan::Prefetch ahead = {}) {
-  if (lazy_inverse(t)) return inverse_impl<kLazy>(t, a, check, ahead);
-  return t.q < (u64{1} << 30) ? inverse_impl<kHarvey>(t, a, check, ahead) : inverse_impl<kFull>(t, a, check, ahead);
+  if (lazy_inverse(t)) return inverse_impl<kLazy, Pf>(t, a, check, ahead);
+  return t.q < (u64{1} << 30) ? inverse_impl<kHarvey, Pf>(t, a, check, ahead) : inverse_impl<kFull, Pf>(t, a, check, ahead);
 }
 // uint32 arrays in place, no range check (Plan's checked forms scan first).
-void fwd_u32(const Tables& t, u32* a, Plan::Prefetch ahead) { fwd_dispatch(t, a, false, ahead); }
-void inv_u32(const Tables& t, u32* a, Plan::Prefetch ahead) { inv_dispatch(t, a, false, ahead); }
+void fwd_u32(const Tables& t, u32* a, Plan::Prefetch ahead) {
+  if (ahead.bytes > 0) fwd_dispatch<Ahead>(t, a, false, ahead);
+  else fwd_dispatch(t, a, false);
+}
+void inv_u32(const Tables& t, u32* a, Plan::Prefetch ahead) {
+  if (ahead.bytes > 0) inv_dispatch<Ahead>(t, a, false, ahead);
+  else inv_dispatch(t, a, false);
+}
 
 }  // namespace
 
