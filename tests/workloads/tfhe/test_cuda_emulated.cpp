@@ -470,6 +470,20 @@ TEST_CASE("the kernel shapes' variables are read and checked with the device par
   ::unsetenv("TEMPO_TFHE_GPU_DOUBLE_THREADS");
 }
 
+TEST_CASE("the doubled shape: batches of at most two per SM, or up to the cap with full waves", "[cuda-emulated]") {
+  cuda::DeviceParams p = detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data());
+  REQUIRE(p.double_per_sm == 4);  // the default
+  const std::size_t sms = 132;
+  for (std::size_t b : {2u, 133u, 200u, 264u, 462u, 511u, 528u}) CHECK(cuda::doubled_shape(p, b, sms));
+  // The second wave of pairs at most 7/8 full (265 .. 461), or above the cap.
+  for (std::size_t b : {265u, 396u, 461u, 529u, 1024u}) CHECK_FALSE(cuda::doubled_shape(p, b, sms));
+  p.double_per_sm = 2;
+  CHECK(cuda::doubled_shape(p, 264, sms));
+  CHECK_FALSE(cuda::doubled_shape(p, 511, sms));
+  p.double_per_sm = 0;
+  CHECK_FALSE(cuda::doubled_shape(p, 133, sms));
+}
+
 TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") {
   // TOY256 (2L = 8 ranks, one run of 32 coefficients each): several keys, inputs with steps
   // skipped, the edges; 256, 96 and 32 threads per block (loops that wrap or leave threads

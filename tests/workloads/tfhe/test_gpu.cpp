@@ -97,11 +97,11 @@ TEST_CASE("eval_bootstraps: cuda byte-equal to cpu", "[gpu]") {
 
 // The launcher's shapes for small batches: a cluster of blocks per item (1, 3, 16), and on a
 // 132-SM device (H100, H200) the doubled shape (more than one and at most two items per SM:
-// pairs per block, 133 with a last block of one).
+// pairs per block, 133 with a last block of one; 511: two waves of pairs, cuda::doubled_shape).
 TEST_CASE("eval_bootstraps: small batches byte-equal to cpu", "[gpu]") {
   if (!have_device()) return;
   for (const auto& name : gpu_sets())
-    for (const std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{16}, std::size_t{133}, std::size_t{263}}) {
+    for (const std::size_t count : {std::size_t{1}, std::size_t{3}, std::size_t{16}, std::size_t{133}, std::size_t{263}, std::size_t{511}}) {
       const Keys& k = tfhe_test::keys(name, 2);
       std::vector<bool> bits;
       const std::vector<Ciphertext> cs = encrypt_many(k, count, 0x51 + count, &bits);

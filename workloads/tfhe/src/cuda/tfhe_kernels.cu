@@ -180,8 +180,8 @@ int launch_cluster(const DeviceParams& p, const void* tables, const void* bk, co
 // At most one item per SM: one bootstrap per block on latency_threads (every block has an
 // SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
 // 32-bit words, groups of bootstraps per block, `item` threads each: p.threads, or
-// p.double_threads for batches of at most p.double_per_sm items per SM
-// (TEMPO_TFHE_GPU_DOUBLE_PER_SM, 2 by default: see workloads/tfhe/README.md, "Shapes");
+// p.double_threads for the batches doubled_shape picks (TEMPO_TFHE_GPU_DOUBLE_PER_SM caps
+// them, 4 by default: see workloads/tfhe/README.md, "Shapes");
 // kMaxGroup in the wide block where that many fit the device's shared memory, else up to
 // kNarrowGroup in at most kNarrowThreads threads (two items of more than half that: the
 // wide block); as few waves of blocks as that allows, the groups as even as can be. The group's bootstraps share
@@ -208,7 +208,7 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
   if (p.latency_threads > p.threads && batch <= sm_count) {
     shape.threads = p.latency_threads;
   } else if (p.word32) {
-    const bool doubled = batch <= std::size_t{p.double_per_sm} * sm_count;
+    const bool doubled = doubled_shape(p, batch, sm_count);
     const std::uint32_t item = doubled ? p.double_threads : p.threads;
     // Items per SM: the chunk's (the chunks of a large batch fill the device in turn), or,
     // with doubled items, the whole batch's: its few chunks run side by side, and the blocks

@@ -34,8 +34,9 @@ struct DeviceParams {
   std::uint32_t threads = 0;               // threads per block
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
   std::uint32_t double_per_sm = 0;         // batches of at most this many items per SM (above one)
-                                           // run double_threads per bootstrap, at most two to a block
-                                           // (TEMPO_TFHE_GPU_DOUBLE_PER_SM, default 2; 0: never)
+                                           // may run double_threads per bootstrap, two to a block
+                                           // (doubled_shape; TEMPO_TFHE_GPU_DOUBLE_PER_SM, default 4;
+                                           // 0: never)
   std::uint32_t double_threads = 0;        // threads per bootstrap in that shape (device_params)
   std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
   bool stage_key = false;                  // 32-bit keys: each step's key copied into shared memory
@@ -97,6 +98,18 @@ inline TEMPO_TFHE_SHARED_HD std::size_t table_smem_words(const DeviceParams& p) 
 inline std::size_t block_smem_bytes(const DeviceParams& p) {
   return p.group * item_smem_words(p) * (p.word32 ? 4u : 8u) + (p.stage_key ? key_buffer_words(p) * 4 : 0) +
          table_smem_words(p) * 4;
+}
+
+// Whether a batch of 32-bit-word bootstraps runs the doubled shape (p.double_threads per
+// bootstrap, two to a block, waves of two per SM): a batch of at most two per SM (one wave),
+// or of at most p.double_per_sm per SM whose last wave is at least 7/8 full. A wave left
+// mostly empty costs a whole pair's time. H100, PN10QP27L3, 2026-12-07 (bench_tfhe
+// --gpu_batches=133,264,396,511, two rounds): 511 gates (two waves, 97% full) 14.8-14.9 ms
+// against 19.8 ms in groups of 128-thread items, ADD-256 (first level 511 gates) 84.5-86.5
+// against 92.3-92.6 ms; 396 gates (two waves, 75% full) 15.0 against 13.3 ms.
+inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t sms) {
+  const std::size_t wave = 2 * sms, waves = (batch + wave - 1) / wave;
+  return batch <= std::size_t{p.double_per_sm} * sms && (waves == 1 || 8 * batch >= 7 * waves * wave);
 }
 
 // Rank k's coefficients [lo, hi) in a cluster of `ranks` blocks (dev::bootstrap_cluster):
