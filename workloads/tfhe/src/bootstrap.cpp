@@ -119,10 +119,15 @@ struct VecReducer {
   int shift;  // k - 1
 };
 
-__attribute__((target("avx512f"), always_inline)) inline __m512i vreduce(__m512i x, const VecReducer& r) {
+// SmallReducer's quotient estimate (at most 3 too small) without its conditional
+// subtractions: x mod Q plus up to 3Q, below 4Q < 2^29, for x < 2^58.
+__attribute__((target("avx512f"), always_inline)) inline __m512i vreduce_lazy(__m512i x, const VecReducer& r) {
   const __m512i q1 = _mm512_srli_epi64(x, static_cast<unsigned>(r.shift));
   const __m512i est = _mm512_srli_epi64(_mm512_mul_epu32(q1, r.mu), 32);
-  __m512i v = _mm512_sub_epi64(x, _mm512_mul_epu32(est, r.q));
+  return _mm512_sub_epi64(x, _mm512_mul_epu32(est, r.q));
+}
+__attribute__((target("avx512f"), always_inline)) inline __m512i vreduce(__m512i x, const VecReducer& r) {
+  __m512i v = vreduce_lazy(x, r);
   v = _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
   v = _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
   return _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
@@ -145,21 +150,25 @@ __attribute__((target("avx512f"), always_inline)) inline void mac(__m512i& acc_e
 }
 
 // R(R(p) a + R(m) b) for the even (e) and the odd (o) coefficients of a block, packed into
-// 16 32-bit words in coefficient order (the values are < Q < 2^32).
+// 16 32-bit words in coefficient order (the values are < Q < 2^32). The inner reductions
+// are lazy: below 4Q, times a or b (< Q) each product stays below 2^56 and their sum below
+// 2^57, within the outer reduction's range; its result is the same canonical value.
 __attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i pe, __m512i po, __m512i me, __m512i mo,
                                                                          __m512i ae, __m512i ao, __m512i be, __m512i bo,
                                                                          const VecReducer& vr) {
-  const __m512i ve = _mm512_add_epi64(_mm512_mul_epu32(vreduce(pe, vr), ae), _mm512_mul_epu32(vreduce(me, vr), be));
-  const __m512i vo = _mm512_add_epi64(_mm512_mul_epu32(vreduce(po, vr), ao), _mm512_mul_epu32(vreduce(mo, vr), bo));
+  const __m512i ve =
+      _mm512_add_epi64(_mm512_mul_epu32(vreduce_lazy(pe, vr), ae), _mm512_mul_epu32(vreduce_lazy(me, vr), be));
+  const __m512i vo =
+      _mm512_add_epi64(_mm512_mul_epu32(vreduce_lazy(po, vr), ao), _mm512_mul_epu32(vreduce_lazy(mo, vr), bo));
   return _mm512_or_si512(vreduce(ve, vr), _mm512_slli_epi64(vreduce(vo, vr), 32));
 }
 
 // mac_combine_small in AVX-512 on 32-bit words: 16 digits and 16 key words per load, the
 // sums of the even and the odd coefficients in separate registers of 64-bit lanes. The
 // monomial factors are gathered in the same pass (psi^(e slot_i) - 1, e = alpha and
-// 2N - alpha; the low dword of each psi_pow word, < Q), and every reduction is
-// SmallReducer's arithmetic lane by lane, so the output is the same canonical values as
-// the generic loop. The key is one stream (step i's run of bk32, the next step's run after
+// 2N - alpha; the low dword of each psi_pow word, < Q), and the reductions are
+// SmallReducer's arithmetic lane by lane (the inner ones lazy, see combine), so the output is
+// the same canonical values as the generic loop. The key is one stream (step i's run of bk32, the next step's run after
 // it), read front to back and prefetched into L2 kAhead words ahead, up to key_end (the end
 // of bk32); the hardware prefetchers alone leave the loop waiting on memory.
 __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* __restrict d,
