@@ -167,10 +167,11 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i
 // sums of the even and the odd coefficients in separate registers of 64-bit lanes. The
 // monomial factors are gathered in the same pass (psi^(e slot_i) - 1, e = alpha and
 // 2N - alpha; the low dword of each psi_pow word, < Q), and the reductions are
-// SmallReducer's arithmetic lane by lane (the inner ones lazy, see combine), so the output is
-// the same canonical values as the generic loop. The key is one stream (step i's run of bk32, the next step's run after
-// it), read front to back and prefetched into L2 kAhead words ahead, up to key_end (the end
-// of bk32); the hardware prefetchers alone leave the loop waiting on memory.
+// SmallReducer's arithmetic lane by lane (the inner ones lazy, see combine), so the output
+// is the same canonical values as the generic loop. The key is one stream (step i's run of
+// bk32, the next step's run after it), read front to back and prefetched into L2 kAhead
+// words ahead, up to key_end (the end of bk32); the hardware prefetchers alone leave the
+// loop waiting on memory (rotate_step also prefetches the step during its transforms).
 __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* __restrict d,
                                                          const std::uint32_t* __restrict key,
                                                          const std::uint32_t* key_end, std::size_t rows,
@@ -327,7 +328,8 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
     // The forward transforms pull the step's key (2 RGSWs, ~100 KB) toward the core, a
     // share each, so that mac_combine's reads of it overlap their arithmetic instead of
     // waiting on memory in a burst; the other bootstraps of a group find it in cache.
-    const std::size_t key_bytes = 2 * ek.rgsw_stride() * sizeof(std::uint32_t), share = prefetch ? key_bytes / rows : 0;
+    const std::size_t key_bytes = 2 * ek.rgsw_stride() * sizeof(std::uint32_t);
+    const std::size_t share = prefetch ? key_bytes / rows : 0;
     const auto* key = reinterpret_cast<const std::uint8_t*>(ek.step32(i));
     for (std::size_t r = 0; r < rows; ++r)
       ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N),
