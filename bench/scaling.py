@@ -18,7 +18,7 @@ def main():
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
         rows = json.load(f).get("benchmarks", [])
-    rate, ceiling = {}, {}  # (set, round, threads) -> sigs/s
+    rate, ceiling = {}, {}  # (set, round, threads) -> items/s
     for b in rows:
         m = re.match(r"cpu_(scaling|ceiling)/([^/]+)/round:(\d+)/threads:(\d+)/count:(\d+)", b["name"])
         if m:

@@ -88,6 +88,22 @@ void report(benchmark::State& state, std::vector<double>& us) {
   state.counters["p99_us"] = us[std::min(us.size() - 1, (us.size() * 99) / 100)];
 }
 
+// The NAND batches' inputs: gate i takes the bits (i & 1, (i >> 1) & 1), fresh encryptions.
+void nand_inputs(const Keys& k, std::size_t count, std::vector<Ciphertext>& xs, std::vector<Ciphertext>& ys) {
+  for (std::size_t i = 0; i < count; ++i) {
+    xs.push_back(encrypt_bit(k.secret, i & 1));
+    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
+  }
+}
+// Marks the row failed unless every output decrypts to its gate's NAND.
+void check_nand(benchmark::State& state, const Keys& k, const std::vector<Ciphertext>& out) {
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
+      state.SkipWithError("wrong gate result");
+      return;
+    }
+}
+
 // One gate (AND) with its bootstrap, on a one-thread pool, user-shaped: public API, [&].
 void BM_GateBootstrap(benchmark::State& state, std::string name) {
   const Keys& k = keys(name);
@@ -127,15 +143,11 @@ void BM_GateBatch(benchmark::State& state, std::string name, unsigned threads) {
   const Keys& k = keys(name);
   const std::size_t count = 4 * static_cast<std::size_t>(threads);
   std::vector<Ciphertext> xs, ys, out(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    xs.push_back(encrypt_bit(k.secret, i & 1));
-    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
-  }
+  nand_inputs(k, count, xs, ys);
   auto& pl = pool(threads);
   for (auto _ : state)
     pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cpu); });
-  for (std::size_t i = 0; i < count; ++i)
-    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) state.SkipWithError("wrong gate result");
+  check_nand(state, k, out);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * count));
   state.counters["gates_per_s"] =
       benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
@@ -232,10 +244,7 @@ void BM_GpuGateBatch(benchmark::State& state, std::string name, std::size_t coun
   if (no_device(state)) return;
   const Keys& k = keys(name);
   std::vector<Ciphertext> xs, ys, out(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    xs.push_back(encrypt_bit(k.secret, i & 1));
-    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
-  }
+  nand_inputs(k, count, xs, ys);
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   auto& pl = pool(hw);
   pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cuda); });  // upload
@@ -245,11 +254,7 @@ void BM_GpuGateBatch(benchmark::State& state, std::string name, std::size_t coun
     pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::cuda); });
     us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
   }
-  for (std::size_t i = 0; i < count; ++i)
-    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
-      state.SkipWithError("wrong gate result");
-      break;
-    }
+  check_nand(state, k, out);
   report(state, us);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * count));
   state.counters["gates_per_s"] =
@@ -281,10 +286,7 @@ void BM_GpuGateLatency(benchmark::State& state, std::string name) {
 void BM_AutoGateBatch(benchmark::State& state, std::string name, std::size_t count) {
   const Keys& k = keys(name);
   std::vector<Ciphertext> xs, ys, out(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    xs.push_back(encrypt_bit(k.secret, i & 1));
-    ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
-  }
+  nand_inputs(k, count, xs, ys);
   auto& pl = pool(std::max(1u, std::thread::hardware_concurrency()));
   pl.run([&](tempo::Task& t) { eval_gates(t, k.evaluation, Gate::nand, xs, ys, out, Backend::auto_select); });
   std::vector<double> us;
@@ -298,11 +300,7 @@ void BM_AutoGateBatch(benchmark::State& state, std::string name, std::size_t cou
     gpu_items += static_cast<double>(r.gpu_items);
     splits += r.ran_on == tempo::gpu::Placement::split ? 1 : 0;
   }
-  for (std::size_t i = 0; i < count; ++i)
-    if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
-      state.SkipWithError("wrong gate result");
-      break;
-    }
+  check_nand(state, k, out);
   report(state, us);
   const double runs = static_cast<double>(state.iterations());
   state.counters["gpu_share"] = gpu_items / (runs * static_cast<double>(count));
@@ -325,10 +323,7 @@ void reg_cpu_scaling(const std::string& name, unsigned threads, std::size_t coun
   benchmark::RegisterBenchmark(row.c_str(), [name, threads, count, ceiling](benchmark::State& state) {
     const Keys& k = keys(name);
     std::vector<Ciphertext> xs, ys, out(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      xs.push_back(encrypt_bit(k.secret, i & 1));
-      ys.push_back(encrypt_bit(k.secret, (i >> 1) & 1));
-    }
+    nand_inputs(k, count, xs, ys);
     auto& pl = pool(threads);
     std::vector<std::unique_ptr<tempo::ThreadPool>> own;  // the ceiling's one-thread pools
     if (ceiling)
@@ -361,11 +356,7 @@ void reg_cpu_scaling(const std::string& name, unsigned threads, std::size_t coun
       state.counters["median_us"] = us[1];
       state.counters["gates_per_s"] = static_cast<double>(count) / (us[1] * 1e-6);
     }
-    for (std::size_t i = 0; i < count; ++i)
-      if (decrypt_bit(k.secret, out[i]) != !((i & 1) && ((i >> 1) & 1))) {
-        state.SkipWithError("wrong gate result");
-        break;
-      }
+    check_nand(state, k, out);
     state.counters["threads"] = threads;
   })->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 }

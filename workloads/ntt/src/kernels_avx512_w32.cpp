@@ -239,7 +239,6 @@ u32* heap_scratch(std::size_t n) {
 class Ahead {
  public:
   static constexpr std::size_t kMaxBytes = std::size_t{1} << 20;
-  Ahead() = default;
   Ahead(Plan::Prefetch p, std::size_t work) {
     if (p.data == nullptr || p.bytes == 0 || work == 0) return;
     const auto begin = reinterpret_cast<std::uintptr_t>(p.data);

@@ -106,7 +106,7 @@ inline std::size_t block_smem_bytes(const DeviceParams& p) {
 // mostly empty costs a whole pair's time. H100, PN10QP27L3, 2026-12-07 (bench_tfhe
 // --gpu_batches=133,264,396,511, two rounds): 511 gates (two waves, 97% full) 14.8-14.9 ms
 // against 19.8 ms in groups of 128-thread items, ADD-256 (first level 511 gates) 84.5-86.5
-// against 92.3-92.6 ms; 396 gates (two waves, 75% full) 15.0 against 13.3 ms.
+// against 92.3-93.5 ms; 396 gates (two waves, 75% full) 15.0 against 13.3 ms.
 inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t sms) {
   const std::size_t wave = 2 * sms, waves = (batch + wave - 1) / wave;
   return batch <= std::size_t{p.double_per_sm} * sms && (waves == 1 || 8 * batch >= 7 * waves * wave);
