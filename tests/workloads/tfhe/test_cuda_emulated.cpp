@@ -474,9 +474,13 @@ TEST_CASE("the doubled shape: batches of at most two per SM, or up to the cap wi
   cuda::DeviceParams p = detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data());
   REQUIRE(p.double_per_sm == 4);  // the default
   const std::size_t sms = 132;
-  for (std::size_t b : {2u, 133u, 200u, 264u, 462u, 511u, 528u}) CHECK(cuda::doubled_shape(p, b, sms));
-  // The second wave of pairs at most 7/8 full (265 .. 461), or above the cap.
-  for (std::size_t b : {265u, 396u, 461u, 529u, 1024u}) CHECK_FALSE(cuda::doubled_shape(p, b, sms));
+  for (std::size_t b : {2u, 133u, 200u, 264u, 495u, 511u, 528u}) CHECK(cuda::doubled_shape(p, b, sms));
+  // The second wave of pairs less than 7/8 full (265 .. 494: 231 of 264 pairs' slots), or
+  // above the cap.
+  for (std::size_t b : {265u, 396u, 462u, 494u, 529u, 1024u}) CHECK_FALSE(cuda::doubled_shape(p, b, sms));
+  p.double_per_sm = 6;  // three waves: the third one's fill decides
+  CHECK(cuda::doubled_shape(p, 759, sms));
+  CHECK_FALSE(cuda::doubled_shape(p, 758, sms));
   p.double_per_sm = 2;
   CHECK(cuda::doubled_shape(p, 264, sms));
   CHECK_FALSE(cuda::doubled_shape(p, 511, sms));

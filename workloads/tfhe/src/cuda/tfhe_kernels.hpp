@@ -102,14 +102,17 @@ inline std::size_t block_smem_bytes(const DeviceParams& p) {
 
 // Whether a batch of 32-bit-word bootstraps runs the doubled shape (p.double_threads per
 // bootstrap, two to a block, waves of two per SM): a batch of at most two per SM (one wave),
-// or of at most p.double_per_sm per SM whose last wave is at least 7/8 full. A wave left
-// mostly empty costs a whole pair's time. H100, PN10QP27L3, 2026-12-07 (bench_tfhe
-// --gpu_batches=133,264,396,511, two rounds): 511 gates (two waves, 97% full) 14.8-14.9 ms
-// against 19.8 ms in groups of 128-thread items, ADD-256 (first level 511 gates) 84.5-86.5
-// against 92.3-93.5 ms; 396 gates (two waves, 75% full) 15.0 against 13.3 ms.
+// or of at most p.double_per_sm per SM whose last wave of pairs is at least 7/8 full. A wave
+// left partly empty costs a whole pair's time. H100, PN10QP27L3, 2026-12-07 (bench_tfhe
+// --gpu_batches=396,462,511, two rounds, TEMPO_TFHE_GPU_DOUBLE_PER_SM 4 against 2): 511
+// gates (second wave 94% full) 14.9-15.2 ms against 19.7-19.8 ms in groups of 128-thread
+// items, ADD-256 (first level 511 gates) 85.9-86.7 against 93.6-94.7 ms; 462 gates (second
+// wave 75% full) 15.6-15.7 against 13.3-13.4 ms, and 396 (half full) 15.0 against 13.3 ms
+// in an earlier call, hence the fill rule.
 inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t sms) {
   const std::size_t wave = 2 * sms, waves = (batch + wave - 1) / wave;
-  return batch <= std::size_t{p.double_per_sm} * sms && (waves == 1 || 8 * batch >= 7 * waves * wave);
+  if (batch > std::size_t{p.double_per_sm} * sms) return false;
+  return waves <= 1 || 8 * (batch - (waves - 1) * wave) >= 7 * wave;
 }
 
 // Rank k's coefficients [lo, hi) in a cluster of `ranks` blocks (dev::bootstrap_cluster):
