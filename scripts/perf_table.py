@@ -716,12 +716,16 @@ def tfhe():
     g_l3 = gbench("tfhe", "bench_gpu_PN10QP27L3.json")
     a = row(g_l3, "add256/PN10QP27L3/cuda/iterations:5/real_time")
     mul = row(gbench("tfhe", "tfhe_mul256_cuda.json"), "mul256/PN10QP27L3/cuda/iterations:1/real_time")
-    if device_of("tfhe", "bench_gpu_PN10QP27L3.json") != device_of("tfhe", "tfhe_mul256_cuda.json"):
-        sys.exit("perf_table.py: tfhe's ADD-256 and MUL-256 rows come from different devices; split the sentence")
-    out += [f"Encrypted circuits on the {device_of('tfhe', 'bench_gpu_PN10QP27L3.json')} (PN10QP27L3): ADD-256 ({a['gates']:.0f} bootstraps, depth {a['depth']:.0f}) "
-            f"{a['median_us'] / 1000:.0f} ms (p99 {a['p99_us'] / 1000:.0f}); MUL-256 ({mul['gates']:.0f} bootstraps, depth "
-            f"{mul['depth']:.0f}) {mul['median_us'] / 1e6:.2f} s ({kilo(mul['gates_per_s'])} gates/s).", "",
-            source("tfhe", "bench_gpu_PN10QP27.json", "bench_gpu_PN10QP27L3.json", "bench_gpu_PN11QP54.json",
+    add_on, mul_on = device_of("tfhe", "bench_gpu_PN10QP27L3.json"), device_of("tfhe", "tfhe_mul256_cuda.json")
+    add_text = (f"ADD-256 ({a['gates']:.0f} bootstraps, depth {a['depth']:.0f}) "
+                f"{a['median_us'] / 1000:.0f} ms (p99 {a['p99_us'] / 1000:.0f})")
+    mul_text = (f"MUL-256 ({mul['gates']:.0f} bootstraps, depth {mul['depth']:.0f}) {mul['median_us'] / 1e6:.2f} s "
+                f"({kilo(mul['gates_per_s'])} gates/s)")
+    if add_on == mul_on:
+        out += [f"Encrypted circuits on the {add_on} (PN10QP27L3): {add_text}; {mul_text}.", ""]
+    else:
+        out += [f"Encrypted circuits (PN10QP27L3): {add_text} on the {add_on}; {mul_text} on the {mul_on}.", ""]
+    out += [source("tfhe", "bench_gpu_PN10QP27.json", "bench_gpu_PN10QP27L3.json", "bench_gpu_PN11QP54.json",
                    "failure_cuda.json", "tfhe_mul256_cuda.json")]
     return "\n".join(out)
 
