@@ -488,6 +488,24 @@ TEST_CASE("the doubled shape: batches of at most two per SM, or up to the cap wi
   CHECK_FALSE(cuda::doubled_shape(p, 133, sms));
 }
 
+TEST_CASE("resident groups: one smaller where that keeps more bootstraps on an SM", "[cuda-emulated]") {
+  // PN10QP27L3 on an H100: blocks of 1, 2, 3, 4 hold 3, 2, 1, 1 per SM.
+  CHECK(cuda::resident_group(3, 1, 2) == 2);  // three resident against four
+  CHECK(cuda::resident_group(4, 1, 1) == 4);  // four against three
+  CHECK(cuda::resident_group(2, 2, 3) == 2);  // four against three
+  CHECK(cuda::resident_group(2, 1, 3) == 1);  // two against three
+  CHECK(cuda::resident_group(1, 3, 0) == 1);
+  CHECK(cuda::resident_group(3, 0, 0) == 3);  // nothing known: as chosen
+  cuda::DeviceParams p = detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data());
+  CHECK_FALSE(p.resident_groups);  // the default
+  ::setenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS", "1", 1);
+  CHECK(detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data()).resident_groups);
+  ::setenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS", "maybe", 1);
+  CHECK_THROWS_WITH(detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data()),
+                    Catch::Contains("TEMPO_TFHE_GPU_RESIDENT_GROUPS"));
+  ::unsetenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS");
+}
+
 TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") {
   // TOY256 (2L = 8 ranks, one run of 32 coefficients each): several keys, inputs with steps
   // skipped, the edges; 256, 96 and 32 threads per block (loops that wrap or leave threads

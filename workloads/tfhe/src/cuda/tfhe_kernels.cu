@@ -233,6 +233,21 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
                        std::size_t{(2 * item > kNarrowThreads ? kWideThreads : kNarrowThreads) / item}})));
     shape.group = static_cast<std::uint32_t>(group);
     shape.threads = item * shape.group;
+    if (p.resident_groups && !doubled && shape.group >= 2 && shape.group <= kNarrowGroup && shape.threads <= kNarrowThreads) {
+      DeviceParams below = shape;
+      below.group = shape.group - 1;
+      below.threads = item * below.group;
+      int at = 0, under = 0;
+      e = cudaFuncSetAttribute(bootstrap_kernel<W, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+      if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&at, bootstrap_kernel<W, false>, static_cast<int>(shape.threads),
+                                                          block_smem_bytes(shape));
+      if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&under, bootstrap_kernel<W, false>,
+                                                          static_cast<int>(below.threads), block_smem_bytes(below));
+      if (e != cudaSuccess) return static_cast<int>(e);
+      if (resident_group(shape.group, at, under) < shape.group) shape = below;
+    }
   }
   if constexpr (sizeof(W) == 4)
     if (shape.group > kNarrowGroup || shape.threads > kNarrowThreads)

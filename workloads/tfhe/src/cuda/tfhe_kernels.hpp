@@ -43,6 +43,9 @@ struct DeviceParams {
                                            // ahead of its use (the launcher's choice)
   std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
   bool allow_stage_key = false;            // TEMPO_TFHE_GPU_STAGE_KEY (off: measured slower); for measuring the shapes)
+  bool resident_groups = false;            // TEMPO_TFHE_GPU_RESIDENT_GROUPS: a narrow group one smaller
+                                           // where that keeps more bootstraps resident per SM
+                                           // (resident_group)
   bool allow_cluster = true;               // TEMPO_TFHE_GPU_CLUSTER: a batch of a few items per 2L SMs
                                            // runs each bootstrap on a cluster of 2L blocks
                                            // (dev::bootstrap_cluster; 32-bit words, 2L <= 8)
@@ -113,6 +116,21 @@ inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t 
   const std::size_t wave = 2 * sms, waves = (batch + wave - 1) / wave;
   if (batch > std::size_t{p.double_per_sm} * sms) return false;
   return waves <= 1 || 8 * (batch - (waves - 1) * wave) >= 7 * wave;
+}
+
+// The narrow kernel's group after the residency check: group - 1 where its blocks keep more
+// bootstraps resident on an SM than blocks of `group` do (blocks_at / blocks_below: the
+// device's resident blocks per SM at group and group - 1, from its occupancy query). At
+// PN10QP27L3 a block of three takes 122 KiB of shared memory, so an SM holds one (three
+// bootstraps), where it holds two blocks of two (four); the engine runs a large batch as
+// chunks on several streams at once, so the SMs' resident blocks, not one chunk's waves,
+// set the rate.
+inline std::uint32_t resident_group(std::uint32_t group, int blocks_at, int blocks_below) {
+  if (group < 2) return group;
+  return static_cast<std::size_t>(group - 1) * static_cast<std::size_t>(blocks_below > 0 ? blocks_below : 0) >
+                 static_cast<std::size_t>(group) * static_cast<std::size_t>(blocks_at > 0 ? blocks_at : 0)
+             ? group - 1
+             : group;
 }
 
 // Rank k's coefficients [lo, hi) in a cluster of `ranks` blocks (dev::bootstrap_cluster):
