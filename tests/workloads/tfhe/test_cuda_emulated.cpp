@@ -488,14 +488,15 @@ TEST_CASE("the doubled shape: batches of at most two per SM, or up to the cap wi
   CHECK_FALSE(cuda::doubled_shape(p, 133, sms));
 }
 
-TEST_CASE("resident groups: one smaller where that keeps more bootstraps on an SM", "[cuda-emulated]") {
-  // PN10QP27L3 on an H100: blocks of 1, 2, 3, 4 hold 3, 2, 1, 1 per SM.
-  CHECK(cuda::resident_group(3, 1, 2) == 2);  // three resident against four
-  CHECK(cuda::resident_group(4, 1, 1) == 4);  // four against three
-  CHECK(cuda::resident_group(2, 2, 3) == 2);  // four against three
-  CHECK(cuda::resident_group(2, 1, 3) == 1);  // two against three
-  CHECK(cuda::resident_group(1, 3, 0) == 1);
-  CHECK(cuda::resident_group(3, 0, 0) == 3);  // nothing known: as chosen
+TEST_CASE("resident groups: the neighbouring group that keeps the most bootstraps on an SM", "[cuda-emulated]") {
+  // PN10QP27L3 on an H100: blocks of 1, 2, 3, 4 hold 3, 2, 1, 1 per SM (3, 4, 3, 4 bootstraps).
+  CHECK(cuda::resident_group(3, 2, 1, 1) == 2);  // four (two blocks of two) against three
+  CHECK(cuda::resident_group(1, 0, 3, 2) == 2);  // four against three
+  CHECK(cuda::resident_group(2, 3, 2, 1) == 2);  // four against three either way
+  CHECK(cuda::resident_group(4, 1, 1, 0) == 4);  // four against three, nothing above
+  CHECK(cuda::resident_group(2, 3, 1, 0) == 1);  // three against two
+  CHECK(cuda::resident_group(3, 0, 0, 0) == 3);  // nothing known: as chosen
+  CHECK(cuda::resident_group(2, 4, 2, 1) == 2);  // a tie stays
   cuda::DeviceParams p = detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data());
   CHECK_FALSE(p.resident_groups);  // the default
   ::setenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS", "1", 1);

@@ -233,20 +233,25 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
                        std::size_t{(2 * item > kNarrowThreads ? kWideThreads : kNarrowThreads) / item}})));
     shape.group = static_cast<std::uint32_t>(group);
     shape.threads = item * shape.group;
-    if (p.resident_groups && !doubled && shape.group >= 2 && shape.group <= kNarrowGroup && shape.threads <= kNarrowThreads) {
-      DeviceParams below = shape;
-      below.group = shape.group - 1;
-      below.threads = item * below.group;
-      int at = 0, under = 0;
+    if (p.resident_groups && !doubled && shape.threads <= kNarrowThreads && shape.group <= kNarrowGroup) {
+      // Resident blocks per SM of the narrow kernel at `g` bootstraps per block (0: not an
+      // option: above the narrow block, or more than the batch's items or the device's room).
+      const auto blocks = [&](std::uint32_t g, int* out) -> cudaError_t {
+        *out = 0;
+        if (g == 0 || g > kNarrowGroup || g > room || item * g > kNarrowThreads || g > count) return cudaSuccess;
+        DeviceParams t = shape;
+        t.group = g;
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(out, bootstrap_kernel<W, false>, static_cast<int>(item * g),
+                                                             block_smem_bytes(t));
+      };
+      int below = 0, at = 0, above = 0;
       e = cudaFuncSetAttribute(bootstrap_kernel<W, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-      if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&at, bootstrap_kernel<W, false>, static_cast<int>(shape.threads),
-                                                          block_smem_bytes(shape));
-      if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&under, bootstrap_kernel<W, false>,
-                                                          static_cast<int>(below.threads), block_smem_bytes(below));
+      if (e == cudaSuccess) e = blocks(shape.group - 1, &below);
+      if (e == cudaSuccess) e = blocks(shape.group, &at);
+      if (e == cudaSuccess) e = blocks(shape.group + 1, &above);
       if (e != cudaSuccess) return static_cast<int>(e);
-      if (resident_group(shape.group, at, under) < shape.group) shape = below;
+      shape.group = resident_group(shape.group, below, at, above);
+      shape.threads = item * shape.group;
     }
   }
   if constexpr (sizeof(W) == 4)

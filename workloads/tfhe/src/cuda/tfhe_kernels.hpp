@@ -118,19 +118,20 @@ inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t 
   return waves <= 1 || 8 * (batch - (waves - 1) * wave) >= 7 * wave;
 }
 
-// The narrow kernel's group after the residency check: group - 1 where its blocks keep more
-// bootstraps resident on an SM than blocks of `group` do (blocks_at / blocks_below: the
-// device's resident blocks per SM at group and group - 1, from its occupancy query). At
-// PN10QP27L3 a block of three takes 122 KiB of shared memory, so an SM holds one (three
-// bootstraps), where it holds two blocks of two (four); the engine runs a large batch as
-// chunks on several streams at once, so the SMs' resident blocks, not one chunk's waves,
-// set the rate.
-inline std::uint32_t resident_group(std::uint32_t group, int blocks_at, int blocks_below) {
-  if (group < 2) return group;
-  return static_cast<std::size_t>(group - 1) * static_cast<std::size_t>(blocks_below > 0 ? blocks_below : 0) >
-                 static_cast<std::size_t>(group) * static_cast<std::size_t>(blocks_at > 0 ? blocks_at : 0)
-             ? group - 1
-             : group;
+// The narrow kernel's group after the residency check: of group - 1, group and group + 1 the
+// one whose blocks keep the most bootstraps resident on an SM (blocks_below, blocks_at,
+// blocks_above: the device's resident blocks per SM for each, from its occupancy query; 0
+// where that group is not an option), `group` where it ties. At PN10QP27L3 an SM holds
+// three blocks of one (three bootstraps), two of two (four), one of three (three) and one of
+// four (four): the engine runs a batch of more than a few items as chunks on several streams
+// at once, so the SMs' resident bootstraps, not one chunk's waves, set the rate.
+inline std::uint32_t resident_group(std::uint32_t group, int blocks_below, int blocks_at, int blocks_above) {
+  const auto held = [](std::uint32_t g, int blocks) { return std::size_t{g} * static_cast<std::size_t>(blocks > 0 ? blocks : 0); };
+  std::uint32_t best = group;
+  if (group >= 2 && held(group - 1, blocks_below) > held(best, blocks_at)) best = group - 1;
+  const std::size_t best_held = best == group ? held(group, blocks_at) : held(group - 1, blocks_below);
+  if (held(group + 1, blocks_above) > best_held) best = group + 1;
+  return best;
 }
 
 // Rank k's coefficients [lo, hi) in a cluster of `ranks` blocks (dev::bootstrap_cluster):
