@@ -241,8 +241,8 @@ int launch_shape(const DeviceParams& p, const void* tables, const void* bk, cons
         if (g == 0 || g > kNarrowGroup || g > room || item * g > kNarrowThreads || g > count) return cudaSuccess;
         DeviceParams t = shape;
         t.group = g;
-        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(out, bootstrap_kernel<W, false>, static_cast<int>(item * g),
-                                                             block_smem_bytes(t));
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(out, bootstrap_kernel<W, false>,
+                                                             static_cast<int>(item * g), block_smem_bytes(t));
       };
       int below = 0, at = 0, above = 0;
       e = cudaFuncSetAttribute(bootstrap_kernel<W, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);

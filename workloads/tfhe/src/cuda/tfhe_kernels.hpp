@@ -44,8 +44,8 @@ struct DeviceParams {
   std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
   bool allow_stage_key = false;            // TEMPO_TFHE_GPU_STAGE_KEY (off: measured slower); for measuring the shapes)
   bool resident_groups = false;            // TEMPO_TFHE_GPU_RESIDENT_GROUPS: a narrow group one smaller
-                                           // where that keeps more bootstraps resident per SM
-                                           // (resident_group)
+                                           // or larger where that keeps more bootstraps resident
+                                           // per SM (resident_group)
   bool allow_cluster = true;               // TEMPO_TFHE_GPU_CLUSTER: a batch of a few items per 2L SMs
                                            // runs each bootstrap on a cluster of 2L blocks
                                            // (dev::bootstrap_cluster; 32-bit words, 2L <= 8)
@@ -126,7 +126,9 @@ inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t 
 // four (four): the engine runs a batch of more than a few items as chunks on several streams
 // at once, so the SMs' resident bootstraps, not one chunk's waves, set the rate.
 inline std::uint32_t resident_group(std::uint32_t group, int blocks_below, int blocks_at, int blocks_above) {
-  const auto held = [](std::uint32_t g, int blocks) { return std::size_t{g} * static_cast<std::size_t>(blocks > 0 ? blocks : 0); };
+  const auto held = [](std::uint32_t g, int blocks) {
+    return std::size_t{g} * static_cast<std::size_t>(blocks > 0 ? blocks : 0);
+  };
   std::uint32_t best = group;
   if (group >= 2 && held(group - 1, blocks_below) > held(best, blocks_at)) best = group - 1;
   const std::size_t best_held = best == group ? held(group, blocks_at) : held(group - 1, blocks_below);
