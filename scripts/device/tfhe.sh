@@ -14,7 +14,8 @@
 # "gpu tests equiv bench_gpu shapes bench_cpu", plus mul with TFHE_MUL256=1; "shapes" times the
 # kernel's shapes: batches of 1,024 and 16,384 and one gate under each of
 # TEMPO_TFHE_GPU_MAX_GROUP=1/4/6 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3; "doubled", not in
-# the default, times TEMPO_TFHE_GPU_DOUBLE_THREADS=256 against 384), TFHE_SETS the GPU
+# the default, times TEMPO_TFHE_GPU_DOUBLE_THREADS=256 against 384; "resident", not in the
+# default, TEMPO_TFHE_GPU_RESIDENT_GROUPS=1 against 0), TFHE_SETS the GPU
 # benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN11QP54"). A short run, e.g.:
 #   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
@@ -82,6 +83,20 @@ part doubled && for R in 1 2; do
       --failure_bootstraps=0 --benchmark_filter='gpu_|cuda' --benchmark_out="$O/bench_doubled_${D}_r$R.json" \
       --benchmark_out_format=json > "$O/bench_doubled_${D}_r$R.txt" 2>&1
     RC[doubled_${D}_r$R]=$?; grep -E "^(gpu_|add)" "$O/bench_doubled_${D}_r$R.txt" | tee -a "$O/log.txt"
+  done
+done
+
+# The narrow groups' residency choice (TEMPO_TFHE_GPU_RESIDENT_GROUPS 1, the default, against
+# 0, both at the doubled shape's default cap), two rounds alternating, on batch sizes where
+# the groups' waves alone would pick blocks of one or three, ADD-256 and MUL-256.
+part resident && for R in 1 2; do
+  for G in 1 0; do
+    log "GPU resident groups $G, round $R (PN10QP27L3, batches 462..16384, ADD-256, MUL-256)"
+    TEMPO_TFHE_GPU_RESIDENT_GROUPS=$G timeout 200 "$B/bench_tfhe" --params=PN10QP27L3 --threads="$(nproc)" \
+      --add_bits=0 --mul_bits=0 --gpu_add_bits=256 --gpu_mul_bits=256 --gpu_batches=462,511,1024,4096,14116,16384 \
+      --gpu_latency=0 --failure_bootstraps=0 --benchmark_filter='gpu_|cuda' \
+      --benchmark_out="$O/bench_resident_${G}_r$R.json" --benchmark_out_format=json > "$O/bench_resident_${G}_r$R.txt" 2>&1
+    RC[resident_${G}_r$R]=$?; grep -E "^(gpu_|add|mul)" "$O/bench_resident_${G}_r$R.txt" | tee -a "$O/log.txt"
   done
 done
 

@@ -472,8 +472,11 @@ TEST_CASE("the kernel shapes' variables are read and checked with the device par
 
 TEST_CASE("the doubled shape: batches of at most two per SM, or up to the cap with full waves", "[cuda-emulated]") {
   cuda::DeviceParams p = detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data());
-  REQUIRE(p.double_per_sm == 4);  // the default
+  REQUIRE(p.double_per_sm == 2);  // the default: one wave
   const std::size_t sms = 132;
+  CHECK(cuda::doubled_shape(p, 264, sms));
+  CHECK_FALSE(cuda::doubled_shape(p, 511, sms));
+  p.double_per_sm = 4;  // TEMPO_TFHE_GPU_DOUBLE_PER_SM=4: two waves when the second is full enough
   for (std::size_t b : {2u, 133u, 200u, 264u, 495u, 511u, 528u}) CHECK(cuda::doubled_shape(p, b, sms));
   // The second wave of pairs less than 7/8 full (265 .. 494: 231 of 264 pairs' slots), or
   // above the cap.
@@ -498,9 +501,9 @@ TEST_CASE("resident groups: the neighbouring group that keeps the most bootstrap
   CHECK(cuda::resident_group(3, 0, 0, 0) == 3);  // nothing known: as chosen
   CHECK(cuda::resident_group(2, 4, 2, 1) == 2);  // a tie stays
   cuda::DeviceParams p = detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data());
-  CHECK_FALSE(p.resident_groups);  // the default
-  ::setenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS", "1", 1);
-  CHECK(detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data()).resident_groups);
+  CHECK(p.resident_groups);  // the default
+  ::setenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS", "0", 1);
+  CHECK_FALSE(detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data()).resident_groups);
   ::setenv("TEMPO_TFHE_GPU_RESIDENT_GROUPS", "maybe", 1);
   CHECK_THROWS_WITH(detail::device_params(tfhe_test::keys("TOY256", 0).evaluation.data()),
                     Catch::Contains("TEMPO_TFHE_GPU_RESIDENT_GROUPS"));

@@ -97,7 +97,8 @@ TEST_CASE("eval_bootstraps: cuda byte-equal to cpu", "[gpu]") {
 
 // The launcher's shapes for small batches: a cluster of blocks per item (1, 3, 16), and on a
 // 132-SM device (H100, H200) the doubled shape (more than one and at most two items per SM:
-// pairs per block, 133 with a last block of one; 511: two waves of pairs, cuda::doubled_shape).
+// pairs per block, 133 with a last block of one; 511: groups of 128-thread items, the group
+// resident_group picks).
 TEST_CASE("eval_bootstraps: small batches byte-equal to cpu", "[gpu]") {
   if (!have_device()) return;
   for (const auto& name : gpu_sets())

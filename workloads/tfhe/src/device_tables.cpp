@@ -61,8 +61,8 @@ cuda::DeviceParams device_params(const EvalData& d) {
       tempo::env_integer("TEMPO_TFHE_GPU_MAX_GROUP", 1, cuda::kMaxGroup).value_or(cuda::kMaxGroup));
   dp.allow_stage_key = tempo::env_flag("TEMPO_TFHE_GPU_STAGE_KEY").value_or(false);
   dp.allow_cluster = tempo::env_flag("TEMPO_TFHE_GPU_CLUSTER").value_or(true);
-  dp.resident_groups = tempo::env_flag("TEMPO_TFHE_GPU_RESIDENT_GROUPS").value_or(false);
-  dp.double_per_sm = static_cast<std::uint32_t>(tempo::env_integer("TEMPO_TFHE_GPU_DOUBLE_PER_SM", 0, 64).value_or(4));
+  dp.resident_groups = tempo::env_flag("TEMPO_TFHE_GPU_RESIDENT_GROUPS").value_or(true);
+  dp.double_per_sm = static_cast<std::uint32_t>(tempo::env_integer("TEMPO_TFHE_GPU_DOUBLE_PER_SM", 0, 64).value_or(2));
   // That shape's threads per bootstrap: twice dp.threads, or TEMPO_TFHE_GPU_DOUBLE_THREADS
   // for measuring the shape (up to half the wide block, which runs pairs of more than half
   // the narrow one; at PN10QP27L3, 384 give every thread one forward radix group of the 2L

@@ -181,10 +181,12 @@ int launch_cluster(const DeviceParams& p, const void* tables, const void* bk, co
 // SM of its own either way; the extra threads shorten each bootstrap). Otherwise, with
 // 32-bit words, groups of bootstraps per block, `item` threads each: p.threads, or
 // p.double_threads for the batches doubled_shape picks (TEMPO_TFHE_GPU_DOUBLE_PER_SM caps
-// them, 4 by default: see workloads/tfhe/README.md, "Shapes"); kMaxGroup in the wide block
+// them, 2 by default: see workloads/tfhe/README.md, "Shapes"); kMaxGroup in the wide block
 // where that many fit the device's shared memory, else up to kNarrowGroup in at most
 // kNarrowThreads threads (two items of more than half that: the wide block); as few waves
-// of blocks as that allows, the groups as even as can be. The group's bootstraps share each
+// of blocks as that allows, the groups as even as can be, then the neighbouring group that
+// keeps the most bootstraps resident per SM (resident_group; TEMPO_TFHE_GPU_RESIDENT_GROUPS=0
+// turns that off). The group's bootstraps share each
 // step's key reads (the key is tens of megabytes, more than L2, and every block walks all
 // of it). 64-bit words: one bootstrap per block.
 template <typename W>

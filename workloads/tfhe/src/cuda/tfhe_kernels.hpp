@@ -35,7 +35,7 @@ struct DeviceParams {
   std::uint32_t latency_threads = 0;       // threads per block for batches of at most one per SM
   std::uint32_t double_per_sm = 0;         // batches of at most this many items per SM (above one)
                                            // may run double_threads per bootstrap, two to a block
-                                           // (doubled_shape; TEMPO_TFHE_GPU_DOUBLE_PER_SM, default 4;
+                                           // (doubled_shape; TEMPO_TFHE_GPU_DOUBLE_PER_SM, default 2;
                                            // 0: never)
   std::uint32_t double_threads = 0;        // threads per bootstrap in that shape (device_params)
   std::uint32_t group = 1;                 // bootstraps per block (the launcher's choice, <= kMaxGroup)
@@ -43,9 +43,9 @@ struct DeviceParams {
                                            // ahead of its use (the launcher's choice)
   std::uint32_t max_group = kMaxGroup;     // caps on the launcher's choices (TEMPO_TFHE_GPU_MAX_GROUP,
   bool allow_stage_key = false;            // TEMPO_TFHE_GPU_STAGE_KEY (off: measured slower); for measuring the shapes)
-  bool resident_groups = false;            // TEMPO_TFHE_GPU_RESIDENT_GROUPS: a narrow group one smaller
-                                           // or larger where that keeps more bootstraps resident
-                                           // per SM (resident_group)
+  bool resident_groups = true;             // TEMPO_TFHE_GPU_RESIDENT_GROUPS (default on): a narrow group
+                                           // one smaller or larger where that keeps more bootstraps
+                                           // resident per SM (resident_group)
   bool allow_cluster = true;               // TEMPO_TFHE_GPU_CLUSTER: a batch of a few items per 2L SMs
                                            // runs each bootstrap on a cluster of 2L blocks
                                            // (dev::bootstrap_cluster; 32-bit words, 2L <= 8)
@@ -105,13 +105,13 @@ inline std::size_t block_smem_bytes(const DeviceParams& p) {
 
 // Whether a batch of 32-bit-word bootstraps runs the doubled shape (p.double_threads per
 // bootstrap, two to a block, waves of two per SM): a batch of at most two per SM (one wave),
-// or of at most p.double_per_sm per SM whose last wave of pairs is at least 7/8 full. A wave
-// left partly empty costs a whole pair's time. H100, PN10QP27L3, 2026-12-07 (bench_tfhe
-// --gpu_batches=396,462,511, two rounds, TEMPO_TFHE_GPU_DOUBLE_PER_SM 4 against 2): 511
-// gates (second wave 94% full) 14.9-15.2 ms against 19.7-19.8 ms in groups of 128-thread
-// items, ADD-256 (first level 511 gates) 85.9-86.7 against 93.6-94.7 ms; 462 gates (second
-// wave 75% full) 15.6-15.7 against 13.3-13.4 ms, and 396 (half full) 15.0 against 13.3 ms
-// in an earlier call, hence the fill rule.
+// or, where TEMPO_TFHE_GPU_DOUBLE_PER_SM raises the cap above its default of 2, of at most
+// p.double_per_sm per SM whose last wave of pairs is at least 7/8 full (a wave left partly
+// empty costs a whole pair's time). Two waves paid only while the groups below lost
+// residency at such sizes: H100, PN10QP27L3, 2026-12-07 (bench_tfhe
+// --gpu_batches=462,495,511), two waves of pairs took 15.2-15.3 ms at 495 and 511 gates,
+// the groups without resident_group's choice 13.5 and 19.7 ms, with it 13.3-13.5 ms both,
+// and ADD-256 (first level 511 gates) 82.4-82.8 ms at the cap 2 against 85.0-87.1 ms at 4.
 inline bool doubled_shape(const DeviceParams& p, std::size_t batch, std::size_t sms) {
   const std::size_t wave = 2 * sms, waves = (batch + wave - 1) / wave;
   if (batch > std::size_t{p.double_per_sm} * sms) return false;
