@@ -130,10 +130,9 @@ inline std::uint32_t resident_group(std::uint32_t group, int blocks_below, int b
     return std::size_t{g} * static_cast<std::size_t>(blocks > 0 ? blocks : 0);
   };
   std::uint32_t best = group;
-  if (group >= 2 && held(group - 1, blocks_below) > held(best, blocks_at)) best = group - 1;
-  const std::size_t best_held = best == group ? held(group, blocks_at) : held(group - 1, blocks_below);
-  if (held(group + 1, blocks_above) > best_held) best = group + 1;
-  return best;
+  std::size_t most = held(group, blocks_at);
+  if (group >= 2 && held(group - 1, blocks_below) > most) best = group - 1, most = held(group - 1, blocks_below);
+  return held(group + 1, blocks_above) > most ? group + 1 : best;
 }
 
 // Rank k's coefficients [lo, hi) in a cluster of `ranks` blocks (dev::bootstrap_cluster):
