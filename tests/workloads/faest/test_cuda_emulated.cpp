@@ -79,13 +79,11 @@ std::vector<Bytes> sign_emulated(Params p, const std::vector<Bytes>& sks, const 
   const std::size_t n = sks.size();
   const dev::Layout lay = d::gpu_layout_of(p, false);
   Bytes in(n * lay.in_stride());
-  std::vector<d::SignJob> jobs(n);
   std::vector<Bytes> sigs(n, Bytes(tempo::faest::signature_size(p)));
   for (std::size_t i = 0; i < n; ++i)
-    d::sign_prepare(p, sks[i], msgs[i], rhos[i], sigs[i].data(), jobs[i], in.data() + i * lay.in_stride());
+    d::sign_prepare(p, sks[i], msgs[i], rhos[i], sigs[i].data(), in.data() + i * lay.in_stride());
   const Bytes out = device_stage(p, false, in, n);
-  for (std::size_t i = 0; i < n; ++i)
-    d::sign_complete(p, jobs[i], in.data() + i * lay.in_stride(), out.data() + i * lay.out_stride(), sigs[i].data());
+  for (std::size_t i = 0; i < n; ++i) d::sign_complete(p, out.data() + i * lay.out_stride(), sigs[i].data());
   return sigs;
 }
 

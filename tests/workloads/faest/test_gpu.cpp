@@ -131,8 +131,7 @@ TEST_CASE("GPU stage: the device's scratch equals the emulation's after every la
         d::verify_prepare(p, pk, msg, sig.data(), job, in.data());
         REQUIRE(job.ok);
       } else {
-        d::SignJob job;
-        d::sign_prepare(p, sk, msg, rho, scratch_sig.data(), job, in.data());
+        d::sign_prepare(p, sk, msg, rho, scratch_sig.data(), in.data());
       }
       std::vector<Bytes> emu, gpu;
       faest_test::emulate_stage(lay, in.data(), out_emu.data(), 1, false, &emu);

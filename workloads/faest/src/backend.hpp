@@ -18,10 +18,6 @@ namespace tempo::faest::detail {
 
 // The GPU batch path's host halves for one backend (gpu_halves.hpp; layouts: cuda/faest_device.hpp).
 struct GpuOps {
-  // sign after the device stage (the opening, from the root); in/out: the signature's
-  // device input and output items
-  void (*sign_back)(const ParamSet& p, const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out,
-                    std::uint8_t* sig);
   // the device stage of one signature computed on the CPU
   void (*stage_cpu)(const ParamSet& p, bool verifier, const std::uint8_t* in, std::uint8_t* out);
 };

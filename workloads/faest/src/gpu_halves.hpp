@@ -1,8 +1,6 @@
-// The host halves of the GPU batch path, per backend: what the host writes after the
-// device's stage (sign: BAVC.Open from the root, which needs the PRG), and the op's CPU side
-// (the device stage of one signature computed by the CPU code, for the engine's CPU share of
-// a batch). Included by each backend's translation unit, which lists gpu_ops<B>() in its
-// BackendOps.
+// The GPU batch path's per-backend part: the op's CPU side (the device stage of one
+// signature computed by the CPU code, for the engine's CPU share of a batch). Included by
+// each backend's translation unit, which lists gpu_ops<B>() in its BackendOps.
 #pragma once
 
 #include <cstdint>
@@ -19,29 +17,14 @@ inline dev::Layout gpu_layout(const ParamSet& p, bool verifier) {
   const dev::Layout lay{dev::Shape{p.tau, p.k, p.tau1, p.L, p.t_open, p.w_grind}, verifier};
   // The device's signature front and the CPU's: one layout (the copies below rely on it).
   if (lay.s.front_bytes() != p.off_decom()) throw std::logic_error("tempo::faest: device front size != off_decom()");
+  if (!verifier && lay.out_chall3() != p.off_chall3()) throw std::logic_error("tempo::faest: device opening size != decom_bytes()");
   if (p.k > dev::kMaxDepth) throw std::logic_error("tempo::faest: an instance tree deeper than the device's reduce");
   return lay;
 }
 
-// Sign after the device stage: the signature's front, chall3 and counter come from the
-// output item; the opening is written here from the root.
-template <class B>
-void gpu_sign_back(const ParamSet& p, const std::uint8_t* root, const std::uint8_t* in, const std::uint8_t* out,
-                   std::uint8_t* sig) {
-  const dev::Layout lay = gpu_layout(p, false);
-  std::memcpy(sig, out, p.off_decom());
-  std::memcpy(sig + p.off_chall3(), out + p.off_decom(), 16);
-  std::memcpy(sig + p.off_ctr(), out + p.off_decom() + 16, 4);
-  std::uint16_t delta[max_tau];
-  decode_chall3(p, sig + p.off_chall3(), delta);
-  Scratch scratch;
-  if (!bavc_open_from_root<B>(p, root, in + lay.iv(), in + lay.uhash(), delta, sig + p.off_decom(), scratch))
-    throw std::logic_error("tempo::faest: the device's grinding chose an opening beyond T_open");
-}
-
 // The device stage of one signature on the CPU (same bytes as the kernels), from the CPU
-// path's own functions: the VOLE commitment or reconstruction, then sign_back (its opening
-// only checked: the host writes it) or verify_back_chall3.
+// path's own functions: the VOLE commitment or reconstruction, then sign_back (with the
+// opening) or verify_back_chall3.
 template <class B>
 void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std::uint8_t* out) {
   const dev::Layout lay = gpu_layout(p, verifier);
@@ -62,14 +45,11 @@ void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std
                          vole.data() + lay.vole_u() + std::size_t(i) * ell_hat_bytes,
                          cols + std::size_t(lay.s.first_col(i)) * ell_hat_bytes);
     sign_back<B>(nullptr, p, in + lay.pk(), in + lay.w(), in + lay.mu(), iv, hcom, vole.data() + lay.vole_u(), cols,
-                 [&](const std::uint16_t* delta, std::uint8_t*) {
-                   std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
-                   return bavc_open_set(p, delta, s.data());
-                 },
+                 [&](const std::uint16_t* delta, std::uint8_t* decom) { return bavc_open(p, vc, delta, decom); },
                  sig.data());
-    std::memcpy(out, sig.data(), p.off_decom());
-    std::memcpy(out + p.off_decom(), sig.data() + p.off_chall3(), 16);
-    std::memcpy(out + p.off_decom() + 16, sig.data() + p.off_ctr(), 4);
+    std::memcpy(out, sig.data(), p.off_chall3());  // the front and the opening
+    std::memcpy(out + p.off_chall3(), sig.data() + p.off_chall3(), 16);
+    std::memcpy(out + p.off_chall3() + 16, sig.data() + p.off_ctr(), 4);
     return;
   }
   std::uint16_t delta[max_tau];
@@ -91,7 +71,7 @@ void gpu_stage_cpu(const ParamSet& p, bool verifier, const std::uint8_t* in, std
 
 template <class B>
 const GpuOps& gpu_ops() {
-  static const GpuOps ops{&gpu_sign_back<B>, &gpu_stage_cpu<B>};
+  static const GpuOps ops{&gpu_stage_cpu<B>};
   return ops;
 }
 

@@ -25,19 +25,22 @@ namespace tempo::faest::detail {
 dev::Layout gpu_layout_of(Params p, bool verifier) { return gpu_layout(param_set(p), verifier); }
 
 void sign_prepare(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
-                  std::span<const std::uint8_t> rho, std::uint8_t* sig, SignJob& job, std::uint8_t* in) {
+                  std::span<const std::uint8_t> rho, std::uint8_t* sig, std::uint8_t* in) {
   const ParamSet& ps = param_set(p);
   const dev::Layout lay = gpu_layout(ps, false);
   std::uint8_t* const pk = in + lay.pk();
   unpack_secret_key(p, sk, pk, in + lay.w());
-  sign_front(ps, pk, sk.data() + 16, msg.data(), msg.size(), rho.data(), rho.size(), sig, in + lay.mu(), job.root,
+  // The root goes straight into the item (its first 16 bytes), which the batch loop wipes.
+  sign_front(ps, pk, sk.data() + 16, msg.data(), msg.size(), rho.data(), rho.size(), sig, in + lay.mu(), in,
              in + lay.iv());
-  std::memcpy(in, job.root, 16);
   leaf_hash_keys(ps, in + lay.iv(), in + lay.uhash());
 }
 
-void sign_complete(Params p, const SignJob& job, const std::uint8_t* in, const std::uint8_t* out, std::uint8_t* sig) {
-  active_backend().gpu->sign_back(param_set(p), job.root, in, out, sig);
+void sign_complete(Params p, const std::uint8_t* out, std::uint8_t* sig) {
+  const ParamSet& ps = param_set(p);
+  std::memcpy(sig, out, ps.off_chall3());  // the front and the opening
+  std::memcpy(sig + ps.off_chall3(), out + ps.off_chall3(), 16);
+  std::memcpy(sig + ps.off_ctr(), out + ps.off_chall3() + 16, 4);
 }
 
 void verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,
@@ -142,24 +145,20 @@ void sign_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const st
                     tempo::gpu::Engine& engine, std::size_t slice) {
   const StageOp op(p, false);
   const dev::Layout& lay = op.layout();
-  SlotJobs<SignJob> jobs(sks.size(), slice);
   tempo::gpu::detail::run_slices(
       t, engine, op, sks.size(), lay.in_stride(), lay.out_stride(), slice_options(op, slice),
       [&](const SliceView& s, std::size_t q) {
         const std::size_t i = s.first + q;
         if (!rhos.empty()) {
-          sign_prepare(p, sks[i], msgs[i], rhos[i], outs[i].data(), jobs(s, q), s.in_item(q));
+          sign_prepare(p, sks[i], msgs[i], rhos[i], outs[i].data(), s.in_item(q));
         } else {
           std::uint8_t rho[16];
           tempo::os_random(rho);
-          sign_prepare(p, sks[i], msgs[i], rho, outs[i].data(), jobs(s, q), s.in_item(q));
+          sign_prepare(p, sks[i], msgs[i], rho, outs[i].data(), s.in_item(q));
           secure_zero(rho, sizeof rho);
         }
       },
-      [&](const SliceView& s, std::size_t q) {
-        sign_complete(p, jobs(s, q), s.in_item(q), s.out_item(q), outs[s.first + q].data());
-        secure_zero(&jobs(s, q), sizeof(SignJob));
-      });
+      [&](const SliceView& s, std::size_t q) { sign_complete(p, s.out_item(q), outs[s.first + q].data()); });
 }
 
 void verify_batch_gpu(tempo::Task& t, Params p, std::span<const std::span<const std::uint8_t>> pks,

@@ -1,7 +1,7 @@
 // The GPU batch path (SignOp / VerifyOp::gpu_staged): the host prepares one device item per
 // signature (its front half: mu, the root, iv), the device stage (cuda/faest_device.hpp: the
-// VOLE commitment, VOLEHash, QuickSilver and grinding) runs through tempo::gpu's engine as a
-// BatchOp, and the host writes the opening (sign) or compares chall3 (verify).
+// VOLE commitment, VOLEHash, QuickSilver, grinding and the opening) runs through tempo::gpu's
+// engine as a BatchOp, and the host copies the signature out (sign) or compares chall3 (verify).
 // Exposed for the tests (host emulation of the device stage).
 #pragma once
 
@@ -18,20 +18,16 @@ namespace tempo::faest::detail {
 
 dev::Layout gpu_layout_of(Params p, bool verifier);
 
-// Host state of one signature between its halves (secret: wiped by the caller).
-struct SignJob {
-  std::uint8_t root[16];
-};
+// Host state of one verification between its halves.
 struct VerifyJob {
   bool ok = false;  // false: rejected before the device stage
 };
 
 // Sign: unpacks the key (throws for a malformed one), writes iv_pre into sig and the
-// device input item; then, from the device output item, the rest of the signature.
+// device input item; then copies the rest of the signature from the device output item.
 void sign_prepare(Params p, std::span<const std::uint8_t> sk, std::span<const std::uint8_t> msg,
-                  std::span<const std::uint8_t> rho, std::uint8_t* sig, SignJob& job, std::uint8_t* in_item);
-void sign_complete(Params p, const SignJob& job, const std::uint8_t* in_item, const std::uint8_t* out_item,
-                   std::uint8_t* sig);
+                  std::span<const std::uint8_t> rho, std::uint8_t* sig, std::uint8_t* in_item);
+void sign_complete(Params p, const std::uint8_t* out_item, std::uint8_t* sig);
 // Verify: the device input item (a harmless one when the signature is rejected early);
 // then the verdict from the device output item.
 void verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const std::uint8_t> msg,

@@ -281,32 +281,6 @@ inline bool bavc_open(const ParamSet& p, const Bavc& vc, const std::uint16_t* de
   return true;
 }
 
-// BAVC.Open from the root alone (the GPU path keeps no tree on the host): expands only the
-// hidden leaves' ancestors, then commits to the hidden leaves again.
-template <class B>
-bool bavc_open_from_root(const ParamSet& p, const std::uint8_t root[16], const std::uint8_t iv[16],
-                         const std::uint8_t* uhash, const std::uint16_t* delta, std::uint8_t* decom, Scratch& scratch) {
-  std::vector<std::uint8_t> s((2 * p.L - 1 + 7) / 8, 0);
-  if (!bavc_open_set(p, delta, s.data())) return false;
-  // Only the paths' nodes are written and then wiped (below), not the whole tree's slot.
-  std::uint8_t* nodes = scratch.get(slot_nodes, std::size_t(2 * p.L - 1) * 16, false);
-  std::memcpy(nodes, root, 16);
-  voleith::expand_marked(tree_shape(p), nodes, s.data(), tree_expander<B>(iv));
-  SecretBuffer<std::uint8_t> buf(64);
-  std::vector<std::uint8_t> com(48 * std::size_t(p.tau));
-  for (unsigned i = 0; i < p.tau; ++i) {
-    B::prg(nodes + 16 * std::size_t(pos_in_tree(p, i, delta[i])), 1, iv, nullptr, p.L - 1 + i, buf.data(), 64);
-    B::leaf_hash(com.data() + 48 * std::size_t(i), uhash + 48 * std::size_t(i), buf.data());
-  }
-  bavc_open_write(
-      p, s.data(), [&](std::size_t a) { return nodes + 16 * a; },
-      [&](unsigned i) { return com.data() + 48 * std::size_t(i); }, decom);
-  secure_zero(nodes, 16);
-  voleith::for_each_marked_internal(tree_shape(p), s.data(),
-                                    [&](std::uint32_t a) { secure_zero(nodes + 16 * (2 * std::size_t{a} + 1), 32); });
-  return true;
-}
-
 // BAVC.Reconstruct, first half: where the opened co-path nodes go (idx: t_open entries,
 // ~0 for none) and the hidden leaves' marks in s ((2L - 1) bits, zeroed by the caller).
 // False for a malformed opening (too few nodes, or nonzero padding).

@@ -46,7 +46,9 @@
 //                    counter, so the result is the sequential search's); verify: thread per
 //                    signature, chall3 of the given counter
 //   grind_pick       thread per signature: sign: chall3 and the counter written out
-// The host then only writes the opening (sign: BAVC.Open from the root) or compares chall3.
+//   open             sign: thread per signature: BAVC.Open (the hidden leaves' commitments
+//                    and the co-path's seeds, from the device's tree) written out
+// The host then only copies the signature's bytes (sign) or compares chall3 (verify).
 #pragma once
 
 #include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
@@ -91,6 +93,8 @@ struct Shape {
   TEMPO_VOLEITH_HD u32 off_a1() const { return off_d() + 160; }
   TEMPO_VOLEITH_HD u32 off_a2() const { return off_a1() + 16; }
   TEMPO_VOLEITH_HD u32 front_bytes() const { return off_a2() + 16; }
+  // BAVC.Open's bytes after the front: the hidden leaves' commitments, T_open co-path nodes.
+  TEMPO_VOLEITH_HD u32 decom_bytes() const { return 48 * tau + 16 * t_open; }
   // The corrections c_1 .. c_tau-1 and d in 2-byte units (Stage::front).
   TEMPO_VOLEITH_HD u32 front_units() const { return (off_u_tilde() + 160) / 2; }
   // Leaf q (instance-major order) -> instance i, leaf j.
@@ -127,9 +131,11 @@ struct Layout {
   TEMPO_VOLEITH_HD u32 sig() const { return mu() + 32; }  // verify
   TEMPO_VOLEITH_HD u32 sig_chall3() const { return sig() + s.front_bytes(); }
   TEMPO_VOLEITH_HD u32 in_stride() const { return verifier ? sig_chall3() + 20 : mu() + 32; }
-  // output: sign: the signature's front (front_bytes), chall3 (16), counter (4 LE); verify:
-  // the chall3 that the signature's counter gives (16)
-  TEMPO_VOLEITH_HD u32 out_stride() const { return verifier ? 16 : s.front_bytes() + 20; }
+  // output: sign: the signature's front (front_bytes) and opening (decom_bytes), chall3
+  // (16), counter (4 LE): the signature's bytes but iv_pre, in its order; verify: the chall3
+  // that the signature's counter gives (16)
+  TEMPO_VOLEITH_HD u32 out_chall3() const { return verifier ? 0 : s.front_bytes() + s.decom_bytes(); }
+  TEMPO_VOLEITH_HD u32 out_stride() const { return verifier ? 16 : out_chall3() + 20; }
   // The VOLE data of a signature (device scratch): h (32) | sign only: u_i (210 tau) |
   // columns (210 lambda).
   TEMPO_VOLEITH_HD u32 vole_u() const { return 32; }
@@ -233,7 +239,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 enum class Stage : u32 {
   root, scatter, expand, leaves, hash_instances, hash_final, reduce, front,
   chall1, col_hash, chall2, rows, key_schedule, prove_keys, round_bytes, round_columns, round_join,
-  prove_join, grind, grind_pick
+  prove_join, grind, grind_pick, open
 };
 
 // Counters tried side by side per signature by the signer's grinding (two warps: H100,
@@ -272,6 +278,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::prove_join, 0, 0, 1});
   f(Launch{Stage::grind, 0, 0, lay.verifier ? 1 : kGrindLanes});
   if (!lay.verifier) f(Launch{Stage::grind_pick, 0, 0, 1});
+  if (!lay.verifier) f(Launch{Stage::open, 0, 0, 1});
 }
 
 TEMPO_VOLEITH_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
@@ -414,6 +421,53 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
   return marked - 2 * s.tau + 1 <= s.t_open;
 }
 
+// BAVC.Open (vc.hpp's bavc_open_set and bavc_open_write) from the device's tree and
+// commitments, for the hidden leaves that chall3 selects: their commitments, then the
+// co-path in descending node order, then zeros up to T_open nodes (grinding checked that
+// it fits). The co-path is the unmarked children of the hidden leaves' ancestors. Heap
+// order puts every node of depth d + 1 after every node of depth d, so it is written one
+// depth at a time, the deepest first, each depth's parents in descending order (no marks
+// bitmap, no sort of the whole list). Every index comes from chall3, which is public; only
+// the copied seeds are secret.
+TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8* nodes, const u8* com, u8* decom) {
+  u32 hidden[detail::max_tau], depth[detail::max_tau], lo = 0, deepest = 0;
+  for (u32 i = 0; i < s.tau; ++i) {
+    u32 d = 0;
+    for (u32 j = 0; j < s.depth(i); ++j) d |= ((u32(chall3[(lo + j) / 8]) >> ((lo + j) % 8)) & 1u) << j;
+    lo += s.depth(i);
+    hidden[i] = s.pos_in_tree(i, d);
+    depth[i] = floor_log2(hidden[i] + 1);
+    deepest = depth[i] > deepest ? depth[i] : deepest;
+    const u8* c = com + 48 * (u64(s.first_leaf(i)) + d);  // the leaves stage's order: instance-major
+    for (u32 b = 0; b < 48; b += 16) copy16(decom + 48 * i + b, c + b);
+  }
+  u8* out = decom + 48 * s.tau;
+  u8* const end = decom + s.decom_bytes();
+  for (u32 dp = deepest; dp-- > 0;) {  // parents at depth dp, children at dp + 1
+    u32 parent[detail::max_tau], n = 0;
+    for (u32 i = 0; i < s.tau; ++i) {
+      if (depth[i] <= dp) continue;
+      const u32 a = ((hidden[i] + 1) >> (depth[i] - dp)) - 1;
+      u32 at = 0;  // insertion into the descending list, once per parent
+      while (at < n && parent[at] > a) ++at;
+      if (at < n && parent[at] == a) continue;
+      for (u32 q = n; q > at; --q) parent[q] = parent[q - 1];
+      parent[at] = a;
+      ++n;
+    }
+    for (u32 q = 0; q < n; ++q)
+      for (u32 c = 2 * parent[q] + 2; c >= 2 * parent[q] + 1; --c) {
+        bool marked = false;
+        for (u32 i = 0; i < s.tau; ++i) marked = marked || on_path_to(hidden[i], c, dp + 1);
+        if (!marked && out < end) {
+          copy16(out, nodes + 16 * u64(c));
+          out += 16;
+        }
+      }
+  }
+  for (; out < end; ++out) *out = 0;
+}
+
 TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   using detail::DeviceField;
   const Layout& lay = a.lay;
@@ -537,7 +591,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
         break;
       }
       u32* least = reinterpret_cast<u32*>(back + Layout::back_ctr);
-      u8* chall3 = front + s.front_bytes();
+      u8* chall3 = out + lay.out_chall3();
       if (stage == Stage::grind_pick) {
         const u32 ctr = *least;
         pre.chall3(ctr, chall3);
@@ -588,6 +642,11 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::prove_join:
     case Stage::grind:
     case Stage::grind_pick: run_back(a, l.stage, sig, r); break;
+    case Stage::open: {
+      u8* const out = a.out + sig * lay.out_stride();
+      open_commitment(s, out + lay.out_chall3(), nodes, com, out + s.front_bytes());
+      break;
+    }
     case Stage::root: copy16(nodes, in); break;
     case Stage::scatter: {
       const u32 idx = load_le32(in + lay.copath_idx() + 4 * r);

@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
   dev::run_thread(a, l, t);
 }
 
-constexpr std::size_t kStages = std::size_t(dev::Stage::grind_pick) + 1;  // root .. grind_pick
+constexpr std::size_t kStages = std::size_t(dev::Stage::open) + 1;  // root .. open
 
 cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   static const auto kernels = tempo::gpu::detail::kernel_table<kStages>(
@@ -49,7 +49,8 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 const char* const stage_names[] = {"root",        "scatter",    "expand",       "leaves",      "hash_instances",
                                    "hash_final",  "reduce",     "front",        "chall1",       "col_hash",    "chall2",
                                    "rows",        "key_schedule", "prove_keys", "round_bytes", "round_columns",
-                                   "round_join",  "prove_join", "grind",        "grind_pick", "alloc",       "wipe"};
+                                   "round_join",  "prove_join", "grind",        "grind_pick", "open",        "alloc",
+                                   "wipe"};
 static_assert(std::size(stage_names) == kStages + 2);
 
 std::array<std::uint64_t, 6> scratch_sizes(const dev::Layout& lay) {
