@@ -47,13 +47,13 @@ void verify_prepare(Params p, std::span<const std::uint8_t> pk, std::span<const 
                     const std::uint8_t* sig, VerifyJob& job, std::uint8_t* in) {
   const ParamSet& ps = param_set(p);
   const dev::Layout lay = gpu_layout(ps, true);
-  std::memset(in, 0, lay.in_stride());
   std::vector<std::uint8_t> s((2 * ps.L - 1 + 7) / 8, 0);
   std::vector<std::uint32_t> idx(ps.t_open);
   std::uint16_t delta[max_tau];
   job.ok = verify_front(ps, pk.data(), msg.data(), msg.size(), sig, in + lay.mu(), in + lay.iv(), delta) &&
            bavc_copath(ps, sig + ps.off_decom(), delta, s.data(), idx.data());
   if (!job.ok) {  // a harmless item: no co-path nodes, every hidden leaf 0
+    std::memset(in, 0, lay.in_stride());
     for (unsigned e = 0; e < ps.t_open; ++e) put_le32(in + lay.copath_idx() + 4 * e, ~std::uint32_t{0});
     return;
   }

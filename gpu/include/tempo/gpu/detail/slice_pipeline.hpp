@@ -7,10 +7,10 @@
 //              [&](const SliceView& s, std::size_t q) { /* write item s.first + q at s.in_item(q) */ },
 //              [&](const SliceView& s, std::size_t q) { /* read s.out_item(q) */ });
 //
-// Each item's staged input and output are wiped right after finish() returns for it (they
-// may hold secrets), and a slice's buffers are wiped before they go back to the pool if an
-// exception left items unfinished. The buffers come from slice_pool() at the batch's
-// largest slice size, so a later, larger slice never re-pins.
+// When the op holds secrets (BatchOp::holds_secrets: signing), each item's staged input and
+// output are wiped right after finish() returns for it; a slice's buffers are wiped before
+// they go back to the pool if an exception left items unfinished. The buffers come from
+// slice_pool() at the batch's largest slice size, so a later, larger slice never re-pins.
 #pragma once
 
 #include <algorithm>
@@ -56,7 +56,7 @@ struct Slot {
   HostBuffer in, out;
   Offload offload;
   std::size_t first = 0, count = 0;
-  bool dirty = false;  // in/out hold items not yet finished (finished ones are wiped one by one)
+  bool dirty = false;  // in/out hold items not yet finished (finished secret ones are wiped one by one)
   Slot() = default;
   Slot(const Slot&) = delete;
   Slot& operator=(const Slot&) = delete;
@@ -96,6 +96,13 @@ void run_slices(Task& t, Engine& e, const BatchOp& op, std::size_t n, std::size_
   using clk = std::chrono::steady_clock;
   auto ms = [](clk::time_point a, clk::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   const auto start = clk::now();
+  // Items of an op that holds no secrets (verification: public keys and signatures) are
+  // not wiped one by one, as the engine does not wipe its copies of them.
+  const bool wipe_items = op.holds_secrets();
+  // The host halves' loops: about four grains per worker, so that a loop whose grain takes
+  // a good part of a heartbeat is a heavy one (tempo/detail/for_loop.hpp) and takes the
+  // whole pool at once instead of a heartbeat later.
+  auto host_grain = [&](std::size_t count) { return std::max<std::size_t>(1, count / (4 * t.thread_count())); };
   auto view = [&](slices::Slot& s, unsigned k) {
     return SliceView{s.in.data(), s.out.data(), in_stride, out_stride, s.first, s.count, k};
   };
@@ -105,10 +112,12 @@ void run_slices(Task& t, Engine& e, const BatchOp& op, std::size_t n, std::size_
     const BatchReport r = s.offload.join(t);
     const auto t1 = clk::now();
     const SliceView v = view(s, k);
-    parallel_for(t, std::size_t{0}, s.count, [&](std::size_t q) {
+    parallel_for(t, std::size_t{0}, s.count, grain{host_grain(s.count)}, [&](std::size_t q) {
       finish(v, q);
-      secure_zero(v.in_item(q), in_stride);
-      secure_zero(v.out_item(q), out_stride);
+      if (wipe_items) {
+        secure_zero(v.in_item(q), in_stride);
+        secure_zero(v.out_item(q), out_stride);
+      }
     });
     s.dirty = false;
     if (o.profile)
@@ -127,7 +136,7 @@ void run_slices(Task& t, Engine& e, const BatchOp& op, std::size_t n, std::size_
     s.dirty = true;
     const auto t1 = clk::now();
     const SliceView v = view(s, at);
-    parallel_for(t, std::size_t{0}, s.count, [&](std::size_t q) { prepare(v, q); });
+    parallel_for(t, std::size_t{0}, s.count, grain{host_grain(s.count)}, [&](std::size_t q) { prepare(v, q); });
     const auto t2 = clk::now();
     s.offload = e.submit(t, op, {Operand::fixed(s.in.span(), in_stride)}, s.out.span(), opt);
     if (o.profile)
