@@ -398,17 +398,27 @@ struct GrindPrefix {
   }
 };
 
-// BAVC.Open's bound (vc.hpp bavc_open_set): the co-path of the hidden leaves that chall3
-// selects has at most T_open nodes. The union of the tau root paths has P nodes (a node
-// counts once, for the first instance whose path holds it); the co-path has P - 2 tau + 1.
-TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
+// The hidden leaf that chall3 selects in each instance (decode_chall3 of scheme.hpp, then
+// BAVC's hidden_leaves): its index j within the instance and its heap node.
+TEMPO_VOLEITH_HD void hidden_leaves(const Shape& s, const u8* chall3, u32* leaf, u32* hidden) {
   static_assert(detail::max_tau == 16);
-  u32 hidden[detail::max_tau], lo = 0, marked = 0;
+  u32 lo = 0;
   for (u32 i = 0; i < s.tau; ++i) {
     u32 d = 0;
     for (u32 j = 0; j < s.depth(i); ++j) d |= ((u32(chall3[(lo + j) / 8]) >> ((lo + j) % 8)) & 1u) << j;
     lo += s.depth(i);
+    leaf[i] = d;
     hidden[i] = s.pos_in_tree(i, d);
+  }
+}
+
+// BAVC.Open's bound (vc.hpp bavc_open_set): the co-path of the hidden leaves that chall3
+// selects has at most T_open nodes. The union of the tau root paths has P nodes (a node
+// counts once, for the first instance whose path holds it); the co-path has P - 2 tau + 1.
+TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
+  u32 leaf[detail::max_tau], hidden[detail::max_tau], marked = 0;
+  hidden_leaves(s, chall3, leaf, hidden);
+  for (u32 i = 0; i < s.tau; ++i) {
     for (u32 a = hidden[i];; a = (a - 1) / 2) {
       const u32 da = floor_log2(a + 1);
       bool seen = false;
@@ -430,15 +440,12 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
 // bitmap, no sort of the whole list). Every index comes from chall3, which is public; only
 // the copied seeds are secret.
 TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8* nodes, const u8* com, u8* decom) {
-  u32 hidden[detail::max_tau], depth[detail::max_tau], lo = 0, deepest = 0;
+  u32 leaf[detail::max_tau], hidden[detail::max_tau], depth[detail::max_tau], deepest = 0;
+  hidden_leaves(s, chall3, leaf, hidden);
   for (u32 i = 0; i < s.tau; ++i) {
-    u32 d = 0;
-    for (u32 j = 0; j < s.depth(i); ++j) d |= ((u32(chall3[(lo + j) / 8]) >> ((lo + j) % 8)) & 1u) << j;
-    lo += s.depth(i);
-    hidden[i] = s.pos_in_tree(i, d);
     depth[i] = floor_log2(hidden[i] + 1);
     deepest = depth[i] > deepest ? depth[i] : deepest;
-    const u8* c = com + 48 * (u64(s.first_leaf(i)) + d);  // the leaves stage's order: instance-major
+    const u8* c = com + 48 * (u64(s.first_leaf(i)) + leaf[i]);  // the leaves stage's order: instance-major
     for (u32 b = 0; b < 48; b += 16) copy16(decom + 48 * i + b, c + b);
   }
   u8* out = decom + 48 * s.tau;

@@ -186,9 +186,9 @@ int launch_cluster(const DeviceParams& p, const void* tables, const void* bk, co
 // kNarrowThreads threads (two items of more than half that: the wide block); as few waves
 // of blocks as that allows, the groups as even as can be, then the neighbouring group that
 // keeps the most bootstraps resident per SM (resident_group; TEMPO_TFHE_GPU_RESIDENT_GROUPS=0
-// turns that off). The group's bootstraps share each
-// step's key reads (the key is tens of megabytes, more than L2, and every block walks all
-// of it). 64-bit words: one bootstrap per block.
+// turns that off). The group's bootstraps share each step's key reads (the key is tens of
+// megabytes, more than L2, and every block walks all of it). 64-bit words: one bootstrap
+// per block.
 template <typename W>
 int launch_shape(const DeviceParams& p, const void* tables, const void* bk, const std::uint16_t* ks,
                  const std::uint32_t* in, std::uint32_t* out, std::size_t count, std::size_t batch,
