@@ -22,8 +22,8 @@ inline void emulate_stage(const tempo::faest::dev::Layout& lay, const std::uint8
   const dev::Args a{lay,        count,      in,          out,         nodes.data(), com.data(),
                     rows.data(), hi.data(), vole.data(), back.data()};
   dev::for_each_stage(lay, [&](const dev::Launch& l) {
-    const std::uint64_t n = count * l.per_sig;
-    for (std::uint64_t q = 0; q < n; ++q) dev::run_thread(a, l, reverse ? n - 1 - q : q);
+    const std::uint64_t n = count * l.threads_per_sig();
+    for (std::uint64_t q = 0; q < n; ++q) dev::run_launch_thread(a, l, reverse ? n - 1 - q : q);
     if (snapshots != nullptr) {  // the six arrays back to back, as cuda::run_stage_snapshots
       std::vector<std::uint8_t> snap;
       for (const auto* v : {&nodes, &com, &rows, &hi, &vole, &back}) snap.insert(snap.end(), v->begin(), v->end());

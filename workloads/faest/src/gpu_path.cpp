@@ -77,7 +77,8 @@ bool verify_complete(Params p, const VerifyJob& job, const std::uint8_t* sig, co
 StageOp::StageOp(Params p, bool verifier)
     : p_(p),
       lay_(gpu_layout_of(p, verifier)),
-      profile_stages_(tempo::env_flag("TEMPO_FAEST_GPU_PROFILE").value_or(false)) {}
+      profile_stages_(tempo::env_flag("TEMPO_FAEST_GPU_PROFILE").value_or(false)),
+      min_chunk_(tempo::env_integer("TEMPO_FAEST_GPU_CHUNK", 1, 1 << 20).value_or(gpu_chunk)) {}
 
 std::string StageOp::key() const {
   return std::string(lay_.verifier ? "faest-verify-stage/" : "faest-sign-stage/") + name(p_);

@@ -45,9 +45,10 @@
 //                    stops at its first hit or once the least hit found is below its next
 //                    counter, so the result is the sequential search's); verify: thread per
 //                    signature, chall3 of the given counter
-//   grind_pick       thread per signature: sign: chall3 and the counter written out
-//   open             sign: thread per signature: BAVC.Open (the hidden leaves' commitments
-//                    and the co-path's seeds, from the device's tree) written out
+//   open             sign: kOpenLanes threads per signature: each finds chall3 and the
+//                    opening's node list, lane 0 writes chall3 and the counter, and each
+//                    copies its share of BAVC.Open (the hidden leaves' commitments and the
+//                    co-path's seeds, from the device's tree)
 // The host then only copies the signature's bytes (sign) or compares chall3 (verify).
 #pragma once
 
@@ -239,18 +240,30 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 enum class Stage : u32 {
   root, scatter, expand, leaves, hash_instances, hash_final, reduce, front,
   chall1, col_hash, chall2, rows, key_schedule, prove_keys, round_bytes, round_columns, round_join,
-  prove_join, grind, grind_pick, open
+  prove_join, grind, open
 };
 
 // Counters tried side by side per signature by the signer's grinding (two warps: H100,
-// three rounds alternating, 3% faster batches of 16,384 than one warp, 128 lanes no better).
+// three rounds alternating, 3% faster batches of 16,384 than one warp, 128 lanes no better;
+// 256 lanes made 1,024 signatures' grinding slower, 0.84 against 0.68 ms: the search is
+// throughput-bound, and each lane's last round is wasted work).
 inline constexpr u32 kGrindLanes = 64;
+// Threads per signature of the opening stage: the node list costs each lane the same, the
+// copies (about 2.4 KB per 128f signature, global-memory latency bound on one thread: 0.78
+// ms for 1,024 signatures on an H100) are spread over the warp.
+inline constexpr u32 kOpenLanes = 32;
 
 struct Launch {
   Stage stage;
   u32 level;    // expand: the tree level; nodes [first, first + per_sig) of each signature
   u32 first;
   u32 per_sig;  // threads per signature
+  // A second, independent stage in the same launch (also_per_sig threads per signature
+  // after the first stage's threads; 0: none): a stage of a few long per-signature chains
+  // beside one that fills the device, so that a small batch's chains do not run alone.
+  Stage also = Stage::root;
+  u32 also_per_sig = 0;
+  TEMPO_VOLEITH_HD u32 threads_per_sig() const { return per_sig + also_per_sig; }
 };
 
 // The launches of one chunk, in order (the kernels' order; the host emulation's order).
@@ -262,23 +275,23 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   for (u32 first = 0; first < s.L - 1; first = 2 * first + 1, ++level)
     f(Launch{Stage::expand, level, first, (s.level_end(first) - first + 1) / 2});
   f(Launch{Stage::leaves, 0, 0, s.L / 2});
-  f(Launch{Stage::hash_instances, 0, 0, s.tau});
+  // The instances' hashes (commitments -> hi) beside the VOLE reduce (rows -> u, columns).
+  f(Launch{Stage::hash_instances, 0, 0, s.tau, Stage::reduce, s.tau * row_blocks});
   f(Launch{Stage::hash_final, 0, 0, 1});
-  f(Launch{Stage::reduce, 0, 0, s.tau * row_blocks});
   if (!lay.verifier) f(Launch{Stage::front, 0, 0, s.front_units()});
   f(Launch{Stage::chall1, 0, 0, 1});
   f(Launch{Stage::col_hash, 0, 0, lambda});
   f(Launch{Stage::chall2, 0, 0, 1});
   f(Launch{Stage::rows, 0, 0, detail::row_bytes});
   f(Launch{Stage::key_schedule, 0, 0, 32});
-  f(Launch{Stage::prove_keys, 0, 0, detail::qs_key_parts});
-  f(Launch{Stage::round_bytes, 0, 0, 5 * 16});
+  // The key schedule's parts beside the rounds' bytes (both read the key schedule's
+  // outputs; they write disjoint parts of the scratch).
+  f(Launch{Stage::prove_keys, 0, 0, detail::qs_key_parts, Stage::round_bytes, 5 * 16});
   f(Launch{Stage::round_columns, 0, 0, 5 * 4});
   f(Launch{Stage::round_join, 0, 0, 5});
   f(Launch{Stage::prove_join, 0, 0, 1});
   f(Launch{Stage::grind, 0, 0, lay.verifier ? 1 : kGrindLanes});
-  if (!lay.verifier) f(Launch{Stage::grind_pick, 0, 0, 1});
-  if (!lay.verifier) f(Launch{Stage::open, 0, 0, 1});
+  if (!lay.verifier) f(Launch{Stage::open, 0, 0, kOpenLanes});
 }
 
 TEMPO_VOLEITH_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
@@ -437,19 +450,22 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
 // it fits). The co-path is the unmarked children of the hidden leaves' ancestors. Heap
 // order puts every node of depth d + 1 after every node of depth d, so it is written one
 // depth at a time, the deepest first, each depth's parents in descending order (no marks
-// bitmap, no sort of the whole list). Every index comes from chall3, which is public; only
-// the copied seeds are secret.
-TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8* nodes, const u8* com, u8* decom) {
+// bitmap, no sort of the whole list). Every lane walks the whole list (every index comes
+// from chall3, which is public); lane `lane` of `lanes` copies entries lane, lane + lanes,
+// ... (only the copied seeds are secret).
+TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8* nodes, const u8* com, u8* decom,
+                                      u32 lane = 0, u32 lanes = 1) {
   u32 leaf[detail::max_tau], hidden[detail::max_tau], depth[detail::max_tau], deepest = 0;
   hidden_leaves(s, chall3, leaf, hidden);
   for (u32 i = 0; i < s.tau; ++i) {
     depth[i] = floor_log2(hidden[i] + 1);
     deepest = depth[i] > deepest ? depth[i] : deepest;
+    if (i % lanes != lane) continue;
     const u8* c = com + 48 * (u64(s.first_leaf(i)) + leaf[i]);  // the leaves stage's order: instance-major
     for (u32 b = 0; b < 48; b += 16) copy16(decom + 48 * i + b, c + b);
   }
-  u8* out = decom + 48 * s.tau;
-  u8* const end = decom + s.decom_bytes();
+  u8* const copath = decom + 48 * s.tau;
+  u32 e = 0;  // co-path entries so far
   for (u32 dp = deepest; dp-- > 0;) {  // parents at depth dp, children at dp + 1
     u32 parent[detail::max_tau], n = 0;
     for (u32 i = 0; i < s.tau; ++i) {
@@ -466,16 +482,19 @@ TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8
       for (u32 c = 2 * parent[q] + 2; c >= 2 * parent[q] + 1; --c) {
         bool marked = false;
         for (u32 i = 0; i < s.tau; ++i) marked = marked || on_path_to(hidden[i], c, dp + 1);
-        if (!marked && out < end) {
-          copy16(out, nodes + 16 * u64(c));
-          out += 16;
-        }
+        if (marked || e >= s.t_open) continue;
+        if (e % lanes == lane) copy16(copath + 16 * e, nodes + 16 * u64(c));
+        ++e;
       }
   }
-  for (; out < end; ++out) *out = 0;
+  for (e += (lane + lanes - e % lanes) % lanes; e < s.t_open; e += lanes) {  // this lane's padding entries
+    store_le64_fast(copath + 16 * e, 0);
+    store_le64_fast(copath + 16 * e + 8, 0);
+  }
 }
 
-TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
+// Lane r of `lanes` threads of signature `sig` in one of the back half's stages.
+TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r, u32 lanes) {
   using detail::DeviceField;
   const Layout& lay = a.lay;
   const Shape& s = lay.s;
@@ -591,23 +610,29 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
       break;
     }
     case Stage::grind:
-    case Stage::grind_pick: {
+    case Stage::open: {
       const GrindPrefix pre(chall2, back + Layout::back_a0, sigf + s.off_a1());
       if (lay.verifier) {
         pre.chall3(load_le32(in + lay.sig_chall3() + 16), out);
         break;
       }
       u32* least = reinterpret_cast<u32*>(back + Layout::back_ctr);
-      u8* chall3 = out + lay.out_chall3();
-      if (stage == Stage::grind_pick) {
-        const u32 ctr = *least;
+      if (stage == Stage::open) {  // every lane: chall3 of the least counter and its share of the opening
+        const u32 ctr = least_counter(least);
+        u8 chall3[16];
         pre.chall3(ctr, chall3);
-        for (u32 b = 0; b < 4; ++b) chall3[16 + b] = u8(ctr >> (8 * b));
+        if (r == 0) {
+          u8* o = out + lay.out_chall3();
+          for (u32 b = 0; b < 16; ++b) o[b] = chall3[b];
+          for (u32 b = 0; b < 4; ++b) o[16 + b] = u8(ctr >> (8 * b));
+        }
+        open_commitment(s, chall3, a.nodes + sig * lay.nodes_bytes(), a.com + sig * lay.com_bytes(),
+                        out + s.front_bytes(), r, lanes);
         break;
       }
       // chall3 is public (it goes into the signature): branching on it leaks nothing.
       u8 try3[16];
-      for (u32 ctr = r; ctr < least_counter(least); ctr += kGrindLanes) {
+      for (u32 ctr = r; ctr < least_counter(least); ctr += lanes) {
         pre.chall3(ctr, try3);
         bool zero_top = true;
         for (u32 b = lambda - s.w_grind; b < lambda; ++b) zero_top = zero_top && !((try3[b / 8] >> (b % 8)) & 1u);
@@ -622,7 +647,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r) {
   }
 }
 
-// Thread `t` of launch `l` (t < count * l.per_sig).
+// Thread `t` of a launch's stage `l.stage` (t < count * l.per_sig).
 TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
   const Layout& lay = a.lay;
   const Shape& s = lay.s;
@@ -648,12 +673,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
     case Stage::round_join:
     case Stage::prove_join:
     case Stage::grind:
-    case Stage::grind_pick: run_back(a, l.stage, sig, r); break;
-    case Stage::open: {
-      u8* const out = a.out + sig * lay.out_stride();
-      open_commitment(s, out + lay.out_chall3(), nodes, com, out + s.front_bytes());
-      break;
-    }
+    case Stage::open: run_back(a, l.stage, sig, r, l.per_sig); break;
     case Stage::root: copy16(nodes, in); break;
     case Stage::scatter: {
       const u32 idx = load_le32(in + lay.copath_idx() + 4 * r);
@@ -748,6 +768,21 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
   }
+}
+
+// Thread `t` of launch `l` (t < count * l.threads_per_sig()): the first stage's threads,
+// then the second stage's.
+TEMPO_VOLEITH_HD void run_launch_thread(const Args& a, const Launch& l, u64 t) {
+  const u64 first = a.count * l.per_sig;
+  if (t < first) {
+    run_thread(a, l, t);
+    return;
+  }
+  Launch m = l;
+  m.stage = l.also;
+  m.per_sig = l.also_per_sig;
+  m.also_per_sig = 0;
+  run_thread(a, m, t - first);
 }
 
 }  // namespace tempo::faest::dev

@@ -34,14 +34,36 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
   dev::run_thread(a, l, t);
 }
 
+// A launch of two independent stages (dev::Launch::also): both are constants here too.
+template <dev::Stage S, dev::Stage S2>
+__global__ void __launch_bounds__(kBlock) pair_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
+  const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  l.stage = S;
+  l.also = S2;
+  dev::run_launch_thread(a, l, t);
+}
+
 constexpr std::size_t kStages = std::size_t(dev::Stage::open) + 1;  // root .. open
+
+using Kernel = void (*)(dev::Args, dev::Launch, std::uint64_t);
+
+// The pairs that dev::for_each_stage launches together.
+Kernel pair_kernel_of(dev::Stage first, dev::Stage also) {
+  using S = dev::Stage;
+  if (first == S::hash_instances && also == S::reduce) return &pair_kernel<S::hash_instances, S::reduce>;
+  if (first == S::prove_keys && also == S::round_bytes) return &pair_kernel<S::prove_keys, S::round_bytes>;
+  return nullptr;
+}
 
 cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
   static const auto kernels = tempo::gpu::detail::kernel_table<kStages>(
-      [](auto i) { return &stage_kernel<static_cast<dev::Stage>(decltype(i)::value)>; });
-  const std::uint64_t threads = a.count * l.per_sig;
+      [](auto i) -> Kernel { return &stage_kernel<static_cast<dev::Stage>(decltype(i)::value)>; });
+  const Kernel k = l.also_per_sig != 0 ? pair_kernel_of(l.stage, l.also) : kernels[std::size_t(l.stage)];
+  if (k == nullptr) return cudaErrorInvalidValue;
+  const std::uint64_t threads = a.count * l.threads_per_sig();
   const unsigned blocks = unsigned((threads + kBlock - 1) / kBlock);
-  kernels[std::size_t(l.stage)]<<<blocks, kBlock, 0, s>>>(a, l, threads);
+  k<<<blocks, kBlock, 0, s>>>(a, l, threads);
   return cudaGetLastError();
 }
 
@@ -49,7 +71,7 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 const char* const stage_names[] = {"root",        "scatter",    "expand",       "leaves",      "hash_instances",
                                    "hash_final",  "reduce",     "front",        "chall1",       "col_hash",    "chall2",
                                    "rows",        "key_schedule", "prove_keys", "round_bytes", "round_columns",
-                                   "round_join",  "prove_join", "grind",        "grind_pick", "open",        "alloc",
+                                   "round_join",  "prove_join", "grind",        "open",        "alloc",
                                    "wipe"};
 static_assert(std::size(stage_names) == kStages + 2);
 
@@ -85,7 +107,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
   constexpr unsigned kAlloc = kStages, kWipe = kStages + 1;
   tempo::gpu::detail::StageProfile profile(profile_stages, s);
   const int rc = tempo::gpu::detail::for_each_sub_batch(
-      count, scratch_sizes(lay), scratch_budget, s,
+      count, scratch_sizes(lay), scratch_budget, s, !lay.verifier,  // a verifier's scratch is public
       [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 6>& arrays, cudaError_t& err) {
         const dev::Args a = stage_args(lay, n, in + first * lay.in_stride(), out + first * lay.out_stride(), arrays);
         if (first == 0) profile.mark(kAlloc);
@@ -109,7 +131,7 @@ int run_stage_snapshots(const dev::Layout& lay, const std::uint8_t* in, std::uin
     g::Stream stream;  // non-blocking: every copy below goes on it, not the legacy stream
     TEMPO_CUDA(cudaMemcpyAsync(d_in.get(), in, lay.in_stride(), cudaMemcpyHostToDevice, stream.get()));
     int rc = g::for_each_sub_batch(
-        1, sizes, g::scratch_per_item(sizes), stream.get(),
+        1, sizes, g::scratch_per_item(sizes), stream.get(), true,
         [&](std::uint64_t, std::uint64_t, const std::array<std::uint8_t*, 6>& arrays, cudaError_t& err) {
           // One item: the arrays lie back to back from arrays[0]; poisoned like the emulation's.
           err = cudaMemsetAsync(arrays[0], 0xA5, g::scratch_per_item(sizes), stream.get());

@@ -24,13 +24,13 @@ inline std::array<std::uint64_t, 5> scratch_sizes(const dev::Layout& lay) {
 }
 
 // Runs `stages(args, err)` over sub-batches of `count` items that share stream-ordered scratch
-// of at most scratch_budget bytes (gpu::detail::for_each_sub_batch); out_stride: the output
-// bytes per item.
+// of at most scratch_budget bytes (gpu::detail::for_each_sub_batch), zeroed after use where
+// it holds secrets (signing); out_stride: the output bytes per item.
 template <class Stages>
 int run_chunks(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t out_stride,
-               std::size_t count, cudaStream_t s, Stages&& stages) {
+               std::size_t count, cudaStream_t s, bool holds_secrets, Stages&& stages) {
   return tempo::gpu::detail::for_each_sub_batch(
-      count, scratch_sizes(lay), scratch_budget, s,
+      count, scratch_sizes(lay), scratch_budget, s, holds_secrets,
       [&](std::uint64_t first, std::uint64_t n, const std::array<std::uint8_t*, 5>& arrays, cudaError_t& err) {
         dev::Args a{};
         a.lay = lay;

@@ -46,7 +46,7 @@ static_assert(std::size(stage_names) == kStages);
 int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out, std::size_t count, void* stream,
               bool profile_stages) {
   const auto s = static_cast<cudaStream_t>(stream);
-  return detail::run_chunks(lay, in, out, lay.out_stride(), count, s, [&](const dev::Args& a, cudaError_t& err) {
+  return detail::run_chunks(lay, in, out, lay.out_stride(), count, s, true, [&](const dev::Args& a, cudaError_t& err) {
     tempo::gpu::detail::StageProfile profile(profile_stages, s);
     dev::for_each_stage(lay, [&](const dev::Launch& l) {
       if (err == cudaSuccess) err = launch(a, l, s);

@@ -35,8 +35,9 @@ cudaError_t launch(const dev::VerifyLayout& v, const dev::Args& a, std::uint8_t*
 int run_verify_stage(const dev::VerifyLayout& v, const std::uint8_t* in, std::uint8_t* out, std::size_t count,
                      void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  // One byte out per item; the signer's stages that the verifier runs leave a.out alone.
-  return detail::run_chunks(v.lay, in, out, 1, count, s, [&](const dev::Args& a, cudaError_t& err) {
+  // One byte out per item; the signer's stages that the verifier runs leave a.out alone. The
+  // scratch holds only public data (a signature being checked): not wiped.
+  return detail::run_chunks(v.lay, in, out, 1, count, s, false, [&](const dev::Args& a, cudaError_t& err) {
     dev::for_each_verify_stage(v, [&](const dev::VerifyLaunch& l) {
       if (err == cudaSuccess) err = launch(v, a, a.out, l, s);
     });

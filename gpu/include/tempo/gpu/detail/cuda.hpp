@@ -144,11 +144,13 @@ class Event {
 cudaError_t scratch_pool(int device, cudaMemPool_t& pool) noexcept;
 
 // Stream-ordered scratch for a kernel launcher that reports errors as codes (no throw):
-// from scratch_pool() on `stream`, then zeroed (it may hold secrets: trees, VOLE rows) and
-// freed in stream order when it goes out of scope, however the launcher returns.
+// from scratch_pool() on `stream`, then zeroed where it holds secrets (a signer's trees and
+// VOLE rows; a verifier's scratch is public and is not) and freed in stream order when it
+// goes out of scope, however the launcher returns.
 class StreamScratch {
  public:
-  StreamScratch(std::size_t n, cudaStream_t stream, cudaError_t& err) : bytes_(n), s_(stream) {
+  StreamScratch(std::size_t n, cudaStream_t stream, cudaError_t& err, bool holds_secrets = true)
+      : bytes_(n), s_(stream), wipe_(holds_secrets) {
     int device = 0;
     cudaMemPool_t pool = nullptr;
     err = cudaGetDevice(&device);
@@ -158,7 +160,7 @@ class StreamScratch {
   }
   ~StreamScratch() {
     if (p_ == nullptr) return;
-    (void)cudaMemsetAsync(p_, 0, bytes_, s_);
+    if (wipe_) (void)cudaMemsetAsync(p_, 0, bytes_, s_);
     (void)cudaFreeAsync(p_, s_);
   }
   StreamScratch(const StreamScratch&) = delete;
@@ -169,6 +171,7 @@ class StreamScratch {
   void* p_ = nullptr;
   std::size_t bytes_ = 0;
   cudaStream_t s_{};
+  bool wipe_ = true;
 };
 
 // Scratch of a staged kernel launcher: per item, `sizes[k]` bytes in each of K arrays. One
@@ -183,16 +186,17 @@ std::uint64_t scratch_per_item(const std::array<std::uint64_t, K>& sizes) {
 }
 
 // Runs body(first, n, arrays, err) over sub-batches [first, first + n) of `count` items that
-// share one StreamScratch of at most `budget` bytes (at least one item's); arrays[k] is the
-// sub-batch's array k (above). Stops at the first error (body sets err); returns it as an int.
+// share one StreamScratch of at most `budget` bytes (at least one item's; zeroed after use
+// where `holds_secrets`); arrays[k] is the sub-batch's array k (above). Stops at the first
+// error (body sets err); returns it as an int.
 template <std::size_t K, class Body>
 int for_each_sub_batch(std::size_t count, const std::array<std::uint64_t, K>& sizes, std::uint64_t budget,
-                       cudaStream_t stream, Body&& body) {
+                       cudaStream_t stream, bool holds_secrets, Body&& body) {
   const std::uint64_t per = scratch_per_item(sizes);
   if (count == 0 || per == 0) return 0;
   const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, budget / per));
   cudaError_t err = cudaSuccess;
-  StreamScratch scratch(static_cast<std::size_t>(sub * per), stream, err);
+  StreamScratch scratch(static_cast<std::size_t>(sub * per), stream, err, holds_secrets);
   if (err != cudaSuccess) return static_cast<int>(err);
   std::array<std::uint8_t*, K> arrays{};
   std::uint8_t* at = static_cast<std::uint8_t*>(scratch.get());
