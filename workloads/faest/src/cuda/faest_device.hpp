@@ -8,10 +8,14 @@
 //   expand (level)   GGM: thread per (signature, two nodes of the level); PRG(node, tweak =
 //                    index) of both nodes on one key schedule (prg2)
 //   leaves           thread per (signature, two neighbouring leaves): each leaf's seed and
-//                    commitment (PRG_4 + leaf hash), then the two VOLE rows r_x = PRG(seed,
-//                    tweak i ^ 2^31) (210 bytes) as one pair row on bit planes (prg2_planes:
-//                    never converted to bytes); the two leaves' PRGs share key schedules
-//   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i)
+//                    commitment (PRG_4 + leaf hash; the two leaves' PRGs share key
+//                    schedules); the two seeds wait at the start of their pair row
+//   leaf_rows        the same threads: the two VOLE rows r_x = PRG(seed, tweak i ^ 2^31)
+//                    (210 bytes) as one pair row on bit planes (prg2_planes: never converted
+//                    to bytes), over the seeds
+//   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i),
+//                    in the launch of leaf_rows (independent: the serial hashes run beside
+//                    the rows' wide AES work)
 //   hash_final       thread per signature: h = H1(h_0 || ... || h_tau-1)
 //   reduce           thread per (signature, instance, 16-byte block of the rows): u = sum
 //                    r_x, column j = sum of r_x over x with bit j set, summed on the planes
@@ -238,7 +242,7 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
 
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
-  root, scatter, expand, leaves, hash_instances, hash_final, reduce, front,
+  root, scatter, expand, leaves, leaf_rows, hash_instances, hash_final, reduce, front,
   chall1, col_hash, chall2, rows, key_schedule, prove_keys, round_bytes, round_columns, round_join,
   prove_join, grind, open
 };
@@ -275,9 +279,10 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   for (u32 first = 0; first < s.L - 1; first = 2 * first + 1, ++level)
     f(Launch{Stage::expand, level, first, (s.level_end(first) - first + 1) / 2});
   f(Launch{Stage::leaves, 0, 0, s.L / 2});
-  // The instances' hashes (commitments -> hi) beside the VOLE reduce (rows -> u, columns).
-  f(Launch{Stage::hash_instances, 0, 0, s.tau, Stage::reduce, s.tau * row_blocks});
+  // The instances' hashes (commitments -> hi) beside the VOLE rows (seeds -> rows).
+  f(Launch{Stage::hash_instances, 0, 0, s.tau, Stage::leaf_rows, s.L / 2});
   f(Launch{Stage::hash_final, 0, 0, 1});
+  f(Launch{Stage::reduce, 0, 0, s.tau * row_blocks});
   if (!lay.verifier) f(Launch{Stage::front, 0, 0, s.front_units()});
   f(Launch{Stage::chall1, 0, 0, 1});
   f(Launch{Stage::col_hash, 0, 0, lambda});
@@ -707,18 +712,32 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
            buf + 64, 64);
       leaf_hash(c, in + lay.uhash() + 48 * i, buf);
       leaf_hash(c + 48, in + lay.uhash() + 48 * i, buf + 64);
-      // Rows x = j ^ d and (j + 1) ^ d: the pair row y = x / 2 on planes, the even x first
-      // (key0). The verifier's hidden leaf (x = 0) gets a zero row.
+      // Rows x = j ^ d and (j + 1) ^ d are the pair row y = x / 2 (leaf_rows), the even x
+      // first: its two seeds wait at the row's start, written by the thread that reads them.
       const bool odd = (d & 1) != 0;  // public: the verifier's delta
-      const u32 y = (j ^ d) >> 1;
-      prg2_planes(odd ? buf + 64 : buf, odd ? buf : buf + 64, iv, i ^ 0x80000000u, i ^ 0x80000000u,
-                  rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64(y)), row_blocks,
-                  lay.verifier && y == 0 ? 0xF0F0F0F0u : ~0u);
+      u8* const row = rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64((j ^ d) >> 1));
+      copy16(row, odd ? buf + 64 : buf);
+      copy16(row + 16, odd ? buf : buf + 64);
       for (u32 b = 0; b < 128; ++b) buf[b] = 0;  // the seeds are secret
       if (lay.verifier && (j == d || j + 1 == d)) {
         u8* const hidden = c + (j == d ? 0 : 48);
         for (u32 b = 0; b < 48; ++b) hidden[b] = in[lay.hidden_com() + 48 * i + b];
       }
+      break;
+    }
+    case Stage::leaf_rows: {
+      // The pair row y of leaves 2r and 2r + 1 (Stage::leaves) over their seeds. The
+      // verifier's hidden leaf (x = 0) gets a zero row.
+      u32 i, j;
+      s.leaf_of(2 * r, i, j);
+      const u32 y = (j ^ (lay.verifier ? delta_of(a, in, i) : 0)) >> 1;
+      u8* const row = rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64(y));
+      alignas(8) u8 seed[32];
+      copy16(seed, row);
+      copy16(seed + 16, row + 16);
+      prg2_planes(seed, seed + 16, iv, i ^ 0x80000000u, i ^ 0x80000000u, row, row_blocks,
+                  lay.verifier && y == 0 ? 0xF0F0F0F0u : ~0u);
+      for (u32 b = 0; b < 32; ++b) seed[b] = 0;  // secret
       break;
     }
     case Stage::hash_instances: h1(com + 48 * u64(s.first_leaf(r)), 48 * u64(s.leaves(r)), hi + 32 * r); break;

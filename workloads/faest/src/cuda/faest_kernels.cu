@@ -24,7 +24,7 @@ constexpr unsigned kBlock = 128;
 // registers) measured 1-3% faster than four (128, 224 bytes of stack in the leaves) and
 // than two (H100, three rounds alternating, batches of 1,024 and 16,384).
 template <dev::Stage S>
-constexpr unsigned min_blocks = S == dev::Stage::leaves || S == dev::Stage::expand ? 3 : 1;
+constexpr unsigned min_blocks = S == dev::Stage::leaves || S == dev::Stage::leaf_rows || S == dev::Stage::expand ? 3 : 1;
 
 template <dev::Stage S>
 __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
@@ -36,7 +36,7 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
 
 // A launch of two independent stages (dev::Launch::also): both are constants here too.
 template <dev::Stage S, dev::Stage S2>
-__global__ void __launch_bounds__(kBlock) pair_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
+__global__ void __launch_bounds__(kBlock, min_blocks<S> > min_blocks<S2> ? min_blocks<S> : min_blocks<S2>) pair_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   l.stage = S;
@@ -51,7 +51,7 @@ using Kernel = void (*)(dev::Args, dev::Launch, std::uint64_t);
 // The pairs that dev::for_each_stage launches together.
 Kernel pair_kernel_of(dev::Stage first, dev::Stage also) {
   using S = dev::Stage;
-  if (first == S::hash_instances && also == S::reduce) return &pair_kernel<S::hash_instances, S::reduce>;
+  if (first == S::hash_instances && also == S::leaf_rows) return &pair_kernel<S::hash_instances, S::leaf_rows>;
   if (first == S::prove_keys && also == S::round_bytes) return &pair_kernel<S::prove_keys, S::round_bytes>;
   return nullptr;
 }
@@ -68,7 +68,7 @@ cudaError_t launch(const dev::Args& a, const dev::Launch& l, cudaStream_t s) {
 }
 
 // The stages' names for StageProfile (TEMPO_FAEST_GPU_PROFILE).
-const char* const stage_names[] = {"root",        "scatter",    "expand",       "leaves",      "hash_instances",
+const char* const stage_names[] = {"root",        "scatter",    "expand",       "leaves",      "leaf_rows",   "hash_instances",
                                    "hash_final",  "reduce",     "front",        "chall1",       "col_hash",    "chall2",
                                    "rows",        "key_schedule", "prove_keys", "round_bytes", "round_columns",
                                    "round_join",  "prove_join", "grind",        "open",        "alloc",
