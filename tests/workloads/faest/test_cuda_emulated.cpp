@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -267,6 +268,19 @@ TEST_CASE("Device grinding's T_open check equals BAVC.Open's", "[cuda-emulated]"
     CHECK(fits > 0);
     CHECK(too_big > 0);
   }
+}
+
+TEST_CASE("Device stage op: chunks of at least gpu_chunk signatures; TEMPO_FAEST_GPU_CHUNK read and checked",
+          "[cuda-emulated]") {
+  ::unsetenv("TEMPO_FAEST_GPU_CHUNK");
+  CHECK(d::StageOp(Params::faest_128f, false).min_device_chunk() == d::gpu_chunk);
+  ::setenv("TEMPO_FAEST_GPU_CHUNK", "2048", 1);
+  CHECK(d::StageOp(Params::faest_128s, true).min_device_chunk() == 2048);
+  for (const char* bad : {"0", "many", "2000000"}) {
+    ::setenv("TEMPO_FAEST_GPU_CHUNK", bad, 1);
+    CHECK_THROWS_WITH(d::StageOp(Params::faest_128f, false), Catch::Contains("TEMPO_FAEST_GPU_CHUNK"));
+  }
+  ::unsetenv("TEMPO_FAEST_GPU_CHUNK");
 }
 
 TEST_CASE("Emulated device stage: signatures byte-identical to the CPU path and the v2 known answers",
