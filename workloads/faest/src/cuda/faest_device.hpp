@@ -303,6 +303,12 @@ TEMPO_VOLEITH_HD u32 delta_of(const Args& a, const u8* in, u32 i) {
   return load_le32(in + a.lay.delta() + 4 * i) & (a.lay.s.leaves(i) - 1);
 }
 
+// Instance i's pair row y (VOLE rows 2y and 2y + 1) in a signature's rows: Stage::leaves
+// parks the pair's seeds at its start, Stage::leaf_rows overwrites it with the rows.
+TEMPO_VOLEITH_HD u8* pair_row(const Shape& s, u8* rows, u32 i, u32 y) {
+  return rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64(y));
+}
+
 TEMPO_VOLEITH_HD u32 floor_log2(u32 x) {
   u32 r = 0;
   while (x >>= 1) ++r;
@@ -459,7 +465,7 @@ TEMPO_VOLEITH_HD bool opening_fits(const Shape& s, const u8* chall3) {
 // from chall3, which is public); lane `lane` of `lanes` copies entries lane, lane + lanes,
 // ... (only the copied seeds are secret).
 TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8* nodes, const u8* com, u8* decom,
-                                      u32 lane = 0, u32 lanes = 1) {
+                                      u32 lane, u32 lanes) {
   u32 leaf[detail::max_tau], hidden[detail::max_tau], depth[detail::max_tau], deepest = 0;
   hidden_leaves(s, chall3, leaf, hidden);
   for (u32 i = 0; i < s.tau; ++i) {
@@ -715,7 +721,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       // Rows x = j ^ d and (j + 1) ^ d are the pair row y = x / 2 (leaf_rows), the even x
       // first: its two seeds wait at the row's start, written by the thread that reads them.
       const bool odd = (d & 1) != 0;  // public: the verifier's delta
-      u8* const row = rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64((j ^ d) >> 1));
+      u8* const row = pair_row(s, rows, i, (j ^ d) >> 1);
       copy16(row, odd ? buf + 64 : buf);
       copy16(row + 16, odd ? buf : buf + 64);
       for (u32 b = 0; b < 128; ++b) buf[b] = 0;  // the seeds are secret
@@ -731,7 +737,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       u32 i, j;
       s.leaf_of(2 * r, i, j);
       const u32 y = (j ^ (lay.verifier ? delta_of(a, in, i) : 0)) >> 1;
-      u8* const row = rows + row_stride * (u64(s.first_leaf(i)) + 2 * u64(y));
+      u8* const row = pair_row(s, rows, i, y);
       alignas(8) u8 seed[32];
       copy16(seed, row);
       copy16(seed + 16, row + 16);

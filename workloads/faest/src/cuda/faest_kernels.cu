@@ -6,6 +6,7 @@
 #include <tempo/gpu/backend.hpp>
 #include <tempo/gpu/detail/cuda.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <iterator>
@@ -36,7 +37,8 @@ __global__ void __launch_bounds__(kBlock, min_blocks<S>) stage_kernel(dev::Args 
 
 // A launch of two independent stages (dev::Launch::also): both are constants here too.
 template <dev::Stage S, dev::Stage S2>
-__global__ void __launch_bounds__(kBlock, min_blocks<S> > min_blocks<S2> ? min_blocks<S> : min_blocks<S2>) pair_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
+__global__ void __launch_bounds__(kBlock, std::max(min_blocks<S>, min_blocks<S2>))
+    pair_kernel(dev::Args a, dev::Launch l, std::uint64_t threads) {
   const std::uint64_t t = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   l.stage = S;
