@@ -56,6 +56,9 @@
 // The host then only copies the signature's bytes (sign) or compares chall3 (verify).
 #pragma once
 
+#include <cstddef>
+#include <iterator>
+
 #include <tempo/keccak/detail/device.hpp>  // tempo::keccak's per-thread Keccak-p code
 
 #include <tempo/voleith/detail/aes_planes.hpp>  // the bit-plane AES (host and device)
@@ -270,6 +273,24 @@ struct Launch {
   TEMPO_VOLEITH_HD u32 threads_per_sig() const { return per_sig + also_per_sig; }
 };
 
+// The stages that share a launch (Launch::also), first stage then second: the one list that
+// for_each_stage draws its pairs from and faest_kernels.cu instantiates its pair kernels from,
+// so a pair launched without a kernel cannot be written.
+struct StagePair {
+  Stage first, also;
+};
+inline constexpr StagePair kStagePairs[] = {
+    {Stage::hash_instances, Stage::leaf_rows},  // commitments -> hi beside seeds -> rows
+    {Stage::prove_keys, Stage::round_bytes},    // both read the key schedule, write apart
+};
+// A launch of pair P (an index into kStagePairs): per_sig threads of its first stage, then
+// also_per_sig of its second.
+template <std::size_t P>
+constexpr Launch paired(u32 per_sig, u32 also_per_sig) {
+  static_assert(P < std::size(kStagePairs));
+  return Launch{kStagePairs[P].first, 0, 0, per_sig, kStagePairs[P].also, also_per_sig};
+}
+
 // The launches of one chunk, in order (the kernels' order; the host emulation's order).
 template <class F>
 inline void for_each_stage(const Layout& lay, F&& f) {
@@ -280,7 +301,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
     f(Launch{Stage::expand, level, first, (s.level_end(first) - first + 1) / 2});
   f(Launch{Stage::leaves, 0, 0, s.L / 2});
   // The instances' hashes (commitments -> hi) beside the VOLE rows (seeds -> rows).
-  f(Launch{Stage::hash_instances, 0, 0, s.tau, Stage::leaf_rows, s.L / 2});
+  f(paired<0>(s.tau, s.L / 2));
   f(Launch{Stage::hash_final, 0, 0, 1});
   f(Launch{Stage::reduce, 0, 0, s.tau * row_blocks});
   if (!lay.verifier) f(Launch{Stage::front, 0, 0, s.front_units()});
@@ -291,7 +312,7 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::key_schedule, 0, 0, 32});
   // The key schedule's parts beside the rounds' bytes (both read the key schedule's
   // outputs; they write disjoint parts of the scratch).
-  f(Launch{Stage::prove_keys, 0, 0, detail::qs_key_parts, Stage::round_bytes, 5 * 16});
+  f(paired<1>(detail::qs_key_parts, 5 * 16));
   f(Launch{Stage::round_columns, 0, 0, 5 * 4});
   f(Launch{Stage::round_join, 0, 0, 5});
   f(Launch{Stage::prove_join, 0, 0, 1});

@@ -50,11 +50,14 @@ constexpr std::size_t kStages = std::size_t(dev::Stage::open) + 1;  // root .. o
 
 using Kernel = void (*)(dev::Args, dev::Launch, std::uint64_t);
 
-// The pairs that dev::for_each_stage launches together.
+// The pairs that dev::for_each_stage launches together: one kernel per dev::kStagePairs entry.
 Kernel pair_kernel_of(dev::Stage first, dev::Stage also) {
-  using S = dev::Stage;
-  if (first == S::hash_instances && also == S::leaf_rows) return &pair_kernel<S::hash_instances, S::leaf_rows>;
-  if (first == S::prove_keys && also == S::round_bytes) return &pair_kernel<S::prove_keys, S::round_bytes>;
+  static const auto kernels = tempo::gpu::detail::kernel_table<std::size(dev::kStagePairs)>([](auto i) -> Kernel {
+    constexpr dev::StagePair p = dev::kStagePairs[decltype(i)::value];
+    return &pair_kernel<p.first, p.also>;
+  });
+  for (std::size_t i = 0; i < kernels.size(); ++i)
+    if (dev::kStagePairs[i].first == first && dev::kStagePairs[i].also == also) return kernels[i];
   return nullptr;
 }
 
