@@ -3,7 +3,8 @@
 // the host emulation in the tests, which runs the same functions in the kernels' order
 // with the kernels' thread decomposition (for_each_stage below).
 //
-// Stages of one chunk of signatures (one kernel launch each, threads = items below):
+// Stages of one chunk of signatures (one kernel launch each, threads = items below, but the
+// pairs of kStagePairs, which share a launch; for_each_stage gives the order):
 //   root / scatter   the tree's given nodes: the root (sign) or the opened co-path (verify)
 //   expand (level)   GGM: thread per (signature, two nodes of the level); PRG(node, tweak =
 //                    index) of both nodes on one key schedule (prg2)
@@ -275,13 +276,21 @@ struct Launch {
 
 // The stages that share a launch (Launch::also), first stage then second: the one list that
 // for_each_stage draws its pairs from and faest_kernels.cu instantiates its pair kernels from,
-// so a pair launched without a kernel cannot be written.
+// so a pair launched without a kernel cannot be written. The first stage is the one of few,
+// long per-signature chains: its threads come first, so its blocks are placed first and
+// its chains start at once instead of after the wide stage's waves. Neither stage of a pair
+// reads what the other writes (the emulation tests run each launch backwards to check).
 struct StagePair {
   Stage first, also;
 };
 inline constexpr StagePair kStagePairs[] = {
     {Stage::hash_instances, Stage::leaf_rows},  // commitments -> hi beside seeds -> rows
     {Stage::prove_keys, Stage::round_bytes},    // both read the key schedule, write apart
+    {Stage::chall1, Stage::reduce},             // verify: chall1 hashes h and the signature
+    {Stage::chall2, Stage::rows},               // verify: rows read the corrected columns
+    {Stage::hash_final, Stage::reduce},         // sign: h beside the columns' sums
+    {Stage::col_hash, Stage::rows},             // sign: both read the columns
+    {Stage::chall2, Stage::key_schedule},       // sign: the key bits need the rows only
 };
 // A launch of pair P (an index into kStagePairs): per_sig threads of its first stage, then
 // also_per_sig of its second.
@@ -302,14 +311,23 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   f(Launch{Stage::leaves, 0, 0, s.L / 2});
   // The instances' hashes (commitments -> hi) beside the VOLE rows (seeds -> rows).
   f(paired<0>(s.tau, s.L / 2));
-  f(Launch{Stage::hash_final, 0, 0, 1});
-  f(Launch{Stage::reduce, 0, 0, s.tau * row_blocks});
-  if (!lay.verifier) f(Launch{Stage::front, 0, 0, s.front_units()});
-  f(Launch{Stage::chall1, 0, 0, 1});
-  f(Launch{Stage::col_hash, 0, 0, lambda});
-  f(Launch{Stage::chall2, 0, 0, 1});
-  f(Launch{Stage::rows, 0, 0, detail::row_bytes});
-  f(Launch{Stage::key_schedule, 0, 0, 32});
+  // The challenges' serial hashes beside the wide stages that do not need them: the
+  // verifier's chall1 (the corrections are the signature's) beside the reduce and its
+  // chall2 beside the rows; the signer's h beside the reduce, its column hashes beside the
+  // rows and its chall2 beside the key bits.
+  if (lay.verifier) {
+    f(Launch{Stage::hash_final, 0, 0, 1});
+    f(paired<2>(1, s.tau * row_blocks));
+    f(Launch{Stage::col_hash, 0, 0, lambda});
+    f(paired<3>(1, detail::row_bytes));
+    f(Launch{Stage::key_schedule, 0, 0, 32});
+  } else {
+    f(paired<4>(1, s.tau * row_blocks));
+    f(Launch{Stage::front, 0, 0, s.front_units()});
+    f(Launch{Stage::chall1, 0, 0, 1});
+    f(paired<5>(lambda, detail::row_bytes));
+    f(paired<6>(1, 32));
+  }
   // The key schedule's parts beside the rounds' bytes (both read the key schedule's
   // outputs; they write disjoint parts of the scratch).
   f(paired<1>(detail::qs_key_parts, 5 * 16));
