@@ -17,7 +17,8 @@
 //   hash_instances   thread per (signature, instance): h_i = H1(commitments of instance i),
 //                    in the launch of leaf_rows (independent: the serial hashes run beside
 //                    the rows' wide AES work)
-//   hash_final       thread per signature: h = H1(h_0 || ... || h_tau-1)
+//   hash_final       sign: thread per signature: h = H1(h_0 || ... || h_tau-1) (verify:
+//                    chall1's thread computes it first)
 //   reduce           thread per (signature, instance, 16-byte block of the rows): u = sum
 //                    r_x, column j = sum of r_x over x with bit j set, summed on the planes
 //                    and converted to bytes once per column
@@ -48,8 +49,9 @@
 //                    r + kGrindLanes, ... and keeping the least counter whose chall3 has
 //                    w_grind zero bits and an opening within T_open (atomic min; a lane
 //                    stops at its first hit or once the least hit found is below its next
-//                    counter, so the result is the sequential search's); verify: thread per
-//                    signature, chall3 of the given counter
+//                    counter, so the result is the sequential search's), each lane first
+//                    zeroing its share of the signature's dead VOLE rows (wipe_rows_share);
+//                    verify: thread per signature, chall3 of the given counter
 //   open             sign: kOpenLanes threads per signature: each finds chall3 and the
 //                    opening's node list, lane 0 writes chall3 and the counter, and each
 //                    copies its share of BAVC.Open (the hidden leaves' commitments and the
@@ -286,7 +288,7 @@ struct StagePair {
 inline constexpr StagePair kStagePairs[] = {
     {Stage::hash_instances, Stage::leaf_rows},  // commitments -> hi beside seeds -> rows
     {Stage::prove_keys, Stage::round_bytes},    // both read the key schedule, write apart
-    {Stage::chall1, Stage::reduce},             // verify: chall1 hashes h and the signature
+    {Stage::chall1, Stage::reduce},             // verify: h, then chall1 of h and the signature
     {Stage::chall2, Stage::rows},               // verify: rows read the corrected columns
     {Stage::hash_final, Stage::reduce},         // sign: h beside the columns' sums
     {Stage::col_hash, Stage::rows},             // sign: both read the columns
@@ -312,12 +314,11 @@ inline void for_each_stage(const Layout& lay, F&& f) {
   // The instances' hashes (commitments -> hi) beside the VOLE rows (seeds -> rows).
   f(paired<0>(s.tau, s.L / 2));
   // The challenges' serial hashes beside the wide stages that do not need them: the
-  // verifier's chall1 (the corrections are the signature's) beside the reduce and its
+  // verifier's h and chall1 (the corrections are the signature's) beside the reduce and its
   // chall2 beside the rows; the signer's h beside the reduce, its column hashes beside the
   // rows and its chall2 beside the key bits.
   if (lay.verifier) {
-    f(Launch{Stage::hash_final, 0, 0, 1});
-    f(paired<2>(1, s.tau * row_blocks));
+    f(paired<2>(1, s.tau * row_blocks));  // chall1 with h first
     f(Launch{Stage::col_hash, 0, 0, lambda});
     f(paired<3>(1, detail::row_bytes));
     f(Launch{Stage::key_schedule, 0, 0, 32});
@@ -543,6 +544,18 @@ TEMPO_VOLEITH_HD void open_commitment(const Shape& s, const u8* chall3, const u8
   }
 }
 
+// The signer's VOLE rows are secret and dead once the reduce has summed them: the grinding's
+// lanes zero them (lane r every lanes-th 16 bytes of its signature's rows, so a warp's stores
+// are contiguous) before they search, so the wipe's memory traffic runs beside the search's
+// arithmetic instead of after the chunk (the scratch's release skips the rows:
+// faest_kernels.cu).
+TEMPO_VOLEITH_HD void wipe_rows_share(const Args& a, u64 sig, u32 r, u32 lanes) {
+  u64* rows = reinterpret_cast<u64*>(a.rows + sig * a.lay.rows_bytes());
+  static_assert(row_stride % 16 == 0);
+  const u64 words = a.lay.rows_bytes() / 8;
+  for (u64 w = 2 * u64(r); w < words; w += 2 * u64(lanes)) rows[w] = 0, rows[w + 1] = 0;
+}
+
 // Lane r of `lanes` threads of signature `sig` in one of the back half's stages.
 TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r, u32 lanes) {
   using detail::DeviceField;
@@ -573,6 +586,9 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r, u32 l
       break;
     }
     case Stage::chall1: {
+      // The verifier's chall1 thread first computes h (hash_final's work, which has no
+      // launch of its own there), so that the chain runs beside the reduce.
+      if (lay.verifier) h1(a.hi + sig * lay.hi_bytes(), 32 * u64(s.tau), vole);
       // hcom = h (the VOLE data's first 32 bytes); dom_h2_1
       Oracle4({in + lay.mu(), 32}, {vole, 32}, {sigf, s.off_u_tilde()}, {in + lay.iv(), 16}).hash(9, chall1, 88);
       if (!lay.verifier) {
@@ -680,6 +696,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r, u32 l
                         out + s.front_bytes(), r, lanes);
         break;
       }
+      wipe_rows_share(a, sig, r, lanes);
       // chall3 is public (it goes into the signature): branching on it leaks nothing.
       u8 try3[16];
       for (u32 ctr = r; ctr < least_counter(least); ctr += lanes) {
