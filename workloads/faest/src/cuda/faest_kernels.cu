@@ -120,8 +120,7 @@ int run_stage(const dev::Layout& lay, const std::uint8_t* in, std::uint8_t* out,
           if (err == cudaSuccess) err = launch(a, l, s);
           profile.mark(unsigned(l.stage));
         });
-      },
-      lay.verifier ? 0u : 1u << 2);  // the signer's VOLE rows: zeroed by the grinding (dev::wipe_rows_share)
+      });
   profile.mark(kWipe);
   profile.report(lay.verifier ? "faest-verify" : "faest-sign", count, stage_names, unsigned(std::size(stage_names)));
   return rc;

@@ -188,19 +188,15 @@ std::uint64_t scratch_per_item(const std::array<std::uint64_t, K>& sizes) {
 // Runs body(first, n, arrays, err) over sub-batches [first, first + n) of `count` items that
 // share one StreamScratch of at most `budget` bytes (at least one item's; zeroed after use
 // where `holds_secrets`); arrays[k] is the sub-batch's array k (above). Stops at the first
-// error (body sets err); returns it as an int. `zeroed_by_kernels` (bit k: array k) names
-// the arrays whose secrets the body's own kernels zero once they are dead, so that the
-// release skips them (one memset per remaining array instead of one for the scratch); after
-// an error, when those kernels may not have run, every array is zeroed.
+// error (body sets err); returns it as an int.
 template <std::size_t K, class Body>
 int for_each_sub_batch(std::size_t count, const std::array<std::uint64_t, K>& sizes, std::uint64_t budget,
-                       cudaStream_t stream, bool holds_secrets, Body&& body, std::uint32_t zeroed_by_kernels = 0) {
+                       cudaStream_t stream, bool holds_secrets, Body&& body) {
   const std::uint64_t per = scratch_per_item(sizes);
   if (count == 0 || per == 0) return 0;
   const std::uint64_t sub = std::max<std::uint64_t>(1, std::min<std::uint64_t>(count, budget / per));
-  const bool per_array = holds_secrets && zeroed_by_kernels != 0;
   cudaError_t err = cudaSuccess;
-  StreamScratch scratch(static_cast<std::size_t>(sub * per), stream, err, holds_secrets && !per_array);
+  StreamScratch scratch(static_cast<std::size_t>(sub * per), stream, err, holds_secrets);
   if (err != cudaSuccess) return static_cast<int>(err);
   std::array<std::uint8_t*, K> arrays{};
   std::uint8_t* at = static_cast<std::uint8_t*>(scratch.get());
@@ -208,13 +204,11 @@ int for_each_sub_batch(std::size_t count, const std::array<std::uint64_t, K>& si
     arrays[k] = at;
     at += sub * round256(sizes[k]);
   }
-  for (std::uint64_t first = 0; first < count && err == cudaSuccess; first += sub)
+  for (std::uint64_t first = 0; first < count; first += sub) {
     body(first, std::min<std::uint64_t>(sub, count - first), arrays, err);
-  if (per_array)  // before the scratch's free, in stream order
-    for (std::size_t k = 0; k < K; ++k)
-      if (err != cudaSuccess || ((zeroed_by_kernels >> k) & 1u) == 0)
-        (void)cudaMemsetAsync(arrays[k], 0, sub * round256(sizes[k]), stream);
-  return static_cast<int>(err);
+    if (err != cudaSuccess) return static_cast<int>(err);
+  }
+  return 0;
 }
 
 // A staged launcher's kernels, one per stage value 0 .. N-1: table[i] = make(integral_constant
