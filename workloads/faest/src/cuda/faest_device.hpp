@@ -24,8 +24,8 @@
 //                    and converted to bytes once per column
 //   front            sign: thread per (signature, 2 bytes of the corrections): c_i = u_0 + u_i
 //                    and d = w + u_0 into the signature's front
-//   chall1           thread per signature: chall1 (sign: then u_tilde); verify: chall1 from
-//                    the signature's c_i
+//   chall1           thread per signature: chall1 (sign: then u_tilde); verify: h first
+//                    (hash_final's work), then chall1 from the signature's c_i
 //   col_hash         thread per (signature, column): verify: the column corrected by c_i
 //                    where delta's bit is set; its VOLEHash (verify: + u_tilde where
 //                    chall3's bit is set)
