@@ -245,6 +245,12 @@ TEMPO_VOLEITH_HD void h1(const u8* in, u64 len, u8* out) {
   for (int i = 0; i < 4; ++i) store_le64_fast(out + 8 * i, a[i]);
 }
 
+// h = H1(h_0 || ... || h_tau-1) of signature `sig`, into its VOLE data's first 32 bytes: the
+// signer's hash_final stage, the verifier's chall1 thread before chall1.
+TEMPO_VOLEITH_HD void commitment_hash(const Args& a, u64 sig) {
+  h1(a.hi + sig * a.lay.hi_bytes(), 32 * u64(a.lay.s.tau), a.vole + sig * a.lay.vole_bytes());
+}
+
 // ---- the stages ------------------------------------------------------------------------
 enum class Stage : u32 {
   root, scatter, expand, leaves, leaf_rows, hash_instances, hash_final, reduce, front,
@@ -574,7 +580,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r, u32 l
     case Stage::chall1: {
       // The verifier's chall1 thread first computes h (hash_final's work, which has no
       // launch of its own there), so that the chain runs beside the reduce.
-      if (lay.verifier) h1(a.hi + sig * lay.hi_bytes(), 32 * u64(s.tau), vole);
+      if (lay.verifier) commitment_hash(a, sig);
       // hcom = h (the VOLE data's first 32 bytes); dom_h2_1
       Oracle4({in + lay.mu(), 32}, {vole, 32}, {sigf, s.off_u_tilde()}, {in + lay.iv(), 16}).hash(9, chall1, 88);
       if (!lay.verifier) {
@@ -788,7 +794,7 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
       break;
     }
     case Stage::hash_instances: h1(com + 48 * u64(s.first_leaf(r)), 48 * u64(s.leaves(r)), hi + 32 * r); break;
-    case Stage::hash_final: h1(hi, 32 * u64(s.tau), vole); break;
+    case Stage::hash_final: commitment_hash(a, sig); break;
     case Stage::reduce: {
       // Pair row y holds rows 2y (low nibbles) and 2y + 1 (high nibbles) of block b on planes.
       // Column 0 is the sum of the odd rows: the high nibbles of every pair; column c >= 1
