@@ -22,13 +22,10 @@
 
 #include <algorithm>
 #include <array>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "engine_core.hpp"
 #include "job.hpp"
@@ -368,49 +365,19 @@ void drive(Lane& lane, Job& job, const std::atomic<bool>& stopping, bool direct)
 class StreamWorker {
  public:
   StreamWorker(int device, std::size_t rank, bool nt_copy, const std::atomic<bool>& stopping)
-      : device_(device), rank_(rank), lane_(device, nt_copy), stopping_(stopping), thread_([this] { loop(); }) {}
-  ~StreamWorker() {
-    {
-      std::lock_guard lock(m_);
-      stop_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-  void post(std::shared_ptr<Job> job) {
-    {
-      std::lock_guard lock(m_);
-      queue_.push_back(std::move(job));
-    }
-    cv_.notify_one();
-  }
+      : device_(device), rank_(rank), lane_(device, nt_copy), stopping_(stopping),
+        thread_([this] { if (cudaSetDevice(device_) != cudaSuccess) cudaGetLastError(); },
+                [this](Job& job) {
+                  if (rank_ < job.streams_per_device) drive(lane_, job, stopping_, /*direct=*/false);
+                }) {}
+  void post(std::shared_ptr<Job> job) { thread_.post(std::move(job)); }
 
  private:
-  void loop() {
-    if (cudaSetDevice(device_) != cudaSuccess) cudaGetLastError();
-    for (;;) {
-      std::shared_ptr<Job> job;
-      {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) return;  // stop_ and nothing left
-        job = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      if (rank_ < job->streams_per_device) drive(lane_, *job, stopping_, /*direct=*/false);
-      if (job->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) job->mark_finished();
-    }
-  }
-
   int device_;
   std::size_t rank_;  // among its device's stream threads
   Lane lane_;
   const std::atomic<bool>& stopping_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<std::shared_ptr<Job>> queue_;
-  bool stop_ = false;
-  std::thread thread_;  // last: starts once the members above exist
+  JobThread thread_;  // last: its thread uses the members above
 };
 
 struct PerDevice {

@@ -3,12 +3,9 @@
 // them with the op's CPU code, in host memory. They exercise the multi-device paths
 // (claiming across devices, devices_used, per-device faults, out-of-memory fallback,
 // resident batches, constants) on machines with fewer GPUs than the code supports.
-#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <mutex>
-#include <thread>
 
 #include "engine_core.hpp"
 #include "job.hpp"
@@ -21,39 +18,10 @@ constexpr int kOutOfMemory = 2;  // cudaErrorMemoryAllocation
 class SimDevice {
  public:
   SimDevice(int device, const EngineOptions& opt, const std::atomic<bool>& stopping)
-      : device_(device), opt_(opt), stopping_(stopping), thread_([this] { loop(); }) {}
-  ~SimDevice() {
-    {
-      std::lock_guard lock(m_);
-      stop_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-  void post(std::shared_ptr<Job> job) {
-    {
-      std::lock_guard lock(m_);
-      queue_.push_back(std::move(job));
-    }
-    cv_.notify_one();
-  }
+      : device_(device), opt_(opt), stopping_(stopping), thread_(nullptr, [this](Job& job) { run(job); }) {}
+  void post(std::shared_ptr<Job> job) { thread_.post(std::move(job)); }
 
  private:
-  void loop() {
-    for (;;) {
-      std::shared_ptr<Job> job;
-      {
-        std::unique_lock lock(m_);
-        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        job = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      run(*job);
-      if (job->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) job->mark_finished();
-    }
-  }
-
   void run(Job& job) {
     while (!job.failed() && !stopping_.load(std::memory_order_acquire)) {
       const Range r = job.claim_back(job.chunk_bytes, job.chunk_items);
@@ -89,11 +57,7 @@ class SimDevice {
   int device_;
   const EngineOptions& opt_;
   const std::atomic<bool>& stopping_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<std::shared_ptr<Job>> queue_;
-  bool stop_ = false;
-  std::thread thread_;
+  JobThread thread_;  // last: its thread uses the members above
 };
 
 class SimulatedDeviceSide final : public DeviceSide {

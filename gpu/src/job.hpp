@@ -15,10 +15,13 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <tempo/gpu/cost_model.hpp>
@@ -156,6 +159,61 @@ struct Job {
     std::lock_guard lock(m);
     return error != nullptr;
   }
+};
+
+// A device side's worker: one thread that runs the jobs posted to it in posting order, each
+// through `run`, then counts itself off the job (the last worker off marks it finished).
+// `start` runs first on the thread (e.g. cudaSetDevice). Destruction runs what was posted,
+// then joins; an owner whose `run` uses its other members declares the JobThread last, so it
+// is destroyed (and joined) before them.
+class JobThread {
+ public:
+  JobThread(std::function<void()> start, std::function<void(Job&)> run)
+      : start_(std::move(start)), run_(std::move(run)), thread_([this] { loop(); }) {}
+  ~JobThread() {
+    {
+      std::lock_guard lock(m_);
+      stop_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+  JobThread(const JobThread&) = delete;
+  JobThread& operator=(const JobThread&) = delete;
+  void post(std::shared_ptr<Job> job) {
+    {
+      std::lock_guard lock(m_);
+      queue_.push_back(std::move(job));
+    }
+    cv_.notify_one();
+  }
+
+ private:
+  void loop() {
+    if (start_) start_();
+    for (;;) {
+      std::shared_ptr<Job> job;
+      {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stop_ and nothing left
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      run_(*job);
+      // acq_rel: the last worker off sees every other worker's writes to the job before
+      // it marks the job finished (each released them here).
+      if (job->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) job->mark_finished();
+    }
+  }
+
+  std::function<void()> start_;
+  std::function<void(Job&)> run_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::shared_ptr<Job>> queue_;
+  bool stop_ = false;
+  std::thread thread_;  // last: starts once the members above exist
 };
 
 }  // namespace tempo::gpu::detail
