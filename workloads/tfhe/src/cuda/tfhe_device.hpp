@@ -480,6 +480,22 @@ TEMPO_TFHE_HD void with_const_lo(u32 lo, F&& f) {
   if (!hit) f(std::integral_constant<int, -1>{});
 }
 
+// f(std::integral_constant<int, LO>) with LO = lo where a pass of S stages (2^T coefficients
+// per group, words W) is compiled for that lo as a constant (see below), else LO = -1.
+template <typename W, u32 S, u32 T, class F>
+TEMPO_TFHE_HD void with_pass_lo(u32 lo, F&& f) {
+  if constexpr (sizeof(W) == 4 && T == 3 && S == 3)
+    with_const_lo<1, 4, 7>(lo, f);
+  else if constexpr (sizeof(W) == 4 && T == 3 && S == 1)
+    with_const_lo<0>(lo, f);
+  else if constexpr (sizeof(W) == 4 && S == 4)
+    with_const_lo<0, 2, 4, 6>(lo, f);
+  else if constexpr (sizeof(W) == 4 && S == 2)
+    with_const_lo<0>(lo, f);
+  else
+    f(std::integral_constant<int, -1>{});
+}
+
 // for_groups(pass), pass(rows, acc, g) running group g of the pass of `bits` <= S stages at
 // lo (compile-time register arrays for every width). 32-bit words: the passes of N = 256 and
 // 1024 (full passes at lo = 0, 2, 4, 6, two-stage at 0) with lo as a constant; the others
@@ -496,16 +512,7 @@ TEMPO_TFHE_HD void fwd_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const De
     for_groups(
         [&](W* rows, const W* acc, u32 g) { fwd_pass<W, S, decltype(c)::value, T>(sm, rows, acc, g, lo, tw, p); });
   };
-  if constexpr (sizeof(W) == 4 && T == 3 && S == 3)
-    with_const_lo<1, 4, 7>(lo, run);
-  else if constexpr (sizeof(W) == 4 && T == 3 && S == 1)
-    with_const_lo<0>(lo, run);
-  else if constexpr (sizeof(W) == 4 && S == 4)
-    with_const_lo<0, 2, 4, 6>(lo, run);
-  else if constexpr (sizeof(W) == 4 && S == 2)
-    with_const_lo<0>(lo, run);
-  else
-    run(std::integral_constant<int, -1>{});
+  with_pass_lo<W, S, T>(lo, run);
 }
 template <typename W, u32 S, u32 T = kPassBits<W>, class Tw, class ForGroups>
 TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const DeviceParams& p, ForGroups&& for_groups) {
@@ -514,16 +521,7 @@ TEMPO_TFHE_HD void inv_pass_bits(u32 bits, u32 lo, W* sm, const Tw& tw, const De
   auto run = [&](auto c) {
     for_groups([&](W* rows, W* acc, u32 g) { inv_pass<W, S, decltype(c)::value, T>(sm, rows, acc, g, lo, tw, p); });
   };
-  if constexpr (sizeof(W) == 4 && T == 3 && S == 3)
-    with_const_lo<1, 4, 7>(lo, run);
-  else if constexpr (sizeof(W) == 4 && T == 3 && S == 1)
-    with_const_lo<0>(lo, run);
-  else if constexpr (sizeof(W) == 4 && S == 4)
-    with_const_lo<0, 2, 4, 6>(lo, run);
-  else if constexpr (sizeof(W) == 4 && S == 2)
-    with_const_lo<0>(lo, run);
-  else
-    run(std::integral_constant<int, -1>{});
+  with_pass_lo<W, S, T>(lo, run);
 }
 
 // Initial ACC b-part: X^-beta tv with tv = Q/8 everywhere; coefficient e is +Q/8 when
