@@ -21,13 +21,13 @@
 //                    chall1's thread computes it first)
 //   reduce           thread per (signature, instance, 16-byte block of the rows): u = sum
 //                    r_x, column j = sum of r_x over x with bit j set, summed on the planes
-//                    and converted to bytes once per column
+//                    and converted to bytes once per column (verify: + c_i where delta_i's
+//                    bit j is set)
 //   front            sign: thread per (signature, 2 bytes of the corrections): c_i = u_0 + u_i
 //                    and d = w + u_0 into the signature's front
 //   chall1           thread per signature: chall1 (sign: then u_tilde); verify: h first
 //                    (hash_final's work), then chall1 from the signature's c_i
-//   col_hash         thread per (signature, column): verify: the column corrected by c_i
-//                    where delta's bit is set; its VOLEHash (verify: + u_tilde where
+//   col_hash         thread per (signature, column): its VOLEHash (verify: + u_tilde where
 //                    chall3's bit is set)
 //   chall2           thread per signature: chall2 = H2_2(chall1, u_tilde, hashes, d)
 //   rows             thread per (signature, row byte): 8 of QuickSilver's rows (tags or keys)
@@ -589,14 +589,7 @@ TEMPO_VOLEITH_HD void run_back(const Args& a, Stage stage, u64 sig, u32 r, u32 l
       break;
     }
     case Stage::col_hash: {
-      u8* col = vole + lay.vole_cols() + ell_hat_bytes * u64(r);
-      if (lay.verifier) {
-        for (u32 i = 1; i < s.tau; ++i) {
-          const u32 j = r - s.first_col(i);  // wraps for columns before instance i
-          if (j < s.depth(i) && ((delta_of(a, in, i) >> j) & 1u))
-            for (u32 b = 0; b < ell_hat_bytes; ++b) col[b] ^= sigf[(i - 1) * ell_hat_bytes + b];
-        }
-      }
+      const u8* col = vole + lay.vole_cols() + ell_hat_bytes * u64(r);  // verify: corrected by the reduce
       u8* h = vt + 18 * r;
       detail::vole_hash<DeviceField>(h, chall1, col);
       if (lay.verifier && ((in[lay.sig_chall3() + r / 8] >> (r % 8)) & 1u))  // chall3's bit r
@@ -815,24 +808,30 @@ TEMPO_VOLEITH_HD void run_thread(const Args& a, const Launch& l, u64 t) {
         }
       }
       const u32 n = b + 1 < row_blocks ? 16 : ell_hat_bytes - 16 * b;  // the row's last block: 2 bytes
+      // Verify: column j of instance i >= 1 is corrected by the signature's c_i where bit j of
+      // delta_i is set (public: delta comes from chall3). Done here, on the block in hand,
+      // instead of by the column hashes over whole columns.
+      const u8* const corr = lay.verifier && i > 0 ? in + lay.sig() + ell_hat_bytes * u64(i - 1) + 16 * b : nullptr;
+      const u32 delta = corr != nullptr ? delta_of(a, in, i) : 0u;
       // Writes one block of a column, bytes 16 b .. 16 b + n: the low nibbles' block with
-      // the high nibbles added (fold), or the high nibbles' block alone (column 0).
-      auto put = [&](u8* o, Planes v, bool fold) {
+      // the high nibbles added (fold), or the high nibbles' block alone (column 0), plus
+      // the correction where `correct`.
+      auto put = [&](u8* o, Planes v, bool fold, bool correct) {
         TEMPO_VOLEITH_UNROLL
         for (u32 q = 0; q < 8; ++q) v.p[q] = ((fold ? v.p[q] : 0u) ^ (v.p[q] >> 4)) & 0x0F0F0F0Fu;
         u64 w[4];
         planes_to_prg(v, w);
         TEMPO_VOLEITH_UNROLL
         for (u32 k = 0; k < 16; ++k)
-          if (k < n) o[k] = u8(w[k / 8] >> (8 * (k % 8)));
+          if (k < n) o[k] = u8(u8(w[k / 8] >> (8 * (k % 8))) ^ (correct ? corr[k] : 0u));
       };
-      if (!lay.verifier) put(vole + lay.vole_u() + ell_hat_bytes * i + 16 * b, all, true);
+      if (!lay.verifier) put(vole + lay.vole_u() + ell_hat_bytes * i + 16 * b, all, true, false);
       u8* const cols = vole + lay.vole_cols() + 16 * b;
-      put(cols + ell_hat_bytes * s.first_col(i), all, false);
+      put(cols + ell_hat_bytes * s.first_col(i), all, false, (delta & 1u) != 0);
       TEMPO_VOLEITH_UNROLL
       for (u32 c = 0; c + 1 < kMaxDepth; ++c) {
         if (c + 1 >= d) break;
-        put(cols + ell_hat_bytes * (s.first_col(i) + c + 1), col[c], true);
+        put(cols + ell_hat_bytes * (s.first_col(i) + c + 1), col[c], true, ((delta >> (c + 1)) & 1u) != 0);
       }
       if (i + 1 == s.tau)  // the last w_grind columns have no instance: zero (as on the CPU)
         for (u32 c = s.first_col(s.tau); c < lambda; ++c)
