@@ -845,7 +845,7 @@ def perk_gpu():
     cell = lambda v, k: kilo(v[k]) if k in v else ""
     rows = [(names[k] + "-aes_aes", f"{n:,}", cell(v, ("Sign", 0)), cell(v, ("Sign", 1)), cell(v, ("Verify", 0)),
              cell(v, ("Verify", 1))) for (k, n), v in sorted(curve.items())]
-    return ["`sign_batch` and `verify_batch` on the pool (16 threads) and with `Backend::cuda` (one H200), per second:",
+    return ["`sign_batch` and `verify_batch` on the pool (16 threads) and with `Backend::cuda` (one GPU: the machine in the source line), per second:",
             "", table(["set", "batch", "sign: cpu", "sign: cuda", "verify: cpu", "verify: cuda"], rows), "",
             source("perk", "perk_gpu.json")]
 

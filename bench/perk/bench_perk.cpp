@@ -4,7 +4,8 @@
 //
 //   bench_perk --benchmark_filter=Single        one core, the plain API (sign with OS
 //                                               randomness, verify): levels 1/3/5, fast and
-//                                               short, aes_aes (anchors, the PERK team's AVX2
+//                                               short, aes_aes (args 0-5), aes_keccak
+//                                               (6-11), keccak_keccak (12-17) (anchors, the PERK team's AVX2
 //                                               code: 1-fast 1.18 / 0.85 ms, 1-short 3.84 /
 //                                               3.23 ms sign / verify)
 //   bench_perk --benchmark_filter=Batch         throughput of sign_batch / verify_batch
@@ -38,9 +39,16 @@ using tempo::perk::Params;
 
 namespace {
 
-// The aes_aes sets of each level and mode: the Single and Batch rows' first argument.
-constexpr Params kSets[] = {Params::perk_1_fast_aes_aes,  Params::perk_1_short_aes_aes, Params::perk_3_fast_aes_aes,
-                            Params::perk_3_short_aes_aes, Params::perk_5_fast_aes_aes,  Params::perk_5_short_aes_aes};
+// The Single and Batch rows' first argument: the aes_aes sets of each level and mode (0-5,
+// the rows the peers and the scripts use), then the aes_keccak (6-11) and keccak_keccak
+// (12-17) sets in the same order (Single rows only).
+constexpr Params kSets[] = {
+    Params::perk_1_fast_aes_aes,        Params::perk_1_short_aes_aes,        Params::perk_3_fast_aes_aes,
+    Params::perk_3_short_aes_aes,       Params::perk_5_fast_aes_aes,         Params::perk_5_short_aes_aes,
+    Params::perk_1_fast_aes_keccak,     Params::perk_1_short_aes_keccak,     Params::perk_3_fast_aes_keccak,
+    Params::perk_3_short_aes_keccak,    Params::perk_5_fast_aes_keccak,      Params::perk_5_short_aes_keccak,
+    Params::perk_1_fast_keccak_keccak,  Params::perk_1_short_keccak_keccak,  Params::perk_3_fast_keccak_keccak,
+    Params::perk_3_short_keccak_keccak, Params::perk_5_fast_keccak_keccak,   Params::perk_5_short_keccak_keccak};
 Params params_of(const benchmark::State& st) { return kSets[st.range(0)]; }
 
 struct Fixture {
@@ -255,8 +263,8 @@ void apply_curve(benchmark::internal::Benchmark* b) {
       for (std::int64_t gpu : {0, 1}) b->Args({set, n, gpu});
 }
 
-BENCHMARK(BM_Single_Sign)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Single_Verify)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Single_Sign)->DenseRange(0, 17)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Single_Verify)->DenseRange(0, 17)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Single_Keygen)->Arg(0)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_Batch_Sign)->Apply(apply_batch)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Batch_Verify)->Apply(apply_batch)->Unit(benchmark::kMillisecond)->UseRealTime();
