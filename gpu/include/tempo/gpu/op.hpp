@@ -154,8 +154,8 @@ class BatchOp {
     return 0;
   }
   // Staged device paths: ops whose GPU form is not one kernel per chunk but host stages
-  // around device stages (FAEST: the host derives per-signature seeds, the device expands
-  // and commits the VOLE, the host finishes the proof) return true from has_staged_gpu()
+  // around device stages (FAEST and PERK: the host prepares each signature's inputs, the
+  // device runs the whole proof and the opening, the host copies the signature out) return true from has_staged_gpu()
   // and implement gpu_staged(): when the placement is gpu (Backend::cuda, or the cost model
   // under auto), the engine calls it once with the whole batch (host pointers, as cpu()),
   // and the op runs its device stages through `engine` (Engine::run with its own stage
