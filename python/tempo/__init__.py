@@ -20,7 +20,7 @@ from .keccak import hash_batch  # the commonest call, also at the top
 
 __all__ = ["MAX_OUTPUT_BYTES", "BatchReport", "backend_from_env", "cuda_compiled", "device_count", "get_threads",
            "hash_batch", "keccak", "last_report", "parse_backend", "set_threads"]
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 # The other families are optional parts of a build: import those this one has.
 try:
