@@ -5,9 +5,9 @@
 //   bench_perk --benchmark_filter=Single        one core, the plain API (sign with OS
 //                                               randomness, verify): levels 1/3/5, fast and
 //                                               short, aes_aes (args 0-5), aes_keccak
-//                                               (6-11), keccak_keccak (12-17) (anchors, the PERK team's AVX2
-//                                               code: 1-fast 1.18 / 0.85 ms, 1-short 3.84 /
-//                                               3.23 ms sign / verify)
+//                                               (6-11), keccak_keccak (12-17) (anchors, the
+//                                               PERK team's AVX2 code: 1-fast 1.18 / 0.85 ms,
+//                                               1-short 3.84 / 3.23 ms sign / verify)
 //   bench_perk --benchmark_filter=Batch         throughput of sign_batch / verify_batch
 //                                               (Backend::cpu) on a pool of N threads
 //   bench_perk --benchmark_filter='cpu_(scaling|ceiling)'
@@ -39,17 +39,14 @@ using tempo::perk::Params;
 
 namespace {
 
-// The Single and Batch rows' first argument: the aes_aes sets of each level and mode (0-5,
-// the rows the peers and the scripts use), then the aes_keccak (6-11) and keccak_keccak
-// (12-17) sets in the same order (Single rows only).
-constexpr Params kSets[] = {
-    Params::perk_1_fast_aes_aes,        Params::perk_1_short_aes_aes,        Params::perk_3_fast_aes_aes,
-    Params::perk_3_short_aes_aes,       Params::perk_5_fast_aes_aes,         Params::perk_5_short_aes_aes,
-    Params::perk_1_fast_aes_keccak,     Params::perk_1_short_aes_keccak,     Params::perk_3_fast_aes_keccak,
-    Params::perk_3_short_aes_keccak,    Params::perk_5_fast_aes_keccak,      Params::perk_5_short_aes_keccak,
-    Params::perk_1_fast_keccak_keccak,  Params::perk_1_short_keccak_keccak,  Params::perk_3_fast_keccak_keccak,
-    Params::perk_3_short_keccak_keccak, Params::perk_5_fast_keccak_keccak,   Params::perk_5_short_keccak_keccak};
-Params params_of(const benchmark::State& st) { return kSets[st.range(0)]; }
+// The rows' first argument k: the aes_aes sets of each level and mode first (0-5, the rows
+// the peers and the scripts use), then aes_keccak (6-11) and keccak_keccak (12-17), each in
+// the same level/mode order. all_params() lists the sets in the enum's order, three
+// symmetric choices per level and mode: set k is its entry 3 (k mod 6) + k / 6.
+Params params_of(const benchmark::State& st) {
+  const auto k = static_cast<std::size_t>(st.range(0));
+  return tempo::perk::all_params()[3 * (k % 6) + k / 6];
+}
 
 struct Fixture {
   Params p;

@@ -155,12 +155,12 @@ class BatchOp {
   }
   // Staged device paths: ops whose GPU form is not one kernel per chunk but host stages
   // around device stages (FAEST and PERK: the host prepares each signature's inputs, the
-  // device runs the whole proof and the opening, the host copies the signature out) return true from has_staged_gpu()
-  // and implement gpu_staged(): when the placement is gpu (Backend::cuda, or the cost model
-  // under auto), the engine calls it once with the whole batch (host pointers, as cpu()),
-  // and the op runs its device stages through `engine` (Engine::run with its own stage
-  // ops). The engine times the call and feeds the op's cost model with it, so auto learns
-  // where such an op pays like any other. Such an op is never split between CPU and GPU.
+  // device runs the whole proof and the opening, the host copies the signature out) return
+  // true from has_staged_gpu() and implement gpu_staged(): when the placement is gpu
+  // (Backend::cuda, or the cost model under auto), the engine calls it once with the whole
+  // batch (host pointers, as cpu()), and the op runs its device stages through `engine`
+  // (Engine::run with its own stage ops). The engine times the call and feeds the op's cost
+  // model with it, so auto learns where such an op pays like any other. Such an op is never split between CPU and GPU.
   // Only called when has_staged_gpu() and not has_cuda().
   virtual bool has_staged_gpu() const { return false; }
   virtual void gpu_staged(Task& t, Engine& engine, const Chunk& c) const {
