@@ -330,11 +330,13 @@ TEST_CASE("emulated kernel arithmetic: modmul, division, NTT stages, digits", "[
   }
 }
 
-TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", "[cuda-emulated]") {
+TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, TOY256G2, many keys)", "[cuda-emulated]") {
   const std::size_t key_count = tfhe_test::env_count("TEMPO_TFHE_EMU_SEEDS", 4), per_key = 8;
   std::size_t equal = 0;
-  for (std::size_t ks = 0; ks < key_count; ++ks) {
-    const Keys& k = tfhe_test::keys("TOY256", 100 + ks);
+  for (std::size_t ks = 0; ks < 2 * key_count; ++ks) {
+    const char* name = ks % 2 == 0 ? "TOY256" : "TOY256G2";  // one-coefficient and multi-bit steps
+    INFO(name);
+    const Keys& k = tfhe_test::keys(name, 100 + ks / 2);
     const detail::EvalData& d = k.evaluation.data();
     std::mt19937_64 rng(0xe1u + ks);
     for (std::size_t i = 0; i < per_key; ++i) {
@@ -347,6 +349,14 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", 
       REQUIRE(to_bytes(emulated_bootstrap(d, x, true)) == to_bytes(got));
       ++equal;
     }
+    // Some steps with one coefficient zero (multi-bit: the other alone), some with both.
+    {
+      bool bit = false;
+      detail::Lwe x = random_gate_input(k, rng, bit);
+      for (std::size_t i = 0; i < d.params.n; ++i)
+        if (i % 3 == 0 || i % 8 < 2) x.a[i] = 0;
+      REQUIRE(to_bytes(emulated_bootstrap(d, x)) == to_bytes(cpu_bootstrap(d, x)));
+    }
     // Edge inputs: all-zero mask (every step skipped) and the largest values.
     detail::Lwe zero{std::vector<std::uint32_t>(d.params.n, 0), 0};
     detail::Lwe top{std::vector<std::uint32_t>(d.params.n, d.params.q() - 1), d.params.q() - 1};
@@ -354,33 +364,37 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (TOY256, many keys)", 
     REQUIRE(to_bytes(emulated_bootstrap(d, top)) == to_bytes(cpu_bootstrap(d, top)));
     equal += 2;
   }
-  WARN("emulated kernel: " << equal << " TOY256 bootstraps byte-equal to the CPU path");
+  WARN("emulated kernel: " << equal << " TOY256 and TOY256G2 bootstraps byte-equal to the CPU path");
 }
 
 TEST_CASE("32-bit key layout: a permutation of bk's order, the device's index equal to the host's", "[cuda-emulated]") {
-  const Keys& k = tfhe_test::keys("TOY256", 0);
-  const detail::EvalData& d = k.evaluation.data();
-  REQUIRE(!d.bk32.empty());
-  const cuda::DeviceParams p = detail::device_params(d);
-  const std::size_t rows = 2 * d.params.levels, N = d.params.N;
-  std::vector<bool> seen(d.bk32.size(), false);
-  std::size_t idx = 0, bad = 0;  // idx in bk's order: ((i, sign, row, col), j)
-  for (std::size_t i = 0; i < d.params.n; ++i)
-    for (u32 sign = 0; sign < 2; ++sign)
-      for (std::size_t r = 0; r < rows; ++r)
-        for (u32 col = 0; col < 2; ++col)
-          for (std::size_t j = 0; j < N; ++j, ++idx) {
-            const std::size_t pos = d.bk32_position(idx);
-            const bool ok = pos < seen.size() && !seen[pos] &&
-                            pos == 2 * i * d.rgsw_stride() + d.bk32_offset(sign, r, col, j) &&
-                            pos == dev::key32_index(static_cast<u32>(i), sign, static_cast<u32>(r), col,
-                                                    static_cast<u32>(j), p) &&
-                            d.bk_value(idx) == d.bk32[pos];
-            if (ok) seen[pos] = true;
-            else ++bad;
-          }
-  REQUIRE(bad == 0);
-  REQUIRE(idx == d.bk32.size());
+  for (const char* name : {"TOY256", "TOY256G2"}) {
+    INFO(name);
+    const Keys& k = tfhe_test::keys(name, 0);
+    const detail::EvalData& d = k.evaluation.data();
+    REQUIRE(!d.bk32.empty());
+    const cuda::DeviceParams p = detail::device_params(d);
+    const std::size_t rows = 2 * d.params.levels, N = d.params.N;
+    const u32 P = d.params.patterns();
+    std::vector<bool> seen(d.bk32.size(), false);
+    std::size_t idx = 0, bad = 0;  // idx in bk's order: ((i, t, row, col), j)
+    for (std::size_t i = 0; i < d.params.steps(); ++i)
+      for (u32 t = 0; t < P; ++t)
+        for (std::size_t r = 0; r < rows; ++r)
+          for (u32 col = 0; col < 2; ++col)
+            for (std::size_t j = 0; j < N; ++j, ++idx) {
+              const std::size_t pos = d.bk32_position(idx);
+              const bool ok = pos < seen.size() && !seen[pos] &&
+                              pos == i * d.step_stride() + d.bk32_offset(t, r, col, j) &&
+                              pos == dev::key32_index(static_cast<u32>(i), t, static_cast<u32>(r), col,
+                                                      static_cast<u32>(j), p) &&
+                              d.bk_value(idx) == d.bk32[pos];
+              if (ok) seen[pos] = true;
+              else ++bad;
+            }
+    REQUIRE(bad == 0);
+    REQUIRE(idx == d.bk32.size());
+  }
 }
 
 TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "[cuda-emulated]") {
@@ -389,8 +403,10 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
   // staged in shared memory, batches that leave a partial last block, inputs whose steps are
   // zero for some items of a block only (and for all of them), TOY256 keys; PN10QP27L3 once
   // outside the sanitizer builds, in the launcher's shape for large batches (six items, wide).
-  for (std::size_t ks = 0; ks < 2; ++ks) {
-    const Keys& k = tfhe_test::keys("TOY256", 200 + ks);
+  for (std::size_t ks = 0; ks < 3; ++ks) {
+    const char* name = ks < 2 ? "TOY256" : "TOY256G2";
+    INFO(name);
+    const Keys& k = tfhe_test::keys(name, 200 + ks);
     const detail::EvalData& d = k.evaluation.data();
     std::mt19937_64 rng(0x9e0u + ks);
     std::vector<bool> expect;
@@ -439,7 +455,9 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
     }
   }
   if (!tfhe_test::real_sets()) return;
-  const Keys& k = tfhe_test::keys("PN10QP27L3", 0);
+  for (const char* name : {"PN10QP27L3", "PN10QP27L3G2"}) {
+  INFO(name);
+  const Keys& k = tfhe_test::keys(name, 0);
   std::mt19937_64 rng(11);
   std::vector<bool> expect;
   const std::vector<detail::Lwe> xs = random_gate_inputs(k, rng, cuda::kMaxGroup, expect);
@@ -455,6 +473,7 @@ TEST_CASE("emulated kernel: blocks of several bootstraps equal the CPU bytes", "
       REQUIRE(to_bytes(got[i]) == to_bytes(cpu_bootstrap(k.evaluation.data(), xs[i])));
       REQUIRE(decrypt_bit(k.secret, got[i]) == expect[i]);
     }
+  }
   }
 }
 
@@ -515,8 +534,9 @@ TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") 
   // skipped, the edges; 256, 96 and 32 threads per block (loops that wrap or leave threads
   // idle). PN10QP27L3 (6 ranks, slices of 160 and 192) and PN10QP27 (8 ranks) once each
   // outside the sanitizer builds.
-  for (std::size_t ks = 0; ks < 2; ++ks) {
-    const Keys& k = tfhe_test::keys("TOY256", 300 + ks);
+  for (std::size_t ks = 0; ks < 3; ++ks) {
+    const char* name = ks < 2 ? "TOY256" : "TOY256G2";
+    const Keys& k = tfhe_test::keys(name, 300 + ks);
     const detail::EvalData& d = k.evaluation.data();
     std::mt19937_64 rng(0xc1u + ks);
     std::vector<bool> expect;
@@ -527,7 +547,7 @@ TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") 
     for (std::size_t i = 0; i < xs.size(); ++i) {
       const auto want = to_bytes(cpu_bootstrap(d, xs[i]));
       for (const u32 threads : {256u, 96u, 32u}) {
-        INFO("key " << ks << " input " << i << " threads " << threads);
+        INFO(name << " key " << ks << " input " << i << " threads " << threads);
         const Ciphertext got = emulated_cluster(d, xs[i], threads);
         REQUIRE(to_bytes(got) == want);
         if (i < expect.size() && i != 1) REQUIRE(decrypt_bit(k.secret, got) == expect[i]);
@@ -535,7 +555,7 @@ TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") 
     }
   }
   if (!tfhe_test::real_sets()) return;
-  for (const char* name : {"PN10QP27L3", "PN10QP27"}) {
+  for (const char* name : {"PN10QP27L3", "PN10QP27", "PN10QP27L3G2"}) {
     const Keys& k = tfhe_test::keys(name, 0);
     std::mt19937_64 rng(13);
     bool expect = false;
@@ -547,9 +567,9 @@ TEST_CASE("emulated cluster bootstrap equals the CPU bytes", "[cuda-emulated]") 
   }
 }
 
-TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN10QP27L3, PN11QP54)", "[cuda-emulated]") {
+TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN10QP27L3, PN10QP27L3G2, PN11QP54)", "[cuda-emulated]") {
   if (!tfhe_test::real_sets()) return;  // sanitizer builds: TOY256 only
-  std::vector<std::pair<const char*, std::size_t>> sets{{"PN10QP27", 2}, {"PN10QP27L3", 2}};
+  std::vector<std::pair<const char*, std::size_t>> sets{{"PN10QP27", 2}, {"PN10QP27L3", 2}, {"PN10QP27L3G2", 2}};
   if (tfhe_test::full()) sets.emplace_back("PN11QP54", 2);  // a PN11QP54 key is 0.6 GB
   for (const auto& [name, count] : sets) {
     const Keys& k = tfhe_test::keys(name, 0);
@@ -568,10 +588,11 @@ TEST_CASE("emulated kernel bootstrap equals the CPU bytes (PN10QP27, PN10QP27L3,
 // The CPU's AVX-512 loops (multiply-accumulate, decomposition) against its portable ones:
 // the same bytes (on a CPU without AVX-512 both runs take the portable loops).
 TEST_CASE("CPU bootstrap: vector and portable loops give the same bytes", "[cuda-emulated]") {
-  std::vector<std::pair<const char*, std::size_t>> sets{{"TOY256", 16}};
+  std::vector<std::pair<const char*, std::size_t>> sets{{"TOY256", 16}, {"TOY256G2", 16}};
   if (tfhe_test::real_sets()) {
     sets.emplace_back("PN10QP27", 2);
     sets.emplace_back("PN10QP27L3", 2);
+    sets.emplace_back("PN10QP27L3G2", 2);
   }
   struct Restore {
     ~Restore() { detail::set_vector_kernels(true); }

@@ -46,17 +46,19 @@ TEST_CASE("encrypt/decrypt round trip and NOT", "[gates]") {
   }
 }
 
-TEST_CASE("every gate's truth table, TOY256, several keys", "[gates]") {
+TEST_CASE("every gate's truth table, TOY256 and TOY256G2, several keys", "[gates]") {
   truth_tables("TOY256", tfhe_test::full() ? 8 : 2, tfhe_test::full() ? 4 : 1);
+  truth_tables("TOY256G2", tfhe_test::full() ? 8 : 2, tfhe_test::full() ? 4 : 1);
 }
 
-TEST_CASE("every gate's truth table, PN10QP27 and PN10QP27L3", "[gates][slow]") {
+TEST_CASE("every gate's truth table, PN10QP27, PN10QP27L3 and PN10QP27L3G2", "[gates][slow]") {
   if (!tfhe_test::real_sets()) {
     WARN("skipped under sanitizers (TEMPO_TFHE_FULL=1 runs it)");
     return;
   }
   truth_tables("PN10QP27", tfhe_test::full() ? 3 : 1, 1);
   truth_tables("PN10QP27L3", tfhe_test::full() ? 3 : 1, 1);
+  truth_tables("PN10QP27L3G2", tfhe_test::full() ? 3 : 1, 1);
 }
 
 TEST_CASE("every gate's truth table, PN11QP54", "[gates][slow][full]") {
@@ -65,7 +67,8 @@ TEST_CASE("every gate's truth table, PN11QP54", "[gates][slow][full]") {
 }
 
 TEST_CASE("three-input gates", "[gates]") {
-  const Keys& keys = tfhe_test::keys("TOY256", 0);
+  for (const char* name : {"TOY256", "TOY256G2"}) {
+  const Keys& keys = tfhe_test::keys(name, 0);
   std::uint64_t ctr = 1000;
   for (Gate3 g : {Gate3::majority, Gate3::parity, Gate3::carry})
     for (int v = 0; v < 8; ++v) {
@@ -75,17 +78,20 @@ TEST_CASE("three-input gates", "[gates]") {
       const auto cy = encrypt_bit_deterministic(keys.secret, y, seed(7, ++ctr));
       const auto cz = encrypt_bit_deterministic(keys.secret, z, seed(7, ++ctr));
       const auto r = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate3(t, keys.evaluation, g, cx, cy, cz); });
+      INFO(name);
       REQUIRE(decrypt_bit(keys.secret, r) == gate3_plain(g, x, y, z));
     }
+  }
 }
 
 TEST_CASE("bootstrap refreshes and its noise stays within the prediction", "[gates][noise]") {
-  for (const char* name : {"TOY256", "PN10QP27", "PN10QP27L3"}) {
-    if (std::string(name) != "TOY256" && !tfhe_test::real_sets()) continue;
+  for (const char* name : {"TOY256", "TOY256G2", "PN10QP27", "PN10QP27L3", "PN10QP27L3G2"}) {
+    const bool toy = std::string(name).starts_with("TOY");
+    if (!toy && !tfhe_test::real_sets()) continue;
     const Keys& keys = tfhe_test::keys(name, 1);
     const Params p = keys.secret.params();
     const NoiseEstimate est = p.noise();
-    const int count = std::string(name) == "TOY256" ? 64 : (tfhe_test::full() ? 64 : 8);
+    const int count = toy ? 64 : (tfhe_test::full() ? 64 : 8);
     double sum2 = 0;
     std::int64_t worst = 0;
     for (int i = 0; i < count; ++i) {

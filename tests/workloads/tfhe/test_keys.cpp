@@ -27,6 +27,16 @@ TEST_CASE("presets", "[keys]") {
   // Fewer digits: less key noise summed per step, the rounding error far below it.
   CHECK(Params::preset("PN10QP27L3").noise().output_var < Params::preset("PN10QP27").noise().output_var);
   CHECK_FALSE(Params::preset("TOY256").secure);
+  // Multi-bit blind rotation: PN10QP27L3's instances (so its security), half the steps, 8
+  // keys each; twice the blind rotation's key noise, a failure rate still far below 1e-9.
+  const Params g2 = Params::preset("PN10QP27L3G2"), l3 = Params::preset("PN10QP27L3");
+  CHECK(g2.secure);
+  CHECK((g2.grouping == 2 && g2.steps() == 278 && g2.patterns() == 8));
+  CHECK((l3.grouping == 1 && l3.steps() == 556 && l3.patterns() == 2));
+  CHECK((g2.N == l3.N && g2.Q == l3.Q && g2.n == l3.n && g2.levels == l3.levels && g2.eta == l3.eta));
+  CHECK(g2.noise().output_var > l3.noise().output_var);
+  CHECK(g2.noise().failure_per_gate < 1e-9);
+  CHECK_FALSE(Params::preset("TOY256G2").secure);
   CHECK_THROWS_AS(Params::preset("PN10QP28"), std::invalid_argument);
   CHECK_THROWS_WITH(Params::preset("nope"), Catch::Contains("nope"));
 }
@@ -73,7 +83,9 @@ TEST_CASE("ternary secrets are balanced", "[keys]") {
 }
 
 TEST_CASE("serialization round trips", "[serialize]") {
-  const Keys& k = tfhe_test::keys("TOY256", 0);
+  for (const char* name : {"TOY256", "TOY256G2"}) {
+  INFO(name);
+  const Keys& k = tfhe_test::keys(name, 0);
   const Params p = k.secret.params();
   const Ciphertext c = encrypt_bit_deterministic(k.secret, true, seed(3));
   CHECK(ciphertext_from_bytes(to_bytes(c), &p) == c);
@@ -83,6 +95,7 @@ TEST_CASE("serialization round trips", "[serialize]") {
   // The parsed key works.
   const Ciphertext r = tfhe_test::pool().run([&](tempo::Task& t) { return eval_gate(t, ek, Gate::nand, c, c); });
   CHECK(decrypt_bit(k.secret, r) == false);
+  }
 }
 
 TEST_CASE("bad serialized input is rejected clearly", "[serialize]") {

@@ -74,36 +74,38 @@ struct SmallReducer {
   }
 };
 
-// The external product of both keys with the digits, and the combination with
-// (X^alpha - 1) and (X^-alpha - 1), in one pass over the coefficients (Q < 2^27):
-//   u0 = R(R(sum_r d_r kp_r0) * mp + R(sum_r d_r km_r0) * mm), u1 likewise with the
-//   second column of each key (kp = BK+_i, km = BK-_i; `key` is step i's run of bk32, in
-//   EvalData::bk32_offset's blocks of B coefficients, read front to back).
-// Per block the four sums stay in registers across the rows: the digits and keys are read
+// The external product of the step's P keys with the digits, and the combination with
+// their monomials (X^e_t - 1), in one pass over the coefficients (Q < 2^27):
+//   u0 = R(sum_t R(sum_r d_r k_t,r,0) * mono_t), u1 likewise with the second column of each
+//   key (k_t = the step's key t; `key` is step i's run of bk32, in EvalData::bk32_offset's
+//   blocks of B coefficients, read front to back; mono: P rows of N).
+// Per block the 2P sums stay in registers across the rows: the digits and keys are read
 // once and nothing else goes to memory. Products < 2^54, sums of up to 16 of them < 2^58,
-// exact in 64 bits (then SmallReducer).
+// exact in 64 bits (then SmallReducer; the outer sum of P <= 8 products of reduced values
+// stays below 2^57).
 constexpr std::size_t kBlock = EvalData::kKeyBlock;
+constexpr std::size_t kMaxPatterns = 8;
 TEMPO_TFHE_CLONES
 void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict key, std::size_t rows, std::size_t N,
-                       const u64* __restrict mp, const u64* __restrict mm, SmallReducer red, u64* __restrict u0,
+                       std::size_t P, const u64* __restrict mono, SmallReducer red, u64* __restrict u0,
                        u64* __restrict u1) {
   constexpr std::size_t B = kBlock;
   for (std::size_t j0 = 0; j0 < N; j0 += B) {
-    u64 p0[B] = {}, p1[B] = {}, m0[B] = {}, m1[B] = {};
-    for (std::size_t r = 0; r < rows; ++r, key += 4 * B) {
+    u64 s[2 * kMaxPatterns][B] = {};
+    for (std::size_t r = 0; r < rows; ++r, key += 2 * P * B) {
       const u64* dr = d + r * N + j0;
-      for (std::size_t l = 0; l < B; ++l) {
-        const u64 x = static_cast<std::uint32_t>(dr[l]);
-        p0[l] += x * key[l];
-        p1[l] += x * key[B + l];
-        m0[l] += x * key[2 * B + l];
-        m1[l] += x * key[3 * B + l];
-      }
+      for (std::size_t c = 0; c < 2 * P; ++c)
+        for (std::size_t l = 0; l < B; ++l) s[c][l] += static_cast<std::uint32_t>(dr[l]) * u64{key[c * B + l]};
     }
     for (std::size_t l = 0; l < B; ++l) {
-      const u64 a = static_cast<std::uint32_t>(mp[j0 + l]), b = static_cast<std::uint32_t>(mm[j0 + l]);
-      u0[j0 + l] = red(red(p0[l]) * a + red(m0[l]) * b);
-      u1[j0 + l] = red(red(p1[l]) * a + red(m1[l]) * b);
+      u64 a = 0, b = 0;
+      for (std::size_t t = 0; t < P; ++t) {
+        const u64 m = static_cast<std::uint32_t>(mono[t * N + j0 + l]);
+        a += red(s[2 * t][l]) * m;
+        b += red(s[2 * t + 1][l]) * m;
+      }
+      u0[j0 + l] = red(a);
+      u1[j0 + l] = red(b);
     }
   }
 }
@@ -132,6 +134,11 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i vreduce(__m512i
   v = _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
   return _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
 }
+
+// R(R(p) a + R(m) b) for one set of lanes (64-bit), fully reduced (< Q): a pair of keys'
+// part of a step with more than two keys (mac_combine_avx512).
+__attribute__((target("avx512f"), always_inline)) inline __m512i combine_part(__m512i p, __m512i m, __m512i a,
+                                                                              __m512i b, const VecReducer& vr);
 
 // One key row's 16 words as even and odd lanes (vpmuludq reads the low dword of each
 // 64-bit lane: the odd words are shifted down).
@@ -162,52 +169,74 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i
       _mm512_add_epi64(_mm512_mul_epu32(vreduce_lazy(po, vr), ao), _mm512_mul_epu32(vreduce_lazy(mo, vr), bo));
   return _mm512_or_si512(vreduce(ve, vr), _mm512_slli_epi64(vreduce(vo, vr), 32));
 }
+__attribute__((target("avx512f"), always_inline)) inline __m512i combine_part(__m512i p, __m512i m, __m512i a,
+                                                                              __m512i b, const VecReducer& vr) {
+  return vreduce(
+      _mm512_add_epi64(_mm512_mul_epu32(vreduce_lazy(p, vr), a), _mm512_mul_epu32(vreduce_lazy(m, vr), b)), vr);
+}
 
 // mac_combine_small in AVX-512 on 32-bit words: 16 digits and 16 key words per load, the
-// sums of the even and the odd coefficients in separate registers of 64-bit lanes. The
-// monomial factors are gathered in the same pass (psi^(e slot_i) - 1, e = alpha and
-// 2N - alpha; the low dword of each psi_pow word, < Q), and the reductions are
-// SmallReducer's arithmetic lane by lane (the inner ones lazy, see combine), so the output
-// is the same canonical values as the generic loop. The key is one stream (step i's run of
-// bk32, the next step's run after it), read front to back and prefetched into L2 kAhead
-// words ahead, up to key_end (the end of bk32); the hardware prefetchers alone leave the
-// loop waiting on memory (rotate_step also prefetches the step during its transforms).
+// sums of the even and the odd coefficients in separate registers of 64-bit lanes, the keys
+// two at a time (eight sums in registers; the digits are read again per pair, from L1). The
+// monomial factors are gathered in the same pass (psi^(e_t slot_i) - 1; the low dword of
+// each psi_pow word, < Q), and the reductions are SmallReducer's arithmetic lane by lane
+// (the inner ones lazy, see combine; with more than one pair, each pair's part is reduced
+// and the parts, below P/2 Q, once more), so the output is the same canonical values as the
+// generic loop. The key is one stream (step i's run of bk32, the next step's run after it),
+// read front to back and prefetched into L2 kAhead words ahead, up to key_end (the end of
+// bk32); the hardware prefetchers alone leave the loop waiting on memory (rotate_step also
+// prefetches the step during its transforms).
 __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* __restrict d,
                                                          const std::uint32_t* __restrict key,
                                                          const std::uint32_t* key_end, std::size_t rows,
-                                                         std::size_t N, const u64* __restrict psi_pow,
-                                                         const std::uint32_t* __restrict slot, std::size_t alpha,
-                                                         SmallReducer red, std::uint32_t* __restrict u0,
-                                                         std::uint32_t* __restrict u1) {
+                                                         std::size_t N, std::size_t P, const u64* __restrict psi_pow,
+                                                         const std::uint32_t* __restrict slot,
+                                                         const std::uint32_t* exps, SmallReducer red,
+                                                         std::uint32_t* __restrict u0, std::uint32_t* __restrict u1) {
   static_assert(kBlock == 16, "one block of coefficients per 512-bit load");
   const VecReducer vr{_mm512_set1_epi64(static_cast<long long>(red.Q)), _mm512_set1_epi64(static_cast<long long>(red.mu)),
                       static_cast<int>(red.k - 1)};
   const __m512i one = _mm512_set1_epi32(1);
   const __m512i emask = _mm512_set1_epi32(static_cast<int>(2 * N - 1));
-  const __m512i ep = _mm512_set1_epi32(static_cast<int>(alpha));
-  const __m512i em = _mm512_set1_epi32(static_cast<int>(2 * N - alpha));
-  constexpr std::size_t kAhead = 2048;  // words: 8 KiB (measured best of 2-12 KiB, L1 or L2)
-  for (std::size_t j0 = 0; j0 < N; j0 += 16) {
-    __m512i p0e = _mm512_setzero_si512(), p0o = p0e, p1e = p0e, p1o = p0e, m0e = p0e, m0o = p0e, m1e = p0e, m1o = p0e;
-    for (std::size_t r = 0; r < rows; ++r, key += 64) {
-      if (static_cast<std::size_t>(key_end - key) >= kAhead + 64)
-        for (std::size_t o = 0; o < 64; o += 16)
-          _mm_prefetch(reinterpret_cast<const char*>(key + kAhead + o), _MM_HINT_T1);
-      const EvenOdd x = load_eo(d + r * N + j0);
-      mac(p0e, p0o, x, key);
-      mac(p1e, p1o, x, key + 16);
-      mac(m0e, m0o, x, key + 32);
-      mac(m1e, m1o, x, key + 48);
-    }
+  const std::size_t row_words = 2 * P * 16, ahead = 1024 * P;  // kAhead: 8 KiB per pair of keys
+  for (std::size_t j0 = 0; j0 < N; j0 += 16, key += rows * row_words) {
     const __m512i s = _mm512_loadu_si512(slot + j0);
-    const __m512i ip = _mm512_and_si512(_mm512_mullo_epi32(s, ep), emask);
-    const __m512i im = _mm512_and_si512(_mm512_mullo_epi32(s, em), emask);
-    // psi^e is a unit, never 0: psi^e - 1 is in [0, Q).
-    const __m512i a = _mm512_sub_epi32(_mm512_i32gather_epi32(ip, psi_pow, 8), one);
-    const __m512i b = _mm512_sub_epi32(_mm512_i32gather_epi32(im, psi_pow, 8), one);
-    const __m512i ao = _mm512_srli_epi64(a, 32), bo = _mm512_srli_epi64(b, 32);
-    _mm512_storeu_si512(u0 + j0, combine(p0e, p0o, m0e, m0o, a, ao, b, bo, vr));
-    _mm512_storeu_si512(u1 + j0, combine(p1e, p1o, m1e, m1o, a, ao, b, bo, vr));
+    __m512i r0e = _mm512_setzero_si512(), r0o = r0e, r1e = r0e, r1o = r0e;
+    for (std::size_t c = 0; c < P; c += 2) {
+      __m512i p0e = _mm512_setzero_si512(), p0o = p0e, p1e = p0e, p1o = p0e, m0e = p0e, m0o = p0e, m1e = p0e,
+              m1o = p0e;
+      const std::uint32_t* k = key + 16 * 2 * c;
+      for (std::size_t r = 0; r < rows; ++r, k += row_words) {
+        if (c == 0 && static_cast<std::size_t>(key_end - k) >= ahead + row_words)
+          for (std::size_t o = 0; o < row_words; o += 16)
+            _mm_prefetch(reinterpret_cast<const char*>(k + ahead + o), _MM_HINT_T1);
+        const EvenOdd x = load_eo(d + r * N + j0);
+        mac(p0e, p0o, x, k);
+        mac(p1e, p1o, x, k + 16);
+        mac(m0e, m0o, x, k + 32);
+        mac(m1e, m1o, x, k + 48);
+      }
+      const __m512i ip = _mm512_and_si512(_mm512_mullo_epi32(s, _mm512_set1_epi32(static_cast<int>(exps[c]))), emask);
+      const __m512i im =
+          _mm512_and_si512(_mm512_mullo_epi32(s, _mm512_set1_epi32(static_cast<int>(exps[c + 1]))), emask);
+      // psi^e is a unit, never 0: psi^e - 1 is in [0, Q).
+      const __m512i a = _mm512_sub_epi32(_mm512_i32gather_epi32(ip, psi_pow, 8), one);
+      const __m512i b = _mm512_sub_epi32(_mm512_i32gather_epi32(im, psi_pow, 8), one);
+      const __m512i ao = _mm512_srli_epi64(a, 32), bo = _mm512_srli_epi64(b, 32);
+      if (P == 2) {
+        _mm512_storeu_si512(u0 + j0, combine(p0e, p0o, m0e, m0o, a, ao, b, bo, vr));
+        _mm512_storeu_si512(u1 + j0, combine(p1e, p1o, m1e, m1o, a, ao, b, bo, vr));
+        break;
+      }
+      r0e = _mm512_add_epi64(r0e, combine_part(p0e, m0e, a, b, vr));
+      r0o = _mm512_add_epi64(r0o, combine_part(p0o, m0o, ao, bo, vr));
+      r1e = _mm512_add_epi64(r1e, combine_part(p1e, m1e, a, b, vr));
+      r1o = _mm512_add_epi64(r1o, combine_part(p1o, m1o, ao, bo, vr));
+    }
+    if (P != 2) {
+      _mm512_storeu_si512(u0 + j0, _mm512_or_si512(vreduce(r0e, vr), _mm512_slli_epi64(vreduce(r0o, vr), 32)));
+      _mm512_storeu_si512(u1 + j0, _mm512_or_si512(vreduce(r1e, vr), _mm512_slli_epi64(vreduce(r1o, vr), 32)));
+    }
   }
 }
 
@@ -284,10 +313,10 @@ struct Workspace {
   // 32-bit words (values < Q < 2^27): half the bytes, and the transforms run on them in
   // place. The other arrays are sized for the path taken.
   bool vec;
-  std::vector<u64> acc_a, acc_b, digits, mp, mm, u0, u1;
+  std::vector<u64> acc_a, acc_b, digits, mono, u0, u1;  // mono: the step's P monomials (X^e_t - 1)^
   std::vector<std::uint32_t> digits32, v0, v1;
   std::vector<std::int64_t> scratch;
-  std::vector<u128> s128;  // 4N lazy sums (large modulus)
+  std::vector<u128> s128;  // 2P N lazy sums (large modulus)
   // (u0, u1), or (v0, v1), of the last step are still to be added to the accumulator (fused
   // with the next step's decomposition, or settle()).
   bool pending = false;
@@ -296,7 +325,8 @@ struct Workspace {
     if (vec) {
       digits32.resize(digit_words), v0.resize(N), v1.resize(N);
     } else {
-      digits.resize(digit_words), mp.resize(N), mm.resize(N), u0.resize(N), u1.resize(N), scratch.resize(N);
+      digits.resize(digit_words), mono.resize(ek.params.patterns() * N), u0.resize(N), u1.resize(N);
+      scratch.resize(N);
     }
   }
 };
@@ -312,12 +342,13 @@ void settle(const EvalData& ek, Workspace& w) {
   w.pending = false;
 }
 
-// ACC <- ACC + (X^alpha - 1) (BK+_i [x] ACC) + (X^-alpha - 1) (BK-_i [x] ACC). The final
-// addition is left pending (u0, u1 or v0, v1) for the next step's decomposition to fuse.
-void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t alpha, bool prefetch) {
+// ACC <- ACC + sum_t (X^e_t - 1) (BK_i,t [x] ACC) over the step's P keys (grouping 1:
+// e = alpha, -alpha for [s_i = 1], [s_i = -1]). The final addition is left pending (u0, u1
+// or v0, v1) for the next step's decomposition to fuse.
+void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, const std::uint32_t* exps, bool prefetch) {
   const Params& p = ek.params;
   const Ring& ring = ek.ring;
-  const std::size_t N = p.N, rows = 2 * p.levels;
+  const std::size_t N = p.N, rows = 2 * p.levels, P = p.patterns();
   const Modulus& m = ring.mod;
 #if defined(__x86_64__)
   if (w.vec) {
@@ -325,17 +356,17 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
                          p.dropped_bits(), w.digits32.data());
     add_decompose_avx512(w.acc_b.data(), w.pending ? w.v1.data() : nullptr, N, p.Q, p.log_bg, p.levels,
                          p.dropped_bits(), w.digits32.data() + p.levels * N);
-    // The forward transforms pull the step's key (2 RGSWs, ~100 KB) toward the core, a
-    // share each, so that mac_combine's reads of it overlap their arithmetic instead of
-    // waiting on memory in a burst; the other bootstraps of a group find it in cache.
-    const std::size_t key_bytes = 2 * ek.rgsw_stride() * sizeof(std::uint32_t);
+    // The forward transforms pull the step's key (P RGSWs, ~100 KB each pair) toward the
+    // core, a share each, so that mac_combine's reads of it overlap their arithmetic instead
+    // of waiting on memory in a burst; the other bootstraps of a group find it in cache.
+    const std::size_t key_bytes = ek.step_stride() * sizeof(std::uint32_t);
     const std::size_t share = prefetch ? key_bytes / rows : 0;
     const auto* key = reinterpret_cast<const std::uint8_t*>(ek.step32(i));
     for (std::size_t r = 0; r < rows; ++r)
       ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N),
                                   ntt::Plan::Prefetch{key + r * share, share});
-    mac_combine_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N,
-                       ring.psi_pow.data(), ring.slot.data(), alpha, SmallReducer(m.Q, m.k), w.v0.data(),
+    mac_combine_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N, P,
+                       ring.psi_pow.data(), ring.slot.data(), exps, SmallReducer(m.Q, m.k), w.v0.data(),
                        w.v1.data());
     ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v0));
     ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v1));
@@ -348,21 +379,25 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, std::size_t al
   decompose(w.acc_b, p, w.scratch.data(), w.digits.data() + p.levels * N);
   for (std::size_t r = 0; r < rows; ++r)
     ring.plan.forward_unchecked(std::span<u64>(w.digits.data() + r * N, N));
-  ring.monomial_minus_one(alpha, w.mp);
-  ring.monomial_minus_one(2 * N - alpha, w.mm);
+  for (std::size_t t = 0; t < P; ++t) ring.monomial_minus_one(exps[t], std::span<u64>(w.mono).subspan(t * N, N));
   if (m.small()) {
-    mac_combine_small(w.digits.data(), ek.step32(i), rows, N, w.mp.data(), w.mm.data(),
-                      SmallReducer(m.Q, m.k), w.u0.data(), w.u1.data());
+    mac_combine_small(w.digits.data(), ek.step32(i), rows, N, P, w.mono.data(), SmallReducer(m.Q, m.k),
+                      w.u0.data(), w.u1.data());
   } else {
-    w.s128.resize(4 * N);
+    w.s128.resize(2 * P * N);
     u128* s = w.s128.data();
-    mac_large(w.digits.data(), ek.rgsw(i, 0), rows, N, s, s + N);
-    mac_large(w.digits.data(), ek.rgsw(i, 1), rows, N, s + 2 * N, s + 3 * N);
+    for (std::size_t t = 0; t < P; ++t) mac_large(w.digits.data(), ek.rgsw(i, static_cast<unsigned>(t)), rows, N,
+                                                  s + 2 * t * N, s + (2 * t + 1) * N);
+    // Each key's product reduced on its own, then summed mod Q (the same canonical value).
     for (std::size_t j = 0; j < N; ++j) {
-      w.u0[j] = m.reduce128(static_cast<u128>(m.reduce128(s[j])) * w.mp[j] +
-                            static_cast<u128>(m.reduce128(s[2 * N + j])) * w.mm[j]);
-      w.u1[j] = m.reduce128(static_cast<u128>(m.reduce128(s[N + j])) * w.mp[j] +
-                            static_cast<u128>(m.reduce128(s[3 * N + j])) * w.mm[j]);
+      u64 a = 0, b = 0;
+      for (std::size_t t = 0; t < P; ++t) {
+        const u64 mt = w.mono[t * N + j];
+        a = m.add(a, m.reduce128(static_cast<u128>(m.reduce128(s[2 * t * N + j])) * mt));
+        b = m.add(b, m.reduce128(static_cast<u128>(m.reduce128(s[(2 * t + 1) * N + j])) * mt));
+      }
+      w.u0[j] = a;
+      w.u1[j] = b;
     }
   }
   ring.plan.inverse_unchecked(w.u0);
@@ -423,11 +458,21 @@ void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciph
       else w.acc_b[e - N] = p.Q - c;
     }
   }
-  for (std::size_t i = 0; i < p.n; ++i) {
+  const std::size_t g = p.grouping, P = p.patterns();
+  for (std::size_t i = 0; i < p.steps(); ++i) {
     if (t != nullptr) t->tick();  // one relaxed load per step (~70 us of work per bootstrap)
     for (std::size_t k = 0; k < in.size(); ++k) {
-      const std::size_t alpha = (static_cast<std::size_t>(in[k].a[i]) << shift) & (two_n - 1);
-      if (alpha != 0) rotate_step(ek, ws[k], i, alpha, k == 0);
+      std::uint32_t alphas[2], exps[kMaxPatterns];
+      bool any = false;
+      for (std::size_t x = 0; x < g; ++x) {
+        alphas[x] = static_cast<std::uint32_t>((static_cast<std::size_t>(in[k].a[g * i + x]) << shift) & (two_n - 1));
+        any |= alphas[x] != 0;
+      }
+      if (!any) continue;  // X^0 - 1 = 0 for every key (the a_i are public)
+      for (std::size_t e = 0; e < P; ++e)
+        exps[e] = cuda::pattern_exponent(alphas, static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(e),
+                                         static_cast<std::uint32_t>(two_n));
+      rotate_step(ek, ws[k], i, exps, k == 0);
     }
   }
   for (std::size_t k = 0; k < in.size(); ++k) finish(ek, ws[k], out[k]);

@@ -33,6 +33,9 @@ cuda::DeviceParams device_params(const EvalData& d) {
   dp.log_q = p.log_q;
   dp.log_bg = p.log_bg;
   dp.levels = p.levels;
+  dp.grouping = p.grouping;
+  dp.patterns = p.patterns();
+  dp.steps = static_cast<std::uint32_t>(p.steps());
   dp.drop = p.dropped_bits();
   dp.log_qks = p.log_qks;
   dp.log_bks = p.log_bks;

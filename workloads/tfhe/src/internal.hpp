@@ -122,13 +122,15 @@ void reserve_huge(std::vector<T>& v, std::size_t n) {
 struct EvalData {
   Params params;
   Ring ring;
-  // bk[((i*2 + sign)*2L + row)*2 + col][N]: RGSW rows in the transform domain; sign 0: [s_i=1],
-  // sign 1: [s_i=-1]; col 0 is the mask a, col 1 is b = a*S + e (+ the gadget term).
+  // bk[((i*P + t)*2L + row)*2 + col][N]: RGSW rows in the transform domain; step i
+  // (Params::steps), key t of its P = Params::patterns() (keygen: with grouping 1, t = 0 is
+  // [s_i = 1] and t = 1 [s_i = -1]); col 0 is the mask a, col 1 is b = a*S + e (+ the gadget
+  // term).
   std::vector<u64> bk;
   // The same key as 32-bit words when Q < 2^27 (half the memory traffic per bootstrap);
   // bk is then empty. finalize() makes that choice once the key is complete. Blocked for a
   // front-to-back walk: step i's two RGSWs are one run (step32(i)) in which, per block of
-  // kKeyBlock coefficients and per row, the four (sign, col) words of those coefficients
+  // kKeyBlock coefficients and per row, the 2P (t, col) words of those coefficients
   // follow each other (bk32_offset; the layout is cuda::key32_offset's, which the device
   // reads too). The external product reads a step as one stream; bk's layout has 8L rows
   // 4 KiB apart, more streams than the hardware prefetchers follow.
@@ -144,19 +146,20 @@ struct EvalData {
   mutable std::shared_ptr<const void> device_state;
   explicit EvalData(const Params& p) : params(p), ring(p) {}
   std::size_t rgsw_stride() const { return 2 * params.levels * 2 * params.N; }
-  const u64* rgsw(std::size_t i, unsigned sign) const { return bk.data() + (2 * i + sign) * rgsw_stride(); }
-  // Step i's run of bk32 (both signs).
-  const std::uint32_t* step32(std::size_t i) const { return bk32.data() + 2 * i * rgsw_stride(); }
-  // Position in step32(i) of RGSW(i, sign) row r, column col, coefficient j.
-  std::size_t bk32_offset(unsigned sign, std::size_t r, unsigned col, std::size_t j) const {
-    return cuda::key32_offset(params.levels, sign, r, col, j);
+  std::size_t step_stride() const { return params.patterns() * rgsw_stride(); }
+  const u64* rgsw(std::size_t i, unsigned t) const { return bk.data() + i * step_stride() + t * rgsw_stride(); }
+  // Step i's run of bk32 (all P keys).
+  const std::uint32_t* step32(std::size_t i) const { return bk32.data() + i * step_stride(); }
+  // Position in step32(i) of RGSW(i, t) row r, column col, coefficient j.
+  std::size_t bk32_offset(unsigned t, std::size_t r, unsigned col, std::size_t j) const {
+    return cuda::key32_offset(params.levels, params.patterns(), t, r, col, j);
   }
   // Position in bk32 of the word at idx in bk's order (serialization's order).
   std::size_t bk32_position(std::size_t idx) const {
-    const std::size_t N = params.N, rows = 2 * params.levels;
-    const std::size_t j = idx % N, col = idx / N % 2, r = idx / (2 * N) % rows, sign = idx / (2 * N * rows) % 2,
-                      i = idx / (4 * N * rows);
-    return 2 * i * rgsw_stride() + bk32_offset(static_cast<unsigned>(sign), r, static_cast<unsigned>(col), j);
+    const std::size_t N = params.N, rows = 2 * params.levels, P = params.patterns();
+    const std::size_t j = idx % N, col = idx / N % 2, r = idx / (2 * N) % rows, t = idx / (2 * N * rows) % P,
+                      i = idx / (2 * N * rows * P);
+    return i * step_stride() + bk32_offset(static_cast<unsigned>(t), r, static_cast<unsigned>(col), j);
   }
   std::size_t bk_size() const { return bk32.empty() ? bk.size() : bk32.size(); }
   u64 bk_value(std::size_t idx) const { return bk32.empty() ? bk[idx] : bk32[bk32_position(idx)]; }

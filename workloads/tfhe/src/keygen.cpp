@@ -60,17 +60,23 @@ Keys keygen_impl(const Params& p, std::span<const std::uint8_t> seed, const ForE
   for (std::size_t j = 0; j < p.N; ++j) S_hat[j] = S[j] < 0 ? p.Q - 1 : static_cast<u64>(S[j]);
   ring.plan.forward_unchecked(S_hat);
 
-  const std::size_t stride = ek->rgsw_stride();
-  detail::reserve_huge(ek->bk, p.n * 2 * stride);
-  ek->bk.assign(p.n * 2 * stride, 0);
-  for_each(p.n, [&](std::size_t i) {
+  const std::size_t stride = ek->rgsw_stride(), patterns = p.patterns(), g = p.grouping;
+  detail::reserve_huge(ek->bk, p.steps() * patterns * stride);
+  ek->bk.assign(p.steps() * patterns * stride, 0);
+  for_each(p.steps(), [&](std::size_t i) {
     detail::Xof x("bootstrapping-key", seed, i);
-    // [s_i = 1] and [s_i = -1] without a branch on s_i.
-    const std::int32_t si = s[i];
-    const u64 plus = static_cast<u64>((si + 1) >> 1) & static_cast<u64>(si & 1);
-    const u64 minus = static_cast<u64>((1 - si) >> 1) & static_cast<u64>(si & 1);
-    rgsw_encrypt(ring, p, S_hat, plus, x, ek->bk.data() + (2 * i) * stride);
-    rgsw_encrypt(ring, p, S_hat, minus, x, ek->bk.data() + (2 * i + 1) * stride);
+    // Step i's keys: RGSW([(s_gi, ..., s_gi+g-1) = pattern t]) for t = 1 .. 3^g - 1 in order,
+    // t's base-3 digits (first coefficient lowest) 1 -> +1, 2 -> -1 (with g = 1: [s_i = 1],
+    // then [s_i = -1]). Each indicator is arithmetic on s, without a branch on it.
+    for (std::size_t t = 1; t <= patterns; ++t) {
+      u64 m = 1;
+      for (std::size_t c = 0, digits = t; c < g; ++c, digits /= 3) {
+        const std::int32_t want = digits % 3 == 2 ? -1 : static_cast<std::int32_t>(digits % 3);
+        const std::int32_t d = s[g * i + c] - want;                       // in [-2, 2]
+        m &= static_cast<u64>(((d | -d) >> 31) + 1);                       // 1 where d == 0
+      }
+      rgsw_encrypt(ring, p, S_hat, m, x, ek->bk.data() + (patterns * i + t - 1) * stride);
+    }
   });
 
   const std::size_t base = ek->ks_base(), row = ek->ks_row();

@@ -152,7 +152,7 @@ EvaluationKey evaluation_key_from_bytes(std::span<const std::byte> bytes, const 
   Reader r{bytes, 0, "evaluation key"};
   const Params& p = r.header("TFe1", expected);
   auto d = std::make_shared<detail::EvalData>(p);
-  const std::size_t nbk = p.n * 2 * d->rgsw_stride();
+  const std::size_t nbk = p.steps() * d->step_stride();
   const std::size_t nks = p.N * p.ks_levels * d->ks_base() * d->ks_row();
   const std::size_t want = 5 + 8 * nbk + 2 * nks;
   if (bytes.size() != want)

@@ -67,6 +67,10 @@ struct Params {
   unsigned ks_levels = 0;
   // Every error is centered binomial with parameter eta (variance eta/2).
   unsigned eta = 0;
+  // LWE coefficients per blind-rotation step (multi-bit blind rotation): 1, or 2 (n/2 steps,
+  // each with an RGSW key for every nonzero ternary pattern of its two coefficients: 8 keys,
+  // one external product per step). Fewer, heavier steps at a higher noise (noise()).
+  unsigned grouping = 1;
   bool secure = false;            // true only where `source` gives a published security level
   std::string_view source;        // where the dimensions and their security level come from
 
@@ -77,8 +81,12 @@ struct Params {
     return bits > kept ? bits - kept : 0;
   }
   std::uint32_t qks() const noexcept { return std::uint32_t{1} << log_qks; }
+  // Blind-rotation steps (n / grouping) and RGSW keys per step (3^grouping - 1).
+  std::size_t steps() const noexcept { return n / grouping; }
+  unsigned patterns() const noexcept { return grouping == 1 ? 2u : 8u; }
 
-  // "PN10QP27", "PN10QP27L3", "PN11QP54", "TOY256" (insecure, for tests).
+  // "PN10QP27", "PN10QP27L3", "PN10QP27L3G2", "PN11QP54", "TOY256" and "TOY256G2"
+  // (insecure, for tests).
   // std::invalid_argument otherwise.
   static Params preset(std::string_view name);
   static std::span<const std::string_view> preset_names() noexcept;

@@ -531,15 +531,15 @@ TEMPO_TFHE_HD u64 acc_init(u32 beta, u32 e, const DeviceParams& p) {
   return ((e + beta) & (2 * p.N - 1)) < p.N ? c : p.Q - c;
 }
 
-// Key word of RGSW(i, sign), row r, column col, coefficient j. 64-bit keys: bk's order;
-// 32-bit keys: bk32's (key32_offset in tfhe_kernels.hpp).
-TEMPO_TFHE_HD std::size_t key32_index(u32 i, u32 sign, u32 r, u32 col, u32 j, const DeviceParams& p) {
-  return static_cast<std::size_t>(i) * key_step_words(p) + key32_offset(p.levels, sign, r, col, j);
+// Key word of RGSW(i, t) (step i's key t), row r, column col, coefficient j. 64-bit keys:
+// bk's order; 32-bit keys: bk32's (key32_offset in tfhe_kernels.hpp).
+TEMPO_TFHE_HD std::size_t key32_index(u32 i, u32 t, u32 r, u32 col, u32 j, const DeviceParams& p) {
+  return static_cast<std::size_t>(i) * key_step_words(p) + key32_offset(p.levels, p.patterns, t, r, col, j);
 }
-TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 sign, u32 r, u32 col, u32 j, const DeviceParams& p) {
-  if (p.key32) return static_cast<const u32*>(bk)[key32_index(i, sign, r, col, j, p)];
+TEMPO_TFHE_HD u64 key_word(const void* bk, u32 i, u32 t, u32 r, u32 col, u32 j, const DeviceParams& p) {
+  if (p.key32) return static_cast<const u32*>(bk)[key32_index(i, t, r, col, j, p)];
   const std::size_t idx =
-      ((((static_cast<std::size_t>(i) * 2 + sign) * (2 * p.levels) + r) * 2 + col) * p.N) + j;
+      ((((static_cast<std::size_t>(i) * p.patterns + t) * (2 * p.levels) + r) * 2 + col) * p.N) + j;
   return static_cast<const u64*>(bk)[idx];
 }
 
@@ -555,10 +555,10 @@ TEMPO_TFHE_HD u64 monomial_minus_one(u32 e, u32 j, const Tw& tw, const DevicePar
 }
 
 // Word w of a step's key (key32_index's order within the step) in the block's key buffer:
-// each coefficient block (2L rows of 4 x kKeyBlock words) is followed by kKeyBlock words of
+// each coefficient block (2L rows of 2P x kKeyBlock words) is followed by kKeyBlock words of
 // padding, so the two blocks a warp's 32 coefficients read sit 16 banks apart.
 TEMPO_TFHE_HD std::size_t key_slot(std::size_t w, const DeviceParams& p) {
-  return w + w / (std::size_t{kKeyBlock} * 8 * p.levels) * kKeyBlock;
+  return w + w / key_block_words(p) * kKeyBlock;
 }
 // A 16-byte copy from global into shared memory that completes asynchronously (cp.async),
 // and the wait for all of this thread's copies: a barrier after the wait makes every
@@ -578,17 +578,26 @@ TEMPO_TFHE_HD void copies_wait() {
 #endif
 }
 
-// The monomial exponent of step i for one bootstrap's input: a_i switched to 2N.
+// The monomial exponents of step i for one bootstrap's input: its grouping coefficients a
+// switched to 2N, packed 16 bits each (2N <= 2^16), the first lowest (grouping 1: a_i
+// switched to 2N). 0 exactly when every key's monomial is X^0 - 1 = 0 (the step adds nothing).
 TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
-  return (in[i] << (p.log_n + 1 - p.log_q)) & (2 * p.N - 1);
+  const u32 shift = p.log_n + 1 - p.log_q, mask = 2 * p.N - 1;
+  if (p.grouping == 1) return (in[i] << shift) & mask;
+  return ((in[2 * i] << shift) & mask) | (((in[2 * i + 1] << shift) & mask) << 16);
+}
+// Key t's exponent for a step's packed exponents (step_alpha; pattern_exponent).
+TEMPO_TFHE_HD u32 step_exponent(u32 packed, u32 t, const DeviceParams& p) {
+  const u32 alphas[2] = {packed & 0xffffu, packed >> 16};
+  return pattern_exponent(alphas, p.grouping, t, 2 * p.N);
 }
 
-// Coefficient j's row-0 key words in a step's 32-bit key, key32_offset(levels, 0, 0, 0, j)
-// (row r's follow 4 kKeyBlock words apart), in 32-bit arithmetic (a step's key is below
+// Coefficient j's row-0 key words in a step's 32-bit key, key32_offset(levels, P, 0, 0, 0, j)
+// (row r's follow 2P kKeyBlock words apart), in 32-bit arithmetic (a step's key is below
 // 2^32 words; in 64-bit arithmetic per coefficient it cost a dozen instructions), and the
 // same in a key buffer (key_slot's layout: kKeyBlock words of padding per coefficient block).
 TEMPO_TFHE_HD u32 key_row0(u32 j, const DeviceParams& p) {
-  return (j / kKeyBlock) * (8 * p.levels * kKeyBlock) + j % kKeyBlock;
+  return (j / kKeyBlock) * static_cast<u32>(key_block_words(p)) + j % kKeyBlock;
 }
 TEMPO_TFHE_HD u32 key_row0_slot(u32 j, const DeviceParams& p) { return key_row0(j, p) + j / kKeyBlock * kKeyBlock; }
 
@@ -611,16 +620,52 @@ TEMPO_TFHE_HD void combine_products32(const u64 (&s)[4], u32 alpha, u32 slot, co
 // The external products of coefficient j against both keys of step i, combined with the
 // monomials, for exactly C bootstraps of a block (32-bit words; item b's digit rows at
 // rows + b * iw, its step exponent at alphas[b]): rows 0 and 1 of each receive u_a[j], u_b[j]
-// (all rows at j are read before any is written). k0: the step's four key words of row 0
-// at coefficient j (in global memory or in the block's key buffer; the rows follow 4
-// kKeyBlock words apart). The key words are read once for the C items. Products < 2^54,
+// (all rows at j are read before any is written). k0: the step's key words of row 0 at
+// coefficient j (in global memory or in the block's key buffer; the keys' words kKeyBlock
+// apart, the rows 2P kKeyBlock; P = 2 here, more: multiply_coeff32_keys). The key words are read once for the C items. Products < 2^54,
 // 2L <= 16 of them: exact 64-bit sums, one reduction each. C is a compile-time count so
 // that the sums stay in fixed registers: a run-time item count (a break in the item loop)
 // made the compiler copy every 64-bit sum after each multiply-add (3.5 instructions per
 // product instead of one; Nsight Compute, H100).
+// With more than two keys per step (multi-bit: P = 8), one key at a time: its two sums over
+// the rows (the digits read again per key), reduced and multiplied by its monomial, each
+// product's reduction (below Q) added to the item's two sums, reduced at the end.
+template <u32 C, class Tw>
+TEMPO_TFHE_HD void multiply_coeff32_keys(u32* rows, u32 iw, const u32* alphas, u32 j, const u32* k0, const Tw& tw,
+                                         const DeviceParams& p) {
+  const u32 N = p.N, nrows = 2 * p.levels, sj = swz(j), row_words = 2 * p.patterns * kKeyBlock;
+  const u32 slot = tw.slot_of(j, p.log_n), two_n_mask = 2 * p.N - 1;
+  u64 acc[C][2] = {};
+  for (u32 t = 0; t < p.patterns; ++t) {
+    u64 s[C][2] = {};
+    const u32* kr = k0 + 2 * t * kKeyBlock;
+    const u32* d0 = rows + sj;
+    for (u32 r = 0; r < nrows; ++r, kr += row_words, d0 += N) {
+      const u32 k[2] = {kr[0], kr[kKeyBlock]};
+      TEMPO_TFHE_UNROLL
+      for (u32 b = 0; b < C; ++b) {
+        const u32 d = d0[b * iw];
+        s[b][0] += u64{d} * k[0];
+        s[b][1] += u64{d} * k[1];
+      }
+    }
+    TEMPO_TFHE_UNROLL
+    for (u32 b = 0; b < C; ++b) {
+      const u32 m = static_cast<u32>(monomial_minus_one_at((step_exponent(alphas[b], t, p) * slot) & two_n_mask, tw));
+      TEMPO_TFHE_UNROLL
+      for (u32 col = 0; col < 2; ++col) acc[b][col] += reduce_wide(u64{reduce_wide_lazy(s[b][col], p)} * m, p);
+    }
+  }
+  TEMPO_TFHE_UNROLL
+  for (u32 b = 0; b < C; ++b)
+    TEMPO_TFHE_UNROLL
+    for (u32 col = 0; col < 2; ++col) rows[b * iw + col * N + sj] = reduce_wide(acc[b][col], p);
+}
+
 template <u32 C, class Tw>
 TEMPO_TFHE_HD void multiply_coeff32(u32* rows, u32 iw, const u32* alphas, u32 j, const u32* k0, const Tw& tw,
                                     const DeviceParams& p) {
+  if (p.patterns != 2) return multiply_coeff32_keys<C>(rows, iw, alphas, j, k0, tw, p);
   const u32 N = p.N, nrows = 2 * p.levels, sj = swz(j);  // rows are swizzled
   const u32* d0 = rows + sj;
   u64 s[C][4] = {};
@@ -670,7 +715,7 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
                                   const DeviceParams& p) {
   if constexpr (sizeof(W) == 4) {
     // 32-bit words imply a 32-bit key (device_params); key32_index's layout, walked by
-    // pointer: row r's four words of coefficient j are kKeyBlock apart, rows 4 kKeyBlock
+    // pointer: row r's 2P words of coefficient j are kKeyBlock apart, rows 2P kKeyBlock
     // (in the key buffer too: its padding falls between coefficient blocks).
     const u32* k0 = Staged ? kbuf + key_row0_slot(j, p)
                            : static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p) + key_row0(j, p);
@@ -679,18 +724,19 @@ TEMPO_TFHE_HD void multiply_coeff(W* rows, std::size_t item_words, u32 items, co
     const u32 nrows = 2 * p.levels, sj = swz(j);
     for (u32 b = 0; b < items; ++b) {
       W* item = rows + b * item_words;
-      const u32 alpha = step_alpha(in + b * stride, i, p);
-      const u64 mp = monomial_minus_one(alpha, j, tw, p), mm = monomial_minus_one(2 * p.N - alpha, j, tw, p);
-      u64 s[2][2] = {{0, 0}, {0, 0}};
-      for (u32 r = 0; r < nrows; ++r) {
-        const u64 d = item[static_cast<std::size_t>(r) * p.N + sj];
-        for (u32 sign = 0; sign < 2; ++sign)
+      const u32 packed = step_alpha(in + b * stride, i, p);
+      u64 u[2] = {0, 0};
+      for (u32 t = 0; t < p.patterns; ++t) {
+        const u64 m = monomial_minus_one(step_exponent(packed, t, p), j, tw, p);
+        u64 s[2] = {0, 0};
+        for (u32 r = 0; r < nrows; ++r) {
+          const u64 d = item[static_cast<std::size_t>(r) * p.N + sj];
           for (u32 col = 0; col < 2; ++col)
-            s[sign][col] = add_mod<u64>(s[sign][col], mul_mod(d, key_word(bk, i, sign, r, col, j, p), p), p.Q);
+            s[col] = add_mod<u64>(s[col], mul_mod(d, key_word(bk, i, t, r, col, j, p), p), p.Q);
+        }
+        for (u32 col = 0; col < 2; ++col) u[col] = add_mod<u64>(u[col], mul_mod(s[col], m, p), p.Q);
       }
-      for (u32 col = 0; col < 2; ++col)
-        item[static_cast<std::size_t>(col) * p.N + sj] =
-            static_cast<W>(add_mod<u64>(mul_mod(s[0][col], mp, p), mul_mod(s[1][col], mm, p), p.Q));
+      for (u32 col = 0; col < 2; ++col) item[static_cast<std::size_t>(col) * p.N + sj] = static_cast<W>(u[col]);
     }
   }
 }
@@ -819,15 +865,15 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
   };
   // Steps where some item's X^alpha - 1 is not 0 (the others add nothing: block-uniform skip).
   auto next_step = [&](u32 i) {
-    for (; i < p.n; ++i)
+    for (; i < p.steps; ++i)
       for (u32 b = 0; b < items; ++b)
         if (step_alpha(in + b * stride, i, p) != 0) return i;
-    return p.n;
+    return p.steps;
   };
   u32 i = next_step(0);
   ex([&](u32 t) {
     if constexpr (sizeof(W) == 4) twv.load(tw, N, t, T);
-    if (kbuf != nullptr && i < p.n) stage_copy(t, i);
+    if (kbuf != nullptr && i < p.steps) stage_copy(t, i);
     for (u32 w = t; w < items * N; w += T) {
       const u32 b = w / N, j = w % N;
       const u32 beta = (in[b * stride + p.n] << shift) & two_n_mask;
@@ -841,7 +887,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
     if constexpr (sizeof(W) == 4) return twv.alpha;
     else return nullptr;
   }();
-  while (i < p.n) {
+  while (i < p.steps) {
     // Forward transforms of each item's 2L digit rows, the decomposition fused into the first pass.
     for (u32 h = p.log_n; h > 0;) {
       const u32 bits = h < S ? h : S, lo = h - bits;
@@ -890,7 +936,7 @@ TEMPO_TFHE_HD void bootstrap_block(Exec& ex, const DeviceParams& p, const u64* t
       const u32 bits = lo == 0 && p.log_n % S != 0 ? p.log_n % S : S;
       const bool last = lo + bits == p.log_n;
       ex([&](u32 t) {
-        if (kbuf != nullptr && lo == 0 && next < p.n) stage_copy(t, next);
+        if (kbuf != nullptr && lo == 0 && next < p.steps) stage_copy(t, next);
         inv_pass_bits<W, S>(bits, lo, sm, twv, p, [&](auto&& pass) {
           for (u32 g = t; g < items * inv_groups; g += T) {
             const u32 b = g >> (p.log_n - S + 1);  // g / inv_groups
@@ -960,7 +1006,7 @@ inline constexpr u32 kClusterPassBits = 3;
 // (reading all rows at j before writing any); outside them every rank touches its own
 // shared memory only. The step's key: each rank stages its slice's words a step ahead
 // (cp.async, issued with the first inverse pass, awaited at the end of the forward) into a
-// key buffer laid out as a whole step's (key_slot; multiply_coeff's layout).
+// key buffer laid out as key_slot's from the slice's first block (cluster_key_buffer_words).
 // At the end each rank takes the ACC column it lacks from rank 0 (a) or L (b), extracts,
 // and sums its share of the key switch into its own partial sums; rank 0 adds the ranks'
 // sums and writes the output, and the last barrier keeps every rank's shared memory alive
@@ -969,8 +1015,8 @@ inline constexpr u32 kClusterPassBits = 3;
 //
 // Cluster: ex(f) runs f(rank, t) on every thread of every rank, then a barrier of each
 // block; ex.cluster(f) the same, then a barrier of the whole cluster; ex.smem(r) is rank r's
-// shared memory (block_smem_bytes with group 1 and stage_key: ACC, the 2L rows, the key
-// buffer, the tables) and p.threads the threads per block.
+// shared memory (cluster_smem_bytes: ACC, the 2L rows, the key buffer of its slice, the
+// tables) and p.threads the threads per block.
 template <class Cluster>
 TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u64* tables, const void* bk,
                                      const u16* ks, const u32* in, u32* out) {
@@ -982,36 +1028,39 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
   const Tables tw(tables, N);
   auto dig = [&](W* sm) { return sm + 2 * N; };  // ACC (a, b) at sm, then the 2L rows
   auto kbuf = [&](W* sm) { return sm + item_words; };
-  auto tabs = [&](W* sm) { return SharedTables(sm + item_words + key_buffer_words(p), N, p.log_n); };
+  auto tabs = [&](W* sm) { return SharedTables(sm + item_words + cluster_key_buffer_words(p), N, p.log_n); };
   auto col_of = [&](u32 r) { return r >= L ? 1u : 0u; };
-  // Rank r's slice of step i's key: whole key blocks of 32 L 16-byte chunks, block B at
-  // B (128 L + kKeyBlock) words in the buffer (key_slot's layout, without its division).
+  // Rank r's slice of step i's key: whole key blocks of key_block_words / 4 16-byte chunks,
+  // the slice's block B at B (key_block_words + kKeyBlock) words in the buffer (key_slot's
+  // layout from the slice's first block, without its division; cluster_key_buffer_words).
   auto stage_slice = [&](W* sm, u32 r, u32 t, u32 i) {
     const Slice s = cluster_slice(r, ranks, N);
-    const u32 per_block = 32 * L, b0 = s.lo / kKeyBlock, chunks = (s.hi - s.lo) / kKeyBlock * per_block;
+    const u32 per_block = static_cast<u32>(key_block_words(p) / 4), b0 = s.lo / kKeyBlock,
+              chunks = (s.hi - s.lo) / kKeyBlock * per_block;
     const u32* src = static_cast<const u32*>(bk) + static_cast<std::size_t>(i) * key_step_words(p);
     for (u32 c = t; c < chunks; c += T) {
-      const u32 b = b0 + c / per_block, x = c % per_block;
-      copy16_async(kbuf(sm) + b * (4 * per_block + kKeyBlock) + 4 * x, src + (std::size_t{b} * per_block + x) * 4);
+      const u32 b = c / per_block, x = c % per_block;
+      copy16_async(kbuf(sm) + b * (4 * per_block + kKeyBlock) + 4 * x,
+                   src + (std::size_t{b0 + b} * per_block + x) * 4);
     }
   };
   auto next_step = [&](u32 i) {
-    for (; i < p.n; ++i)
+    for (; i < p.steps; ++i)
       if (step_alpha(in, i, p) != 0) return i;
-    return p.n;
+    return p.steps;
   };
   u32 i = next_step(0);
   ex([&](u32 r, u32 t) {
     W* sm = ex.smem(r);
     tabs(sm).load(tw, N, t, T);
-    if (i < p.n) stage_slice(sm, r, t, i);
+    if (i < p.steps) stage_slice(sm, r, t, i);
     const u32 beta = (in[p.n] << (p.log_n + 1 - p.log_q)) & two_n_mask;
     for (u32 j = t; j < N; j += T) {
       sm[j] = 0;
       sm[N + j] = acc_store<W>(acc_init(beta, j, p), p);
     }
   });
-  while (i < p.n) {
+  while (i < p.steps) {
     for (u32 h = p.log_n; h > 0;) {
       const u32 bits = h < S ? h : S, lo = h - bits;
       const bool first = h == p.log_n;
@@ -1039,20 +1088,40 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
       const u32 alpha = tv.alpha[0];
       for (u32 j = s.lo + t; j < s.hi; j += T) {
         const u32 sj = swz(j);
-        const u32* k0 = kbuf(sm) + key_row0_slot(j, p);
+        const u32* k0 = kbuf(sm) + key_row0_slot(j - s.lo, p);
         u32 d[kMaxRanks];
         TEMPO_TFHE_UNROLL
         for (u32 k = 0; k < kMaxRanks; ++k) d[k] = k < ranks ? rows[k][sj] : 0;
-        u64 acc[4] = {};
-        TEMPO_TFHE_UNROLL
-        for (u32 k = 0; k < kMaxRanks; ++k) {
-          if (k >= ranks) break;
-          const u32* kr = k0 + k * 4 * kKeyBlock;
-          TEMPO_TFHE_UNROLL
-          for (u32 q = 0; q < 4; ++q) acc[q] += u64{d[k]} * kr[q * kKeyBlock];
-        }
         u32 u[2];
-        combine_products32(acc, alpha, tv.slot_of(j, p.log_n), tv, p, u);
+        if (p.patterns == 2) {
+          u64 acc[4] = {};
+          TEMPO_TFHE_UNROLL
+          for (u32 k = 0; k < kMaxRanks; ++k) {
+            if (k >= ranks) break;
+            const u32* kr = k0 + k * 4 * kKeyBlock;
+            TEMPO_TFHE_UNROLL
+            for (u32 q = 0; q < 4; ++q) acc[q] += u64{d[k]} * kr[q * kKeyBlock];
+          }
+          combine_products32(acc, alpha, tv.slot_of(j, p.log_n), tv, p, u);
+        } else {  // multiply_coeff32_keys's order, the digits in registers
+          const u32 slot = tv.slot_of(j, p.log_n), row_words = 2 * p.patterns * kKeyBlock;
+          u64 sum[2] = {};
+          for (u32 q = 0; q < p.patterns; ++q) {
+            u64 acc[2] = {};
+            TEMPO_TFHE_UNROLL
+            for (u32 k = 0; k < kMaxRanks; ++k) {
+              if (k >= ranks) break;
+              const u32* kr = k0 + k * row_words + 2 * q * kKeyBlock;
+              acc[0] += u64{d[k]} * kr[0];
+              acc[1] += u64{d[k]} * kr[kKeyBlock];
+            }
+            const u32 m = static_cast<u32>(monomial_minus_one_at((step_exponent(alpha, q, p) * slot) & two_n_mask, tv));
+            TEMPO_TFHE_UNROLL
+            for (u32 col = 0; col < 2; ++col) sum[col] += reduce_wide(u64{reduce_wide_lazy(acc[col], p)} * m, p);
+          }
+          TEMPO_TFHE_UNROLL
+          for (u32 col = 0; col < 2; ++col) u[col] = reduce_wide(sum[col], p);
+        }
         TEMPO_TFHE_UNROLL
         for (u32 k = 0; k < kMaxRanks; ++k)
           if (k < ranks) (rows[k] - k * N)[col_of(k) * N + sj] = u[col_of(k)];
@@ -1064,7 +1133,7 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
       const bool last = lo + bits == p.log_n;
       ex([&](u32 r, u32 t) {
         W* sm = ex.smem(r);
-        if (lo == 0 && next < p.n) stage_slice(sm, r, t, next);
+        if (lo == 0 && next < p.steps) stage_slice(sm, r, t, next);
         const u32 c = col_of(r);
         inv_pass_bits<W, S, S>(bits, lo, sm, tabs(sm), p, [&](auto&& pass) {
           for (u32 g = t; g < row_groups; g += T) pass(dig(sm), last ? sm : nullptr, c * row_groups + g);

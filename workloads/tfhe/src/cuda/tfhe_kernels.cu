@@ -118,7 +118,7 @@ cudaLaunchConfig_t cluster_config(const DeviceParams& p, std::size_t count, cuda
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(static_cast<unsigned>(count) * ranks);
   cfg.blockDim = dim3(p.threads);
-  cfg.dynamicSmemBytes = block_smem_bytes(p);
+  cfg.dynamicSmemBytes = cluster_smem_bytes(p);
   cfg.stream = stream;
   attr->id = cudaLaunchAttributeClusterDimension;
   attr->val.clusterDim.x = ranks;
@@ -153,7 +153,7 @@ bool cluster_shape(const DeviceParams& p, std::size_t batch, std::size_t sm_coun
   shape->group = 1;
   shape->stage_key = true;
   shape->threads = kClusterThreads;
-  if (block_smem_bytes(*shape) > static_cast<std::size_t>(optin)) return false;
+  if (cluster_smem_bytes(*shape) > static_cast<std::size_t>(optin)) return false;
   int clusters = 0;
   cudaLaunchAttribute attr[1];
   const cudaLaunchConfig_t cfg = cluster_config(*shape, 1, nullptr, attr);

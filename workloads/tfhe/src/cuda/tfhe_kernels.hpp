@@ -29,6 +29,9 @@ struct DeviceParams {
   std::uint32_t N = 0, log_n = 0;          // ring dimension
   std::uint32_t n = 0, log_q = 0;          // LWE dimension, q = 2^log_q
   std::uint32_t log_bg = 0, levels = 0;    // gadget base 2^log_bg, L digits
+  std::uint32_t grouping = 1, patterns = 2; // LWE coefficients per blind-rotation step, keys per
+                                           // step (Params::grouping, Params::patterns)
+  std::uint32_t steps = 0;                 // blind-rotation steps, n / grouping
   std::uint32_t drop = 0;                  // low bits rounded off before the digits
   std::uint32_t log_qks = 0, log_bks = 0, ks_levels = 0;
   std::uint32_t threads = 0;               // threads per block
@@ -64,22 +67,41 @@ struct DeviceParams {
 };
 
 // The 32-bit bootstrapping key's layout (EvalData::bk32, read by the CPU and the device):
-// step i's two RGSWs are one run of key_step_words; inside it, per block of kKeyBlock
-// coefficients and per row r, the four (sign, col) runs of that block's words.
+// step i's P = patterns RGSWs are one run of key_step_words; inside it, per block of
+// kKeyBlock coefficients and per row r, the 2P (key t, col) runs of that block's words.
 inline constexpr std::uint32_t kKeyBlock = 16;
-// Position in a step's run of RGSW(sign) row r, column col, coefficient j (2L rows).
-inline TEMPO_TFHE_SHARED_HD std::size_t key32_offset(std::uint32_t levels, std::uint32_t sign, std::size_t r,
-                                                     std::uint32_t col, std::size_t j) {
-  return (((j / kKeyBlock) * 2 * levels + r) * 4 + 2 * sign + col) * kKeyBlock + j % kKeyBlock;
+// Position in a step's run of RGSW(t) row r, column col, coefficient j (2L rows).
+inline TEMPO_TFHE_SHARED_HD std::size_t key32_offset(std::uint32_t levels, std::uint32_t patterns, std::uint32_t t,
+                                                     std::size_t r, std::uint32_t col, std::size_t j) {
+  return (((j / kKeyBlock) * 2 * levels + r) * 2 * patterns + 2 * t + col) * kKeyBlock + j % kKeyBlock;
+}
+
+// The exponent e_t of key t's monomial X^e_t - 1 in a blind-rotation step whose LWE
+// coefficients, scaled to [0, 2N), are alphas[0 .. grouping): key t is the pattern whose
+// base-3 digits of t + 1 (first coefficient lowest) map 1 -> +1, 2 -> -1, so
+// e_t = sum_c (+-alphas[c] or 0) mod 2N (keygen's order; grouping 1: alpha, then 2N - alpha).
+// The alphas are public (the ciphertext's mask).
+inline TEMPO_TFHE_SHARED_HD std::uint32_t pattern_exponent(const std::uint32_t* alphas, std::uint32_t grouping,
+                                                           std::uint32_t t, std::uint32_t two_n) {
+  std::uint32_t e = 0;
+  for (std::uint32_t c = 0, d = t + 1; c < grouping; ++c, d /= 3) {
+    const std::uint32_t digit = d % 3;
+    e += digit == 1 ? alphas[c] : digit == 2 ? two_n - alphas[c] : 0;
+  }
+  return e & (two_n - 1);
 }
 
 // Shared memory of one bootstrap, in words: ACC (2 N words) and the 2L digit rows (2L N).
 inline TEMPO_TFHE_SHARED_HD std::size_t item_smem_words(const DeviceParams& p) {
   return (2 + 2 * static_cast<std::size_t>(p.levels)) * p.N;
 }
-// One blind-rotation step's key in 32-bit words: 2 signs x 2L rows x 2 columns x N.
+// One blind-rotation step's key in 32-bit words: P keys x 2L rows x 2 columns x N.
 inline TEMPO_TFHE_SHARED_HD std::size_t key_step_words(const DeviceParams& p) {
-  return 8 * static_cast<std::size_t>(p.levels) * p.N;
+  return 4 * static_cast<std::size_t>(p.patterns) * p.levels * p.N;
+}
+// One block of kKeyBlock coefficients of a step's key: 2L rows x 2P words each.
+inline TEMPO_TFHE_SHARED_HD std::size_t key_block_words(const DeviceParams& p) {
+  return 4 * static_cast<std::size_t>(p.patterns) * p.levels * kKeyBlock;
 }
 // The block's buffer for one step's key, in 32-bit words (dev::key_slot: kKeyBlock words of
 // padding per coefficient block).
@@ -144,6 +166,18 @@ struct Slice {
 inline TEMPO_TFHE_SHARED_HD Slice cluster_slice(std::uint32_t k, std::uint32_t ranks, std::uint32_t N) {
   const std::uint32_t runs = N / 32;
   return {k * runs / ranks * 32, (k + 1) * runs / ranks * 32};
+}
+// A cluster rank's buffer for its slice of one step's key (32-bit words): the largest
+// slice's key blocks, key_slot's layout from the slice's first block (kKeyBlock words of
+// padding per block); a step's whole key (key_step_words) need not fit one SM.
+inline TEMPO_TFHE_SHARED_HD std::size_t cluster_key_buffer_words(const DeviceParams& p) {
+  const std::uint32_t ranks = 2 * p.levels, runs = p.N / 32, most = (runs + ranks - 1) / ranks * 32;
+  return most / kKeyBlock * (key_block_words(p) + kKeyBlock);
+}
+// Shared memory of one cluster rank, in bytes (32-bit words): ACC and the 2L rows, the key
+// buffer, the tables' copy.
+inline std::size_t cluster_smem_bytes(const DeviceParams& p) {
+  return (item_smem_words(p) + cluster_key_buffer_words(p) + table_smem_words(p)) * 4;
 }
 
 // A gate's weighted sum of one or two ciphertexts plus a constant:
