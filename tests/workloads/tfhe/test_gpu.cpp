@@ -24,8 +24,8 @@ bool have_device() {
 std::size_t gpu_seeds() { return tfhe_test::env_count("TEMPO_TFHE_GPU_SEEDS", 256); }
 
 std::vector<std::string> gpu_sets() {
-  if (tfhe_test::full()) return {"TOY256", "PN10QP27", "PN10QP27L3", "PN11QP54"};
-  return {"TOY256", "PN10QP27", "PN10QP27L3"};
+  if (tfhe_test::full()) return {"TOY256", "TOY256G2", "PN10QP27", "PN10QP27L3", "PN10QP27L3G2", "PN11QP54"};
+  return {"TOY256", "TOY256G2", "PN10QP27", "PN10QP27L3", "PN10QP27L3G2"};
 }
 
 std::vector<Ciphertext> encrypt_many(const Keys& k, std::size_t count, std::uint64_t tag, std::vector<bool>* bits) {

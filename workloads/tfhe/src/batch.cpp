@@ -127,8 +127,10 @@ std::string op_key(const OpState& s) { return "tfhe-bootstrap/" + std::string(s.
 gpu::CostPrior op_prior(const OpState& s) {
   const EvalData& d = s.ek.data();
   const Params& p = d.params;
+  // Multi-bit steps (grouping 2): half the steps, each with four times the key products and
+  // twice the key bytes per coefficient: counted as 0.75 of the one-coefficient steps' work.
   const double size = static_cast<double>(p.n) * static_cast<double>(p.N) * p.levels / (556.0 * 1024.0 * 4.0) *
-                      (d.ring.mod.small() ? 1.0 : 2.0);
+                      (d.ring.mod.small() ? 1.0 : 2.0) * (p.grouping == 1 ? 1.0 : 0.75);
   gpu::CostPrior c;
   c.cpu_per_work = 30.0 * size;  // work: one bootstrap per item
   c.cpu_per_byte = 0;            // the bytes are noise beside the bootstrap

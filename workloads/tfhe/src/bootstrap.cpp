@@ -470,8 +470,8 @@ void bootstrap_batch(const EvalData& ek, std::span<const Lwe> in, std::span<Ciph
       }
       if (!any) continue;  // X^0 - 1 = 0 for every key (the a_i are public)
       for (std::size_t e = 0; e < P; ++e)
-        exps[e] = cuda::pattern_exponent(alphas, static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(e),
-                                         static_cast<std::uint32_t>(two_n));
+        exps[e] = cuda::pattern_exponent(alphas[0], g > 1 ? alphas[1] : 0, static_cast<std::uint32_t>(g),
+                                         static_cast<std::uint32_t>(e), static_cast<std::uint32_t>(two_n));
       rotate_step(ek, ws[k], i, exps, k == 0);
     }
   }

@@ -50,8 +50,10 @@ cuda::DeviceParams device_params(const EvalData& d) {
   // below 2^(k+31), the bound of reduce_wide, and the forward passes' growing values below
   // (2 log N + 2) Q <= 32 Q < 2^32 with N <= 2^15; levels log_bg <= 30 keeps dev::digit_at's centered
   // value plus its offset (below 2^max(k, levels log_bg)) inside an int32.
+  // Multi-bit steps (grouping 2) with 32-bit words keep each item's digit rows in registers
+  // (dev::multiply_coeff32_keys): 2L <= 8; other sets take the 64-bit words.
   dp.word32 = dp.key32 && m.k <= 27 && p.N <= (std::size_t{1} << 15) && 2 * p.levels <= 16 &&
-              p.levels * p.log_bg <= 30;
+              p.levels * p.log_bg <= 30 && (p.grouping == 1 || 2 * p.levels <= cuda::kMaxMultiRows);
   dp.mu32 = dp.word32 ? (u64{1} << (m.k + 31)) / p.Q : 0;
   dp.mu_word = dp.word32 ? (u64{1} << 32) / p.Q : 0;
   // Threads per bootstrap: with 32-bit words 128 (16 coefficients each per radix pass; the

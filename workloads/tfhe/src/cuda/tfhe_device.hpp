@@ -588,8 +588,7 @@ TEMPO_TFHE_HD u32 step_alpha(const u32* in, u32 i, const DeviceParams& p) {
 }
 // Key t's exponent for a step's packed exponents (step_alpha; pattern_exponent).
 TEMPO_TFHE_HD u32 step_exponent(u32 packed, u32 t, const DeviceParams& p) {
-  const u32 alphas[2] = {packed & 0xffffu, packed >> 16};
-  return pattern_exponent(alphas, p.grouping, t, 2 * p.N);
+  return pattern_exponent(packed & 0xffffu, packed >> 16, p.grouping, t, 2 * p.N);
 }
 
 // Coefficient j's row-0 key words in a step's 32-bit key, key32_offset(levels, P, 0, 0, 0, j)
@@ -627,26 +626,33 @@ TEMPO_TFHE_HD void combine_products32(const u64 (&s)[4], u32 alpha, u32 slot, co
 // that the sums stay in fixed registers: a run-time item count (a break in the item loop)
 // made the compiler copy every 64-bit sum after each multiply-add (3.5 instructions per
 // product instead of one; Nsight Compute, H100).
-// With more than two keys per step (multi-bit: P = 8), one key at a time: its two sums over
-// the rows (the digits read again per key), reduced and multiplied by its monomial, each
-// product's reduction (below Q) added to the item's two sums, reduced at the end.
+// With more than two keys per step (multi-bit: P = 8; device_params allows it for 2L <= 8
+// only), one key at a time: its two sums over the rows, reduced and multiplied by its
+// monomial, each product's reduction (below Q) added to the item's two sums, reduced at the
+// end. The items' digits at j are read once into registers (kMaxMultiRows per item, the
+// unused ones 0), the key words of each (key, row) once for the C items.
 template <u32 C, class Tw>
 TEMPO_TFHE_HD void multiply_coeff32_keys(u32* rows, u32 iw, const u32* alphas, u32 j, const u32* k0, const Tw& tw,
                                          const DeviceParams& p) {
   const u32 N = p.N, nrows = 2 * p.levels, sj = swz(j), row_words = 2 * p.patterns * kKeyBlock;
   const u32 slot = tw.slot_of(j, p.log_n), two_n_mask = 2 * p.N - 1;
+  u32 d[C][kMaxMultiRows];
+  TEMPO_TFHE_UNROLL
+  for (u32 r = 0; r < kMaxMultiRows; ++r)
+    TEMPO_TFHE_UNROLL
+    for (u32 b = 0; b < C; ++b) d[b][r] = r < nrows ? rows[b * iw + r * N + sj] : 0;
   u64 acc[C][2] = {};
   for (u32 t = 0; t < p.patterns; ++t) {
     u64 s[C][2] = {};
     const u32* kr = k0 + 2 * t * kKeyBlock;
-    const u32* d0 = rows + sj;
-    for (u32 r = 0; r < nrows; ++r, kr += row_words, d0 += N) {
-      const u32 k[2] = {kr[0], kr[kKeyBlock]};
+    TEMPO_TFHE_UNROLL
+    for (u32 r = 0; r < kMaxMultiRows; ++r) {
+      if (r >= nrows) break;
+      const u32 k[2] = {kr[r * row_words], kr[r * row_words + kKeyBlock]};
       TEMPO_TFHE_UNROLL
       for (u32 b = 0; b < C; ++b) {
-        const u32 d = d0[b * iw];
-        s[b][0] += u64{d} * k[0];
-        s[b][1] += u64{d} * k[1];
+        s[b][0] += u64{d[b][r]} * k[0];
+        s[b][1] += u64{d[b][r]} * k[1];
       }
     }
     TEMPO_TFHE_UNROLL

@@ -20,6 +20,9 @@ namespace tempo::tfhe::cuda {
 // at fewer registers). Six N = 1024, L = 3 bootstraps with the tables' copy take 217 KiB of
 // shared memory, inside an H100's or H200's 227 KiB.
 inline constexpr std::uint32_t kNarrowGroup = 4, kMaxGroup = 6;
+// The most digit rows (2L) of a multi-bit set with 32-bit words (dev::multiply_coeff32_keys
+// holds them in registers; device_params gives larger ones 64-bit words).
+inline constexpr std::uint32_t kMaxMultiRows = 8;
 // Threads per block of the narrow and the wide kernel (their launch bounds).
 inline constexpr std::uint32_t kNarrowThreads = 512, kWideThreads = 128 * kMaxGroup;
 
@@ -77,18 +80,18 @@ inline TEMPO_TFHE_SHARED_HD std::size_t key32_offset(std::uint32_t levels, std::
 }
 
 // The exponent e_t of key t's monomial X^e_t - 1 in a blind-rotation step whose LWE
-// coefficients, scaled to [0, 2N), are alphas[0 .. grouping): key t is the pattern whose
+// coefficients, switched to [0, 2N), are a0 and (grouping 2) a1: key t is the pattern whose
 // base-3 digits of t + 1 (first coefficient lowest) map 1 -> +1, 2 -> -1, so
-// e_t = sum_c (+-alphas[c] or 0) mod 2N (keygen's order; grouping 1: alpha, then 2N - alpha).
-// The alphas are public (the ciphertext's mask).
-inline TEMPO_TFHE_SHARED_HD std::uint32_t pattern_exponent(const std::uint32_t* alphas, std::uint32_t grouping,
+// e_t = sum_c (+-a_c or 0) mod 2N (keygen's order; grouping 1: a0, then 2N - a0). The
+// coefficients are public (the ciphertext's mask). Values, not an array: on the device an
+// array passed by address lives on the stack.
+inline TEMPO_TFHE_SHARED_HD std::uint32_t pattern_exponent(std::uint32_t a0, std::uint32_t a1, std::uint32_t grouping,
                                                            std::uint32_t t, std::uint32_t two_n) {
-  std::uint32_t e = 0;
-  for (std::uint32_t c = 0, d = t + 1; c < grouping; ++c, d /= 3) {
-    const std::uint32_t digit = d % 3;
-    e += digit == 1 ? alphas[c] : digit == 2 ? two_n - alphas[c] : 0;
-  }
-  return e & (two_n - 1);
+  const auto term = [two_n](std::uint32_t digit, std::uint32_t a) -> std::uint32_t {
+    return digit == 1 ? a : digit == 2 ? two_n - a : 0;
+  };
+  const std::uint32_t d = t + 1;
+  return (term(d % 3, a0) + (grouping > 1 ? term(d / 3 % 3, a1) : 0)) & (two_n - 1);
 }
 
 // Shared memory of one bootstrap, in words: ACC (2 N words) and the 2L digit rows (2L N).
