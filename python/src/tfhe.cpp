@@ -225,7 +225,9 @@ void bind_tfhe(nb::module_& m) {
             return nb::bytes(d.data(), d.size());
           },
           "SHA3-256 of the serialized evaluation key");
-  const char* presets = "preset: 'PN10QP27', 'PN10QP27L3', 'PN11QP54' or 'TOY256' (insecure, for tests).";
+  const char* presets =
+      "preset: 'PN10QP27', 'PN10QP27L3', 'PN10QP27L3G2' (multi-bit blind rotation), 'PN11QP54', or 'TOY256' and "
+      "'TOY256G2' (insecure, for tests).";
   s.def("keygen", &keygen, arg("preset"), nb::sig("def keygen(preset: str) -> Keys"),
         (std::string("Fresh keys from a seed drawn from the OS. ") + presets).c_str());
   s.def("keygen_deterministic", &keygen_deterministic, arg("preset"), arg("seed"),

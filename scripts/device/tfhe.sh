@@ -6,7 +6,7 @@
 #
 # Results in $OUT/tfhe: junit XML of the tests, Google Benchmark JSON per run, summary.json
 # (exit codes), log.txt. Order: the CUDA path's own tests first (a wrong kernel stops nothing else, but read
-# gpu.txt first), then the two byte-equality gates (1000 seeds x 4 parameter sets, cpu vs
+# gpu.txt first), then the two byte-equality gates (1000 seeds x 6 parameter sets, cpu vs
 # cuda), then benchmarks (CPU rows, GPU rows, encrypted ADD on both, failure rate on the
 # device). Knobs: TFHE_EQUIV_SEEDS (1000), TFHE_FAILURES (100000 bootstraps per set, on
 # the device), TFHE_MUL256=1 also runs the encrypted 256-bit MUL on the device,
@@ -16,7 +16,7 @@
 # TEMPO_TFHE_GPU_MAX_GROUP=1/4/6 x TEMPO_TFHE_GPU_STAGE_KEY=0/1, PN10QP27L3; "doubled", not in
 # the default, times TEMPO_TFHE_GPU_DOUBLE_THREADS=256 against 384; "resident", not in the
 # default, TEMPO_TFHE_GPU_RESIDENT_GROUPS=1 against 0), TFHE_SETS the GPU
-# benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN11QP54"). A short run, e.g.:
+# benchmarks' parameter sets (default "PN10QP27 PN10QP27L3 PN10QP27L3G2 PN11QP54"). A short run, e.g.:
 #   TFHE_PARTS="gpu bench_gpu mul" TFHE_SETS=PN10QP27 TFHE_FAILURES=0 bash scripts/device/tfhe.sh
 set -u
 PARTS=" ${TFHE_PARTS:-gpu tests equiv bench_gpu shapes bench_cpu} "
@@ -46,16 +46,16 @@ tail -3 "$O/tests.txt"
 fi
 
 if part equiv; then
-log "byte-equality gates: ${TFHE_EQUIV_SEEDS:-1000} seeds x 4 sets, dispatch (cpu vs cuda) and selector (TEMPO_BACKEND=cuda vs cpu)"
+log "byte-equality gates: ${TFHE_EQUIV_SEEDS:-1000} seeds x 6 sets, dispatch (cpu vs cuda) and selector (TEMPO_BACKEND=cuda vs cpu)"
 TEMPO_BACKEND=cuda TEMPO_TFHE_FULL=1 TEMPO_TFHE_EQUIV_SEEDS=${TFHE_EQUIV_SEEDS:-1000} TEMPO_TFHE_EQUIV_KEYGENS=2 \
   TEMPO_TFHE_TEST_THREADS=0 timeout 480 "$B/tempo_tfhe_tests" "[equiv]" -r junit -o "$O/equiv.xml" > "$O/equiv.txt" 2>&1
 RC[equiv]=$?; log "rc=${RC[equiv]}"; grep -E "byte-equal|passed|failed" "$O/equiv.txt" | tee -a "$O/log.txt"
 fi
 
 N=${TFHE_FAILURES:-100000}
-part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN10QP27L3 PN11QP54}; do
+part bench_gpu && for P in ${TFHE_SETS:-PN10QP27 PN10QP27L3 PN10QP27L3G2 PN11QP54}; do
   log "GPU benchmarks $P: batches 256..16384, single-gate latency, ADD-256 on cuda, failure rate over $N bootstraps on cuda"
-  ADD=0; case $P in PN10QP27 | PN10QP27L3) ADD=256 ;; esac
+  ADD=0; case $P in PN10QP27 | PN10QP27L3 | PN10QP27L3G2) ADD=256 ;; esac
   timeout 500 "$B/bench_tfhe" --params=$P --threads=$(nproc) --add_bits=0 --mul_bits=0 --gpu_add_bits=$ADD \
     --gpu_mul_bits=0 --failure_bootstraps=$N --failure_backend=cuda --benchmark_filter='gpu_|cuda|failure' \
     --benchmark_out="$O/bench_gpu_$P.json" --benchmark_out_format=json > "$O/bench_gpu_$P.txt" 2>&1
