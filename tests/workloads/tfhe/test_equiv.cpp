@@ -7,7 +7,8 @@
 //      sweep with a distinct seed schedule comparing the TEMPO_BACKEND-selected batch with
 //      the per-call override Backend::cpu.
 // Sizes: TEMPO_TFHE_EQUIV_SEEDS seeds per parameter set (default 4, the TOY sets only);
-// TEMPO_TFHE_FULL=1 runs all six sets (1000 seeds each unless the seed knob says otherwise).
+// TEMPO_TFHE_FULL=1 runs all six sets (1000 seeds each unless the seed knob says otherwise);
+// TEMPO_TFHE_EQUIV_SETS=A,B runs those sets only.
 // TEMPO_TFHE_WRITE_KAT=<file> regenerates the corpus.
 #include <catch2/catch.hpp>
 
@@ -46,7 +47,15 @@ tfhe_test::Seed derive(std::string_view root, std::uint64_t i) {
   return s;
 }
 
+// TEMPO_TFHE_EQUIV_SETS (comma-separated) picks the sets, e.g. a new set's device gate.
 std::vector<std::string> sets() {
+  if (const char* e = std::getenv("TEMPO_TFHE_EQUIV_SETS"); e != nullptr && *e != '\0') {
+    std::vector<std::string> out;
+    std::stringstream in(e);
+    for (std::string name; std::getline(in, name, ',');)
+      if (!name.empty()) out.emplace_back(Params::preset(name).name);
+    return out;
+  }
   if (tfhe_test::full()) return {"TOY256", "TOY256G2", "PN10QP27", "PN10QP27L3", "PN10QP27L3G2", "PN11QP54"};
   return {"TOY256", "TOY256G2"};
 }
@@ -73,7 +82,7 @@ struct Record {
 TEST_CASE("dispatch surface byte-equal between backends", "[equiv]") {
   const tempo::Backend other = other_backend();
   const std::size_t seeds = seeds_per_set();
-  // Key generation per seed is seconds for the real sets: all seeds for TOY256, the first few otherwise.
+  // Key generation per seed is seconds for the real sets: all seeds for the TOY sets, the first few otherwise.
   const auto keygen_seeds =
       static_cast<std::size_t>(tempo::env_integer("TEMPO_TFHE_EQUIV_KEYGENS", 0, 1000000).value_or(4));
   std::size_t equal = 0, total = 0;
@@ -84,7 +93,7 @@ TEST_CASE("dispatch surface byte-equal between backends", "[equiv]") {
     std::vector<bool> bits;
     for (std::size_t i = 0; i < seeds; ++i) {
       const auto s = derive("tempo-tfhe-dispatch-equiv-v1/" + name, i);
-      if (name == "TOY256" || i < keygen_seeds) {
+      if (name.starts_with("TOY") || i < keygen_seeds) {
         const Keys a = keygen_deterministic(p, s);
         const Keys b = tfhe_test::pool().run([&](tempo::Task& t) { return keygen_deterministic(t, p, s); });
         REQUIRE(to_bytes(a.secret) == to_bytes(b.secret));

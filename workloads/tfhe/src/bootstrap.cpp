@@ -84,7 +84,7 @@ struct SmallReducer {
 // exact in 64 bits (then SmallReducer; the outer sum of P <= 8 products of reduced values
 // stays below 2^57).
 constexpr std::size_t kBlock = EvalData::kKeyBlock;
-constexpr std::size_t kMaxPatterns = 8;
+constexpr std::size_t kMaxPatterns = cuda::kMaxPatterns;
 TEMPO_TFHE_CLONES
 void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict key, std::size_t rows, std::size_t N,
                        std::size_t P, const u64* __restrict mono, SmallReducer red, u64* __restrict u0,

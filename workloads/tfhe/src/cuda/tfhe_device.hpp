@@ -642,6 +642,7 @@ TEMPO_TFHE_HD void multiply_coeff32_keys(u32* rows, u32 iw, const u32* alphas, u
     TEMPO_TFHE_UNROLL
     for (u32 b = 0; b < C; ++b) d[b][r] = r < nrows ? rows[b * iw + r * N + sj] : 0;
   u64 acc[C][2] = {};
+  TEMPO_TFHE_UNROLL_BY(2)
   for (u32 t = 0; t < p.patterns; ++t) {
     u64 s[C][2] = {};
     const u32* kr = k0 + 2 * t * kKeyBlock;
@@ -1112,7 +1113,9 @@ TEMPO_TFHE_HD void bootstrap_cluster(Cluster& ex, const DeviceParams& p, const u
         } else {  // multiply_coeff32_keys's order, the digits in registers
           const u32 slot = tv.slot_of(j, p.log_n), row_words = 2 * p.patterns * kKeyBlock;
           u64 sum[2] = {};
-          for (u32 q = 0; q < p.patterns; ++q) {
+          TEMPO_TFHE_UNROLL
+          for (u32 q = 0; q < kMaxPatterns; ++q) {  // unrolled: the key loads of several keys in flight
+            if (q >= p.patterns) break;
             u64 acc[2] = {};
             TEMPO_TFHE_UNROLL
             for (u32 k = 0; k < kMaxRanks; ++k) {

@@ -20,6 +20,8 @@ namespace tempo::tfhe::cuda {
 // at fewer registers). Six N = 1024, L = 3 bootstraps with the tables' copy take 217 KiB of
 // shared memory, inside an H100's or H200's 227 KiB.
 inline constexpr std::uint32_t kNarrowGroup = 4, kMaxGroup = 6;
+// The most keys per blind-rotation step (3^grouping - 1 for grouping <= 2).
+inline constexpr std::uint32_t kMaxPatterns = 8;
 // The most digit rows (2L) of a multi-bit set with 32-bit words (dev::multiply_coeff32_keys
 // holds them in registers; device_params gives larger ones 64-bit words).
 inline constexpr std::uint32_t kMaxMultiRows = 8;
