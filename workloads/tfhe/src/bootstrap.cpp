@@ -90,6 +90,29 @@ void mac_combine_small(const u64* __restrict d, const std::uint32_t* __restrict 
                        std::size_t P, const u64* __restrict mono, SmallReducer red, u64* __restrict u0,
                        u64* __restrict u1) {
   constexpr std::size_t B = kBlock;
+  if (P == 2) {  // one coefficient per step: the four sums named, the loop as before multi-bit steps
+    const u64* mp = mono;
+    const u64* mm = mono + N;
+    for (std::size_t j0 = 0; j0 < N; j0 += B) {
+      u64 p0[B] = {}, p1[B] = {}, m0[B] = {}, m1[B] = {};
+      for (std::size_t r = 0; r < rows; ++r, key += 4 * B) {
+        const u64* dr = d + r * N + j0;
+        for (std::size_t l = 0; l < B; ++l) {
+          const u64 x = static_cast<std::uint32_t>(dr[l]);
+          p0[l] += x * key[l];
+          p1[l] += x * key[B + l];
+          m0[l] += x * key[2 * B + l];
+          m1[l] += x * key[3 * B + l];
+        }
+      }
+      for (std::size_t l = 0; l < B; ++l) {
+        const u64 a = static_cast<std::uint32_t>(mp[j0 + l]), b = static_cast<std::uint32_t>(mm[j0 + l]);
+        u0[j0 + l] = red(red(p0[l]) * a + red(m0[l]) * b);
+        u1[j0 + l] = red(red(p1[l]) * a + red(m1[l]) * b);
+      }
+    }
+    return;
+  }
   for (std::size_t j0 = 0; j0 < N; j0 += B) {
     u64 s[2 * kMaxPatterns][B] = {};
     for (std::size_t r = 0; r < rows; ++r, key += 2 * P * B) {
@@ -135,11 +158,6 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i vreduce(__m512i
   return _mm512_min_epu64(v, _mm512_sub_epi64(v, r.q));
 }
 
-// R(R(p) a + R(m) b) for one set of lanes (64-bit), fully reduced (< Q): a pair of keys'
-// part of a step with more than two keys (mac_combine_avx512).
-__attribute__((target("avx512f"), always_inline)) inline __m512i combine_part(__m512i p, __m512i m, __m512i a,
-                                                                              __m512i b, const VecReducer& vr);
-
 // One key row's 16 words as even and odd lanes (vpmuludq reads the low dword of each
 // 64-bit lane: the odd words are shifted down).
 struct EvenOdd {
@@ -169,6 +187,8 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i
       _mm512_add_epi64(_mm512_mul_epu32(vreduce_lazy(po, vr), ao), _mm512_mul_epu32(vreduce_lazy(mo, vr), bo));
   return _mm512_or_si512(vreduce(ve, vr), _mm512_slli_epi64(vreduce(vo, vr), 32));
 }
+// R(R(p) a + R(m) b) for one set of lanes (64-bit), fully reduced (< Q): a pair of keys'
+// part of a step with more than two keys (mac_combine_avx512).
 __attribute__((target("avx512f"), always_inline)) inline __m512i combine_part(__m512i p, __m512i m, __m512i a,
                                                                               __m512i b, const VecReducer& vr) {
   return vreduce(
