@@ -188,7 +188,7 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i combine(__m512i
   return _mm512_or_si512(vreduce(ve, vr), _mm512_slli_epi64(vreduce(vo, vr), 32));
 }
 // R(R(p) a + R(m) b) for one set of lanes (64-bit), fully reduced (< Q): a pair of keys'
-// part of a step with more than two keys (mac_combine_avx512).
+// part of a step with more than two keys (mac_combine_keys_avx512).
 __attribute__((target("avx512f"), always_inline)) inline __m512i combine_part(__m512i p, __m512i m, __m512i a,
                                                                               __m512i b, const VecReducer& vr) {
   return vreduce(
@@ -196,29 +196,74 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i combine_part(__
 }
 
 // mac_combine_small in AVX-512 on 32-bit words: 16 digits and 16 key words per load, the
-// sums of the even and the odd coefficients in separate registers of 64-bit lanes, the keys
-// two at a time (eight sums in registers; the digits are read again per pair, from L1). The
-// monomial factors are gathered in the same pass (psi^(e_t slot_i) - 1; the low dword of
-// each psi_pow word, < Q), and the reductions are SmallReducer's arithmetic lane by lane
-// (the inner ones lazy, see combine; with more than one pair, each pair's part is reduced
-// and the parts, below P/2 Q, once more), so the output is the same canonical values as the
-// generic loop. The key is one stream (step i's run of bk32, the next step's run after it),
-// read front to back and prefetched into L2 kAhead words ahead, up to key_end (the end of
-// bk32); the hardware prefetchers alone leave the loop waiting on memory (rotate_step also
-// prefetches the step during its transforms).
+// sums of the even and the odd coefficients in separate registers of 64-bit lanes. The
+// monomial factors are gathered in the same pass (psi^(e slot_i) - 1, e = alpha and
+// 2N - alpha; the low dword of each psi_pow word, < Q), and the reductions are
+// SmallReducer's arithmetic lane by lane (the inner ones lazy, see combine), so the output
+// is the same canonical values as the generic loop. The key is one stream (step i's run of
+// bk32, the next step's run after it), read front to back and prefetched into L2 kAhead
+// words ahead, up to key_end (the end of bk32); the hardware prefetchers alone leave the
+// loop waiting on memory (rotate_step also prefetches the step during its transforms).
 __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* __restrict d,
                                                          const std::uint32_t* __restrict key,
                                                          const std::uint32_t* key_end, std::size_t rows,
-                                                         std::size_t N, std::size_t P, const u64* __restrict psi_pow,
-                                                         const std::uint32_t* __restrict slot,
-                                                         const std::uint32_t* exps, SmallReducer red,
-                                                         std::uint32_t* __restrict u0, std::uint32_t* __restrict u1) {
+                                                         std::size_t N, const u64* __restrict psi_pow,
+                                                         const std::uint32_t* __restrict slot, std::size_t alpha,
+                                                         SmallReducer red, std::uint32_t* __restrict u0,
+                                                         std::uint32_t* __restrict u1) {
   static_assert(kBlock == 16, "one block of coefficients per 512-bit load");
   const VecReducer vr{_mm512_set1_epi64(static_cast<long long>(red.Q)), _mm512_set1_epi64(static_cast<long long>(red.mu)),
                       static_cast<int>(red.k - 1)};
   const __m512i one = _mm512_set1_epi32(1);
   const __m512i emask = _mm512_set1_epi32(static_cast<int>(2 * N - 1));
-  const std::size_t row_words = 2 * P * 16, ahead = 1024 * P;  // kAhead: 8 KiB per pair of keys
+  const __m512i ep = _mm512_set1_epi32(static_cast<int>(alpha));
+  const __m512i em = _mm512_set1_epi32(static_cast<int>(2 * N - alpha));
+  constexpr std::size_t kAhead = 2048;  // words: 8 KiB (measured best of 2-12 KiB, L1 or L2)
+  for (std::size_t j0 = 0; j0 < N; j0 += 16) {
+    __m512i p0e = _mm512_setzero_si512(), p0o = p0e, p1e = p0e, p1o = p0e, m0e = p0e, m0o = p0e, m1e = p0e, m1o = p0e;
+    for (std::size_t r = 0; r < rows; ++r, key += 64) {
+      if (static_cast<std::size_t>(key_end - key) >= kAhead + 64)
+        for (std::size_t o = 0; o < 64; o += 16)
+          _mm_prefetch(reinterpret_cast<const char*>(key + kAhead + o), _MM_HINT_T1);
+      const EvenOdd x = load_eo(d + r * N + j0);
+      mac(p0e, p0o, x, key);
+      mac(p1e, p1o, x, key + 16);
+      mac(m0e, m0o, x, key + 32);
+      mac(m1e, m1o, x, key + 48);
+    }
+    const __m512i s = _mm512_loadu_si512(slot + j0);
+    const __m512i ip = _mm512_and_si512(_mm512_mullo_epi32(s, ep), emask);
+    const __m512i im = _mm512_and_si512(_mm512_mullo_epi32(s, em), emask);
+    // psi^e is a unit, never 0: psi^e - 1 is in [0, Q).
+    const __m512i a = _mm512_sub_epi32(_mm512_i32gather_epi32(ip, psi_pow, 8), one);
+    const __m512i b = _mm512_sub_epi32(_mm512_i32gather_epi32(im, psi_pow, 8), one);
+    const __m512i ao = _mm512_srli_epi64(a, 32), bo = _mm512_srli_epi64(b, 32);
+    _mm512_storeu_si512(u0 + j0, combine(p0e, p0o, m0e, m0o, a, ao, b, bo, vr));
+    _mm512_storeu_si512(u1 + j0, combine(p1e, p1o, m1e, m1o, a, ao, b, bo, vr));
+  }
+}
+
+// mac_combine_avx512 for steps of more than two keys (multi-bit, P = 8, their exponents in
+// exps): the keys two at a time, each pair's eight sums in registers over the rows (the
+// digits read again per pair, from L1), the pair's part reduced below Q (combine_part) and
+// the parts, below P/2 Q, reduced once more, so the output is the generic loop's canonical
+// values. The key stream is prefetched as in mac_combine_avx512, 8 KiB per pair of keys
+// ahead.
+__attribute__((target("avx512f"))) void mac_combine_keys_avx512(const std::uint32_t* __restrict d,
+                                                              const std::uint32_t* __restrict key,
+                                                              const std::uint32_t* key_end, std::size_t rows,
+                                                              std::size_t N, std::size_t P,
+                                                              const u64* __restrict psi_pow,
+                                                              const std::uint32_t* __restrict slot,
+                                                              const std::uint32_t* exps, SmallReducer red,
+                                                              std::uint32_t* __restrict u0,
+                                                              std::uint32_t* __restrict u1) {
+  static_assert(kBlock == 16, "one block of coefficients per 512-bit load");
+  const VecReducer vr{_mm512_set1_epi64(static_cast<long long>(red.Q)), _mm512_set1_epi64(static_cast<long long>(red.mu)),
+                      static_cast<int>(red.k - 1)};
+  const __m512i one = _mm512_set1_epi32(1);
+  const __m512i emask = _mm512_set1_epi32(static_cast<int>(2 * N - 1));
+  const std::size_t row_words = 2 * P * 16, ahead = 1024 * P;  // words: 8 KiB per pair of keys
   for (std::size_t j0 = 0; j0 < N; j0 += 16, key += rows * row_words) {
     const __m512i s = _mm512_loadu_si512(slot + j0);
     __m512i r0e = _mm512_setzero_si512(), r0o = r0e, r1e = r0e, r1o = r0e;
@@ -243,20 +288,13 @@ __attribute__((target("avx512f"))) void mac_combine_avx512(const std::uint32_t* 
       const __m512i a = _mm512_sub_epi32(_mm512_i32gather_epi32(ip, psi_pow, 8), one);
       const __m512i b = _mm512_sub_epi32(_mm512_i32gather_epi32(im, psi_pow, 8), one);
       const __m512i ao = _mm512_srli_epi64(a, 32), bo = _mm512_srli_epi64(b, 32);
-      if (P == 2) {
-        _mm512_storeu_si512(u0 + j0, combine(p0e, p0o, m0e, m0o, a, ao, b, bo, vr));
-        _mm512_storeu_si512(u1 + j0, combine(p1e, p1o, m1e, m1o, a, ao, b, bo, vr));
-        break;
-      }
       r0e = _mm512_add_epi64(r0e, combine_part(p0e, m0e, a, b, vr));
       r0o = _mm512_add_epi64(r0o, combine_part(p0o, m0o, ao, bo, vr));
       r1e = _mm512_add_epi64(r1e, combine_part(p1e, m1e, a, b, vr));
       r1o = _mm512_add_epi64(r1o, combine_part(p1o, m1o, ao, bo, vr));
     }
-    if (P != 2) {
-      _mm512_storeu_si512(u0 + j0, _mm512_or_si512(vreduce(r0e, vr), _mm512_slli_epi64(vreduce(r0o, vr), 32)));
-      _mm512_storeu_si512(u1 + j0, _mm512_or_si512(vreduce(r1e, vr), _mm512_slli_epi64(vreduce(r1o, vr), 32)));
-    }
+    _mm512_storeu_si512(u0 + j0, _mm512_or_si512(vreduce(r0e, vr), _mm512_slli_epi64(vreduce(r0o, vr), 32)));
+    _mm512_storeu_si512(u1 + j0, _mm512_or_si512(vreduce(r1e, vr), _mm512_slli_epi64(vreduce(r1o, vr), 32)));
   }
 }
 
@@ -385,9 +423,14 @@ void rotate_step(const EvalData& ek, Workspace& w, std::size_t i, const std::uin
     for (std::size_t r = 0; r < rows; ++r)
       ring.plan.forward_unchecked(std::span<std::uint32_t>(w.digits32.data() + r * N, N),
                                   ntt::Plan::Prefetch{key + r * share, share});
-    mac_combine_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N, P,
-                       ring.psi_pow.data(), ring.slot.data(), exps, SmallReducer(m.Q, m.k), w.v0.data(),
-                       w.v1.data());
+    if (P == 2)  // exps = (alpha, 2N - alpha)
+      mac_combine_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N,
+                         ring.psi_pow.data(), ring.slot.data(), exps[0], SmallReducer(m.Q, m.k), w.v0.data(),
+                         w.v1.data());
+    else
+      mac_combine_keys_avx512(w.digits32.data(), ek.step32(i), ek.bk32.data() + ek.bk32.size(), rows, N, P,
+                              ring.psi_pow.data(), ring.slot.data(), exps, SmallReducer(m.Q, m.k), w.v0.data(),
+                              w.v1.data());
     ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v0));
     ring.plan.inverse_unchecked(std::span<std::uint32_t>(w.v1));
     w.pending = true;
