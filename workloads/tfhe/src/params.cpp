@@ -44,8 +44,8 @@ constexpr Params kPN10QP27L3 = [] {
 // {-1,0,1}^2, so 278 external products per bootstrap instead of 556. The LWE and RLWE
 // instances are PN10QP27's (the keys encrypt functions of s under the same ring key, as the
 // two keys per coefficient do), so is the security; the noise model counts 8 keys' errors
-// per step (twice the blind rotation's variance), predicting a higher failure rate than
-// PN10QP27L3's (noise()).
+// per step (twice the keys' error terms: 1.7 times the blind rotation's variance),
+// predicting a higher failure rate than PN10QP27L3's (noise()).
 constexpr Params kPN10QP27L3G2 = [] {
   Params p = kPN10QP27L3;
   p.name = "PN10QP27L3G2";
